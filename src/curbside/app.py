@@ -1,0 +1,120 @@
+"""The application object: every interface (CLI, HTTP, MCP) is a thin layer over it.
+
+Parts are built lazily from one ``Settings``, so ``curbside --help`` or a job
+listing never loads a model.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from curbside.errors import ConfigError
+from curbside.settings import Settings
+
+if TYPE_CHECKING:
+    from curbside.kb.chunking import Chunker
+    from curbside.kb.ingest import Ingestor
+    from curbside.kb.jobs import JobStore
+    from curbside.search.embedders.base import Embedder
+    from curbside.search.engine import SearchEngine
+    from curbside.store.database import Database
+    from curbside.store.documents import DocumentStore
+    from curbside.store.sqlite_indexes import Fts5Index, SqliteVecIndex
+
+__all__ = ["Curbside"]
+
+
+class Curbside:
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings()
+
+    @cached_property
+    def db(self) -> Database:
+        from curbside.store.database import Database
+
+        self.settings.home.mkdir(parents=True, exist_ok=True)
+        return Database(self.settings.db_path)
+
+    @cached_property
+    def vectors(self) -> SqliteVecIndex:
+        from curbside.store.sqlite_indexes import SqliteVecIndex
+
+        return SqliteVecIndex(self.db)
+
+    @cached_property
+    def lexical(self) -> Fts5Index:
+        from curbside.store.sqlite_indexes import Fts5Index
+
+        return Fts5Index(self.db)
+
+    @cached_property
+    def documents(self) -> DocumentStore:
+        from curbside.store.documents import DocumentStore
+
+        return DocumentStore(self.db, self.vectors, self.lexical)
+
+    @cached_property
+    def jobs(self) -> JobStore:
+        from curbside.kb.jobs import JobStore
+
+        return JobStore(self.db, max_retries=self.settings.job_max_retries)
+
+    @cached_property
+    def embedder(self) -> Embedder:
+        from curbside.search.embedders import make_embedder
+
+        return make_embedder(self.settings)
+
+    @cached_property
+    def chunker(self) -> Chunker:
+        from curbside.kb.chunking import Chunker
+
+        model_max = self.embedder.max_tokens
+        cap = self.settings.chunk_max_tokens or model_max
+        if cap > model_max:
+            raise ConfigError(
+                f"CURBSIDE_CHUNK_MAX_TOKENS={cap} exceeds the embedding model's maximum input ({model_max} tokens); "
+                "the model would silently truncate chunks. Lower it or leave it unset."
+            )
+        return Chunker(cap, self.embedder.count_tokens)
+
+    @cached_property
+    def ingestor(self) -> Ingestor:
+        from curbside.kb.ingest import Ingestor
+
+        return Ingestor(
+            db=self.db,
+            documents=self.documents,
+            jobs=self.jobs,
+            embedder=self.embedder,
+            chunker=self.chunker,
+            originals_dir=self.settings.originals_dir,
+            max_file_bytes=self.settings.max_file_bytes,
+            batch_size=self.settings.embed_batch_size,
+        )
+
+    @cached_property
+    def search_engine(self) -> SearchEngine:
+        from curbside.search.engine import SearchEngine
+        from curbside.search.reranker import make_reranker
+
+        self.ingestor.guard.check()  # searching another model's vectors would be meaningless
+        return SearchEngine(
+            embedder=self.embedder,
+            vectors=self.vectors,
+            lexical=self.lexical,
+            documents=self.documents,
+            settings=self.settings,
+            reranker=make_reranker(self.settings),
+        )
+
+    def warm_up(self) -> None:
+        """Load models and open the store now, so first requests meet their timeouts."""
+        self.embedder.warm_up()
+        _ = self.search_engine
+
+    def close(self) -> None:
+        if "db" in self.__dict__:
+            self.db.close()
+            del self.__dict__["db"]

@@ -1,0 +1,42 @@
+"""The ``curbside`` command line. Heavy parts load inside commands, never at import."""
+
+from __future__ import annotations
+
+import click
+
+from curbside.cli._common import CurbsideGroup
+
+__all__ = ["cli", "main"]
+
+
+@click.group(cls=CurbsideGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="curbside")
+def cli() -> None:
+    """Curbside: a clinical consult engine with grounded, cited answers.
+
+    Data lives in CURBSIDE_HOME (default ~/.curbside). Start with
+    `curbside ingest FILE…`, then `curbside search "question"`.
+    """
+
+
+def _register() -> None:
+    from curbside.cli import demo, evaluate, kb, search
+
+    for command in (
+        kb.ingest,
+        kb.remove,
+        kb.reindex,
+        kb.jobs,
+        kb.status,
+        search.search,
+        demo.demo,
+        evaluate.eval_group,
+    ):
+        cli.add_command(command)
+
+
+_register()
+
+
+def main() -> None:
+    cli()

@@ -1,0 +1,112 @@
+"""Curbside's exceptions, each with a stable code.
+
+The tree::
+
+    CurbsideError                    base; ``code`` is stable, ``message`` names the fix
+    ├── InputError                   the caller sent something unusable (HTTP 4xx, CLI exit 2)
+    │   ├── ValidationError          VALIDATION_ERROR
+    │   ├── UnsupportedFormatError   UNSUPPORTED_FORMAT
+    │   ├── FileTooLargeError        FILE_TOO_LARGE
+    │   ├── EmptyDocumentError       EMPTY_DOCUMENT
+    │   ├── DocumentParseError       PARSE_ERROR (corrupt, encrypted, not what it claims)
+    │   └── NotFoundError            NOT_FOUND
+    ├── StateError                   the request conflicts with stored state (HTTP 409, CLI exit 3)
+    │   ├── InvalidTransitionError   INVALID_TRANSITION
+    │   ├── RetryLimitError          RETRY_LIMIT
+    │   └── ModelMismatchError       MODEL_MISMATCH
+    ├── ConfigError                  CONFIG_ERROR (settings or installed parts missing; CLI exit 4)
+    └── UpstreamError                UPSTREAM_ERROR / UPSTREAM_TIMEOUT (a configured service failed)
+
+Core code raises these; the CLI and the HTTP API translate them once, at the edge.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ConfigError",
+    "CurbsideError",
+    "DocumentParseError",
+    "EmptyDocumentError",
+    "FileTooLargeError",
+    "InputError",
+    "InvalidTransitionError",
+    "ModelMismatchError",
+    "NotFoundError",
+    "RetryLimitError",
+    "StateError",
+    "UnsupportedFormatError",
+    "UpstreamError",
+    "ValidationError",
+]
+
+
+class CurbsideError(Exception):
+    """Base of every error Curbside raises on purpose."""
+
+    code = "INTERNAL_ERROR"
+    exit_code = 1
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InputError(CurbsideError):
+    code = "VALIDATION_ERROR"
+    exit_code = 2
+
+
+class ValidationError(InputError):
+    code = "VALIDATION_ERROR"
+
+
+class UnsupportedFormatError(InputError):
+    code = "UNSUPPORTED_FORMAT"
+
+
+class FileTooLargeError(InputError):
+    code = "FILE_TOO_LARGE"
+
+
+class EmptyDocumentError(InputError):
+    code = "EMPTY_DOCUMENT"
+
+
+class DocumentParseError(InputError):
+    code = "PARSE_ERROR"
+
+
+class NotFoundError(InputError):
+    code = "NOT_FOUND"
+
+
+class StateError(CurbsideError):
+    code = "CONFLICT"
+    exit_code = 3
+
+
+class InvalidTransitionError(StateError):
+    code = "INVALID_TRANSITION"
+
+
+class RetryLimitError(StateError):
+    code = "RETRY_LIMIT"
+
+
+class ModelMismatchError(StateError):
+    code = "MODEL_MISMATCH"
+
+
+class ConfigError(CurbsideError):
+    code = "CONFIG_ERROR"
+    exit_code = 4
+
+
+class UpstreamError(CurbsideError):
+    code = "UPSTREAM_ERROR"
+    exit_code = 5

@@ -1,0 +1,498 @@
+"""Idempotent, versioned ingest: files → section trees → chunks → vectors → store.
+
+Per file: a content hash over the bytes, the parser version and the chunker
+settings decides unchanged (skip) or changed (new version). Chunks of several
+documents are embedded together in batches (the encoder is the cost); each
+document is published in its own transaction as soon as all its vectors are in,
+and the hash is recorded only then, so a failed document stays retryable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Protocol
+
+import numpy as np
+
+from curbside.errors import (
+    CurbsideError,
+    FileTooLargeError,
+    ModelMismatchError,
+    NotFoundError,
+    UnsupportedFormatError,
+    ValidationError,
+)
+from curbside.kb.chunking import Chunk, Chunker, SizeDistribution, size_distribution
+from curbside.kb.document import LoadedDocument
+from curbside.kb.jobs import Job, JobState, JobStore
+from curbside.kb.loaders import PARSER_VERSION, SUPPORTED_EXTENSIONS, load_document, skip_reason
+from curbside.search.embedders.base import Embedder
+from curbside.store.database import Database
+from curbside.store.documents import ChunkRow, DocumentStore, NewVersion
+from curbside.store.protocols import VectorIndex
+
+__all__ = [
+    "DocumentOutcome",
+    "IngestOptions",
+    "IngestReport",
+    "PreparedDocument",
+    "Ingestor",
+    "ModelGuard",
+    "ProgressReporter",
+    "doc_key_from_name",
+]
+
+_DOC_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
+Status = Literal["ingested", "unchanged", "skipped", "failed"]
+
+
+def doc_key_from_name(name: str) -> str:
+    """A stable key from a file name: 'CEP Anxiety (2024).html' → 'cep-anxiety-2024'."""
+    stem = Path(name).stem.lower()
+    key = re.sub(r"[^a-z0-9._-]+", "-", stem).strip("-._")
+    return key[:200] or "document"
+
+
+def validate_doc_key(key: str) -> str:
+    if not _DOC_KEY.match(key):
+        raise ValidationError(
+            f"Invalid doc key {key!r}: use 1-200 letters, digits, '.', '_' or '-', starting with a letter or digit."
+        )
+    return key
+
+
+@dataclass(frozen=True, slots=True)
+class IngestOptions:
+    doc_key: str | None = None
+    source_type: str | None = None
+    specialty: str | None = None
+    namespace: str = "kb"
+
+    def to_dict(self) -> dict[str, str | None]:
+        return {"source_type": self.source_type, "specialty": self.specialty, "namespace": self.namespace}
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedDocument:
+    """A document already parsed by the caller (e.g. a BEIR corpus row); ``data`` is kept as its original."""
+
+    doc_key: str
+    name: str
+    data: bytes
+    loaded: LoadedDocument
+
+
+@dataclass(slots=True)
+class DocumentOutcome:
+    path: str
+    doc_key: str
+    status: Status
+    message: str
+    version: int | None = None
+    job_id: int | None = None
+    chunks: int = 0
+    warnings: list[str] = field(default_factory=list)
+    error_code: str | None = None
+
+
+@dataclass(slots=True)
+class IngestReport:
+    outcomes: list[DocumentOutcome] = field(default_factory=list)
+    sizes: SizeDistribution | None = None
+    seconds: float = 0.0
+    embed_seconds: float = 0.0
+
+    @property
+    def failed(self) -> list[DocumentOutcome]:
+        return [o for o in self.outcomes if o.status == "failed"]
+
+    def count(self, status: Status) -> int:
+        return sum(1 for o in self.outcomes if o.status == status)
+
+
+class ProgressReporter(Protocol):
+    """Receives progress; the CLI draws bars from it. Totals grow as documents are chunked."""
+
+    def files(self, total: int) -> None: ...
+
+    def file_done(self, name: str) -> None: ...
+
+    def chunks_added(self, count: int) -> None: ...
+
+    def chunks_embedded(self, count: int) -> None: ...
+
+
+class _NoProgress:
+    def files(self, total: int) -> None:
+        pass
+
+    def file_done(self, name: str) -> None:
+        pass
+
+    def chunks_added(self, count: int) -> None:
+        pass
+
+    def chunks_embedded(self, count: int) -> None:
+        pass
+
+
+class ModelGuard:
+    """An index holds one embedding model; record it on first use, refuse another later."""
+
+    def __init__(self, db: Database, vectors: VectorIndex, embedder: Embedder) -> None:
+        self.db, self.vectors, self.embedder = db, vectors, embedder
+
+    def indexed_model(self) -> tuple[str, int] | None:
+        model = self.db.get_meta("embedding_model")
+        dim = self.db.get_meta("embedding_dim")
+        return (model, int(dim)) if model and dim else None
+
+    def check(self) -> None:
+        indexed = self.indexed_model()
+        if indexed is not None and indexed[0] != self.embedder.model_id:
+            raise ModelMismatchError(
+                f"The index was built with {indexed[0]!r} ({indexed[1]} dimensions) but the configured embedder is "
+                f"{self.embedder.model_id!r}. Run `curbside reindex` to re-embed every current document with "
+                "the configured model, or set CURBSIDE_EMBEDDER back."
+            )
+
+    def claim(self) -> None:
+        """Check, and on an empty index record the configured model and size the vector table."""
+        self.check()
+        if self.indexed_model() is None or self.vectors.dim is None:
+            self.record()
+
+    def record(self) -> None:
+        with self.db.transaction():
+            self.vectors.reset(self.embedder.dim)
+            self.db.set_meta("embedding_model", self.embedder.model_id)
+            self.db.set_meta("embedding_dim", str(self.embedder.dim))
+            self.db.set_meta("embedding_backend", self.embedder.backend)
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A chunked document waiting for its vectors."""
+
+    job: Job
+    source: Path
+    original: Path
+    content_hash: str
+    options: IngestOptions
+    loaded: LoadedDocument
+    chunks: list[Chunk]
+    vectors: np.ndarray
+    filled: int = 0
+
+
+class Ingestor:
+    def __init__(
+        self,
+        *,
+        db: Database,
+        documents: DocumentStore,
+        jobs: JobStore,
+        embedder: Embedder,
+        chunker: Chunker,
+        originals_dir: Path,
+        max_file_bytes: int,
+        batch_size: int = 32,
+    ) -> None:
+        self.db = db
+        self.documents = documents
+        self.jobs = jobs
+        self.embedder = embedder
+        self.chunker = chunker
+        self.originals_dir = originals_dir
+        self.max_file_bytes = max_file_bytes
+        # embed several model batches at once: fewer, fuller calls across document boundaries
+        self.embed_group = max(batch_size * 4, 64)
+        self.guard = ModelGuard(db, documents.vectors, embedder)
+
+    # --- public ------------------------------------------------------------------------------
+    def ingest(
+        self,
+        paths: Sequence[Path],
+        options: IngestOptions = IngestOptions(),
+        progress: ProgressReporter | None = None,
+    ) -> IngestReport:
+        progress = progress or _NoProgress()
+        started = time.perf_counter()
+        report = IngestReport()
+        files = self._expand(paths, report)
+        if options.doc_key is not None and len(files) > 1:
+            raise ValidationError("--doc-key names one document; pass a single file with it.")
+        self.guard.claim()
+        progress.files(len(files))
+        run = _Run(self, report, progress)
+        for path in files:
+            run.add_file(path, options)
+            progress.file_done(path.name)
+        run.flush()
+        report.sizes = size_distribution(run.all_chunks, self.chunker.max_tokens) if run.all_chunks else None
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def ingest_prepared(
+        self,
+        documents: Iterable[PreparedDocument],
+        options: IngestOptions = IngestOptions(),
+        progress: ProgressReporter | None = None,
+        total: int | None = None,
+    ) -> IngestReport:
+        """Ingest documents parsed elsewhere, through the same hashing, jobs, batching and publishing."""
+        progress = progress or _NoProgress()
+        started = time.perf_counter()
+        report = IngestReport()
+        self.guard.claim()
+        if total is not None:
+            progress.files(total)
+        run = _Run(self, report, progress)
+        staging = self.originals_dir / ".staging"
+        staging.mkdir(parents=True, exist_ok=True)
+        for doc in documents:
+            path = staging / doc.name
+            path.write_bytes(doc.data)
+            run.add_file(path, IngestOptions(doc.doc_key, options.source_type, options.specialty, options.namespace),
+                         loaded=doc.loaded)
+            path.unlink(missing_ok=True)
+            progress.file_done(doc.name)
+        run.flush()
+        report.sizes = size_distribution(run.all_chunks, self.chunker.max_tokens) if run.all_chunks else None
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def run_job(self, job_id: int, progress: ProgressReporter | None = None) -> DocumentOutcome:
+        """Run a pending job (after ``JobStore.retry``) from its stored original."""
+        job = self.jobs.get(job_id)
+        if job.state is not JobState.PENDING:
+            raise ValidationError(f"Job {job_id} is {job.state.value}; only pending jobs run.")
+        self.guard.claim()
+        report = IngestReport()
+        run = _Run(self, report, progress or _NoProgress())
+        options = IngestOptions(doc_key=job.doc_key, **{k: v for k, v in job.options.items() if k != "doc_key"})
+        original = Path(job.original_path)
+        run.process(job, Path(job.original_name), original, _hash_file(original, self.fingerprint()), options)
+        run.flush()
+        return report.outcomes[-1]
+
+    def retry(self, job_id: int, progress: ProgressReporter | None = None) -> DocumentOutcome:
+        self.jobs.retry(job_id)
+        return self.run_job(job_id, progress)
+
+    def remove(self, doc_key: str) -> int:
+        """Take a document out of search; returns the version removed."""
+        record = self.documents.remove(doc_key)
+        if record is None:
+            raise NotFoundError(f"No current document {doc_key!r}; `curbside search` or `curbside jobs list` show keys.")
+        return record.version
+
+    def reindex(self, progress: ProgressReporter | None = None) -> tuple[int, int]:
+        """Re-embed every current document with the configured model. Returns (documents, chunks)."""
+        progress = progress or _NoProgress()
+        versions = self.documents.list_current()
+        self.guard.record()  # new model and dimension; vectors of the old model are gone
+        progress.files(len(versions))
+        total_chunks = 0
+        for record in versions:
+            rows = self.documents.chunk_rows(record.version_id)
+            progress.chunks_added(len(rows))
+            vectors = self.embedder.embed_passages([text for _, text in rows])
+            self.documents.replace_vectors(record.version_id, vectors)
+            progress.chunks_embedded(len(rows))
+            progress.file_done(record.doc_key)
+            total_chunks += len(rows)
+        return len(versions), total_chunks
+
+    # --- helpers -----------------------------------------------------------------------------
+    def fingerprint(self) -> str:
+        return f"{PARSER_VERSION};{self.chunker.fingerprint()}"
+
+    def _expand(self, paths: Sequence[Path], report: IngestReport) -> list[Path]:
+        """Files to ingest: named files as they are, directories walked for supported types."""
+        files: list[Path] = []
+        for path in paths:
+            if path.is_dir():
+                files.extend(
+                    p for p in sorted(path.rglob("*")) if p.is_file() and p.suffix.lower() in SUPPORTED_EXTENSIONS
+                )
+            else:
+                files.append(path)
+        return files
+
+    def store_original(self, path: Path, digest: str) -> Path:
+        # keep the real file name: loaders take titles and messages from it
+        target = self.originals_dir / digest[:2] / digest / path.name
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_suffix(target.suffix + ".part")
+            shutil.copyfile(path, tmp)
+            tmp.replace(target)
+        return target
+
+
+class _Run:
+    """One ingest call: the embedding queue shared by its documents."""
+
+    def __init__(self, ingestor: Ingestor, report: IngestReport, progress: ProgressReporter) -> None:
+        self.ing = ingestor
+        self.report = report
+        self.progress = progress
+        self.queue: list[tuple[_Pending, int]] = []
+        self.all_chunks: list[Chunk] = []
+
+    def add_file(self, path: Path, options: IngestOptions, loaded: LoadedDocument | None = None) -> None:
+        doc_key = options.doc_key or doc_key_from_name(path.name)
+        try:
+            validate_doc_key(doc_key)
+            self._preflight(path)
+            reason = skip_reason(path)
+            if reason:
+                self._outcome(path, doc_key, "skipped", f"skipped: {reason}")
+                return
+            fingerprint = self.ing.fingerprint()
+            content_hash = _hash_file(path, fingerprint)
+            current = self.ing.documents.current(doc_key)
+            if current is not None and current.content_hash == content_hash:
+                self._outcome(path, doc_key, "unchanged", f"unchanged since version {current.version}; skipped",
+                              version=current.version, chunks=current.chunk_count)
+                return
+            original = self.ing.store_original(path, content_hash.split(":", 1)[0])
+        except CurbsideError as exc:
+            self._outcome(path, doc_key, "failed", exc.message, error_code=exc.code)
+            return
+        except OSError as exc:
+            self._outcome(path, doc_key, "failed", f"Cannot read {path}: {exc.strerror or exc}.", error_code="IO_ERROR")
+            return
+        job = self.ing.jobs.create(doc_key, path.name, str(original), {**options.to_dict()})
+        self.process(job, path, original, content_hash, options, loaded)
+
+    def process(
+        self,
+        job: Job,
+        source: Path,
+        original: Path,
+        content_hash: str,
+        options: IngestOptions,
+        loaded: LoadedDocument | None = None,
+    ) -> None:
+        """Parse and chunk now; vectors come when the queue fills (or at flush)."""
+        self.ing.jobs.transition(job.id, JobState.RUNNING)
+        try:
+            if loaded is None:
+                loaded = load_document(original, max_bytes=self.ing.max_file_bytes)
+            chunks = self.ing.chunker.chunk(loaded)
+        except CurbsideError as exc:
+            self._fail(job, source, exc)
+            return
+        except Exception as exc:  # noqa: BLE001 - a parser bug must fail this job, not the whole ingest
+            self._fail(job, source, exc)
+            return
+        self.ing.jobs.progress(job.id, 0, len(chunks))
+        pending = _Pending(
+            job, source, original, content_hash, options, loaded, chunks,
+            np.empty((len(chunks), self.ing.embedder.dim), dtype=np.float32),
+        )
+        self.all_chunks.extend(chunks)
+        self.progress.chunks_added(len(chunks))
+        self.queue.extend((pending, i) for i in range(len(chunks)))
+        while len(self.queue) >= self.ing.embed_group:
+            self._embed(self.queue[: self.ing.embed_group])
+            del self.queue[: self.ing.embed_group]
+
+    def flush(self) -> None:
+        if self.queue:
+            self._embed(self.queue)
+            self.queue = []
+
+    def _embed(self, items: list[tuple[_Pending, int]]) -> None:
+        started = time.perf_counter()
+        try:
+            vectors = self.ing.embedder.embed_passages([p.chunks[i].text for p, i in items])
+        except Exception as exc:  # noqa: BLE001 - every document in the batch fails with the reason
+            for pending in {id(p): p for p, _ in items}.values():
+                self._fail(pending.job, pending.source, exc)
+            return
+        finally:
+            self.report.embed_seconds += time.perf_counter() - started
+        touched: dict[int, _Pending] = {}
+        for (pending, i), vector in zip(items, vectors, strict=True):
+            pending.vectors[i] = vector
+            pending.filled += 1
+            touched[id(pending)] = pending
+        self.progress.chunks_embedded(len(items))
+        for pending in touched.values():
+            if pending.filled == len(pending.chunks):
+                self._publish(pending)
+            else:
+                self.ing.jobs.progress(pending.job.id, pending.filled)
+
+    def _publish(self, p: _Pending) -> None:
+        if self.ing.jobs.get(p.job.id).state is not JobState.RUNNING:
+            return  # failed in an earlier batch
+        new = NewVersion(
+            doc_key=p.job.doc_key,
+            namespace=p.options.namespace,
+            content_hash=p.content_hash,
+            title=p.loaded.title,
+            format=p.loaded.format,
+            source_type=p.options.source_type,
+            specialty=p.options.specialty,
+            original_name=p.source.name,
+            original_path=str(p.original),
+            size_bytes=p.original.stat().st_size,
+            page_count=p.loaded.page_count,
+            warnings=tuple(p.loaded.warnings),
+        )
+        rows = [ChunkRow(c.ordinal, c.section_path, c.text, c.token_count, c.page, c.page_end) for c in p.chunks]
+        try:
+            with self.ing.db.transaction():
+                record = self.ing.documents.publish_version(new, rows, p.vectors)
+                self.ing.jobs.progress(p.job.id, len(rows), len(rows))
+                self.ing.jobs.complete(p.job.id, record.version_id)
+        except CurbsideError as exc:
+            self._fail(p.job, p.source, exc)
+            return
+        self._outcome(
+            p.source, new.doc_key, "ingested", f"version {record.version}, {len(rows)} chunks",
+            version=record.version, job_id=p.job.id, chunks=len(rows), warnings=list(new.warnings),
+        )
+
+    def _fail(self, job: Job, source: Path, exc: BaseException) -> None:
+        failed = self.ing.jobs.transition(job.id, JobState.FAILED, error=exc)
+        code = exc.code if isinstance(exc, CurbsideError) else "INTERNAL_ERROR"
+        self._outcome(source, job.doc_key, "failed", failed.error_message or "failed", job_id=job.id, error_code=code)
+
+    def _preflight(self, path: Path) -> None:
+        if not path.exists():
+            raise NotFoundError(f"No such file: {path}")
+        if path.suffix.lower() not in SUPPORTED_EXTENSIONS:
+            supported = ", ".join(sorted(SUPPORTED_EXTENSIONS))
+            raise UnsupportedFormatError(f"{path.name}: unsupported file type {path.suffix or '(none)'!r}; supported: {supported}.")
+        size = path.stat().st_size
+        if size > self.ing.max_file_bytes:
+            raise FileTooLargeError(
+                f"{path.name} is {size / 1e6:.1f} MB; the limit is {self.ing.max_file_bytes / 1e6:.1f} MB "
+                "(CURBSIDE_MAX_FILE_BYTES)."
+            )
+
+    def _outcome(self, path: Path, doc_key: str, status: Status, message: str, **extra: object) -> None:
+        self.report.outcomes.append(DocumentOutcome(str(path), doc_key, status, message, **extra))  # type: ignore[arg-type]
+
+
+def _hash_file(path: Path, fingerprint: str) -> str:
+    """'<sha256 of bytes>:<sha256 of bytes+settings>' — the first part names the stored original."""
+    content = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            content.update(block)
+    digest = content.hexdigest()
+    combined = hashlib.sha256(f"{digest}\n{fingerprint}".encode()).hexdigest()
+    return f"{digest}:{combined}"
+

@@ -1,0 +1,285 @@
+"""Document loaders: a file on disk in, a ``LoadedDocument`` section tree out.
+
+``load_document`` does the checks every format shares (exists, size, empty, what the
+bytes really are) and then hands the bytes to one format module. Format modules are
+imported lazily so a text ingest never pays for pypdf or python-docx, and so they can
+import the small helpers defined here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from curbside.errors import (
+    CurbsideError,
+    DocumentParseError,
+    EmptyDocumentError,
+    FileTooLargeError,
+    NotFoundError,
+    UnsupportedFormatError,
+)
+from curbside.kb.document import Block, LoadedDocument, Section
+
+__all__ = [
+    "PARSER_VERSION",
+    "SUPPORTED_EXTENSIONS",
+    "detect_format",
+    "load_document",
+    "skip_reason",
+]
+
+# Goes into the content hash: bump whenever any loader's output changes.
+PARSER_VERSION = "loaders-1"
+
+SUPPORTED_EXTENSIONS: dict[str, str] = {
+    ".pdf": "pdf",
+    ".docx": "docx",
+    ".html": "html",
+    ".htm": "html",
+    ".nxml": "nxml",
+    ".xml": "nxml",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".txt": "text",
+    ".text": "text",
+}
+
+# NCBI Bookshelf packs non-clinical parts of a book in files named by these prefixes.
+_SKIP_PREFIXES = {
+    "fm-": "front matter (preface, foreword, contents): not guideline content",
+    "rl-": "reference list: citations only, not guideline content",
+    "ak-": "acknowledgments: not guideline content",
+}
+
+_HEAD_BYTES = 8192
+_MB = 1024 * 1024
+_TEXT_LABELS = {"text": "plain text", "markdown": "Markdown", "html": "HTML", "nxml": "XML"}
+_TEXT_FORMATS = set(_TEXT_LABELS)
+
+# Magic numbers of binary files people often misname, to say what the file really is.
+_SIGNATURES = {
+    b"%PDF-": "a PDF",
+    b"PK\x03\x04": "a zip archive (e.g. .docx)",
+    b"\xd0\xcf\x11\xe0": "an old Office file (.doc/.xls)",
+    b"\x89PNG": "a PNG image",
+    b"\xff\xd8\xff": "a JPEG image",
+    b"GIF8": "a GIF image",
+    b"\x1f\x8b": "a gzip archive",
+}
+
+
+# ---------------------------------------------------------------- public API
+
+
+def skip_reason(path: Path) -> str | None:
+    """Why an NCBI Bookshelf part should not be indexed, or None to index it."""
+    path = Path(path)
+    if SUPPORTED_EXTENSIONS.get(path.suffix.lower()) != "nxml":
+        return None
+    name = path.name.lower()
+    for prefix, reason in _SKIP_PREFIXES.items():
+        if name.startswith(prefix):
+            return reason
+    return None
+
+
+def detect_format(path: Path, head: bytes) -> str:
+    """The format name for ``path``, after checking its first bytes agree with the extension."""
+    path = Path(path)
+    ext = path.suffix.lower()
+    fmt = SUPPORTED_EXTENSIONS.get(ext)
+    if fmt is None:
+        supported = ", ".join(sorted(SUPPORTED_EXTENSIONS))
+        raise UnsupportedFormatError(
+            f"{path.name}: unsupported file type {ext or '(no extension)'!r}; supported: {supported}"
+        )
+    really = _looks_like(head)
+    if fmt == "pdf" and b"%PDF-" not in head[:1024]:
+        raise DocumentParseError(
+            f"{path.name} is named .pdf but is not a PDF (no %PDF header"
+            f"{'; it looks like ' + really if really else ''}); export it again as PDF"
+        )
+    if fmt == "docx" and not head.startswith(b"PK\x03\x04"):
+        hint = "; save it as .docx" if head.startswith(b"\xd0\xcf\x11\xe0") else ""
+        raise DocumentParseError(
+            f"{path.name} is named .docx but is not a Word .docx file (not a zip archive"
+            f"{'; it looks like ' + really if really else ''}){hint}"
+        )
+    if fmt in _TEXT_FORMATS and _is_binary(head):
+        raise DocumentParseError(
+            f"{path.name} looks like binary data{' (' + really + ')' if really else ''}, "
+            f"not {_TEXT_LABELS[fmt]}; check the file or give it the right extension"
+        )
+    return fmt
+
+
+def load_document(path: Path, *, max_bytes: int | None = None) -> LoadedDocument:
+    """Load one file into a section tree; every failure is a ``CurbsideError``."""
+    path = Path(path)
+    if not path.exists():
+        raise NotFoundError(f"No such file: {path}")
+    if not path.is_file():
+        raise NotFoundError(f"{path} is not a file")
+    try:
+        size = path.stat().st_size
+        data = path.read_bytes() if max_bytes is None or size <= max_bytes else b""
+    except OSError as exc:  # permissions, a vanished network mount …
+        raise DocumentParseError(f"{path.name} cannot be read: {exc.strerror or exc}") from exc
+    if max_bytes is not None and size > max_bytes:
+        raise FileTooLargeError(
+            f"{path.name} is {_mb(size)}, over the {_mb(max_bytes)} limit; split it or raise the limit"
+        )
+    if size == 0:
+        raise EmptyDocumentError(f"{path.name} is empty (0 bytes)")
+    fmt = detect_format(path, data[:_HEAD_BYTES])
+    if fmt in _TEXT_FORMATS and not data.removeprefix(b"\xef\xbb\xbf").strip():
+        raise EmptyDocumentError(f"{path.name} holds only whitespace; there is no text to index")
+
+    module = importlib.import_module(f"{__name__}.{fmt}")
+    try:
+        doc: LoadedDocument = module.load(path, data)
+    except CurbsideError:
+        raise
+    except Exception as exc:  # third-party parsers raise anything; never leak a traceback
+        detail = " ".join(str(exc).split())[:300] or type(exc).__name__
+        raise DocumentParseError(f"Could not read {path.name} as {fmt}: {detail}") from exc
+
+    prune_empty(doc.root)
+    if doc.root.is_empty():
+        raise EmptyDocumentError(f"{path.name} contains no text to index")
+    return doc
+
+
+# ---------------------------------------------------------------- helpers for the format modules
+
+
+def clean(text: str | None) -> str:
+    """Collapse all (Unicode) whitespace runs to one space and strip."""
+    return " ".join(text.split()) if text else ""
+
+
+def clean_title(text: str | None) -> str:
+    """A heading as a title-path element: clean, without a trailing colon."""
+    return clean(text).rstrip(" :")
+
+
+def readable_stem(path: Path) -> str:
+    """``who-malaria_guide`` -> ``Who malaria guide``: a title of last resort."""
+    words = clean(re.sub(r"[-_.]+", " ", Path(path).stem))
+    if not words:
+        return Path(path).name
+    return words[0].upper() + words[1:] if words.islower() else words
+
+
+def same_text(a: str | None, b: str | None) -> bool:
+    return clean(a).casefold() == clean(b).casefold()
+
+
+class TreeBuilder:
+    """Builds a section tree from a flat run of headings (with levels) and blocks."""
+
+    def __init__(self) -> None:
+        self.root = Section(title=None)
+        self._stack: list[tuple[int, Section]] = [(0, self.root)]
+
+    @property
+    def current(self) -> Section:
+        return self._stack[-1][1]
+
+    def heading(self, level: int, title: str) -> Section:
+        """Open a section; it nests under the nearest open heading of a lower level."""
+        while self._stack[-1][0] >= level:
+            self._stack.pop()
+        section = Section(title=clean_title(title) or None)
+        self.current.children.append(section)
+        self._stack.append((level, section))
+        return section
+
+    def add(self, text: str, page: int | None = None, *, keep_lines: bool = False) -> None:
+        """Append a block to the open section; ``keep_lines`` keeps line breaks (code, tables)."""
+        if keep_lines:
+            text = "\n".join(line.rstrip() for line in text.strip("\n").splitlines()).strip()
+        else:
+            text = clean(text)
+        if text:
+            self.current.blocks.append(Block(text=text, page=page))
+
+
+def prune_empty(section: Section) -> None:
+    """Drop descendant sections that hold no text (e.g. a title over skipped content)."""
+    section.children = [c for c in section.children if not c.is_empty()]
+    for child in section.children:
+        prune_empty(child)
+
+
+_BULLET = re.compile(r"^(?:[•●○◦▪■□➢➤►‣∙·*-]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\([ivxIVX]{1,5}\))\s")
+
+
+def join_lines(lines: Iterable[str]) -> list[str]:
+    """Re-flow hard-wrapped lines of one paragraph into blocks.
+
+    A bullet or numbered line starts a new block (list items stay separate); a word
+    hyphenated across lines is joined ("trans-" + "fer" -> "transfer").
+    """
+    blocks: list[str] = []
+    current = ""
+    for raw in lines:
+        line = clean(raw)
+        if not line:
+            continue
+        if not current or _BULLET.match(line):
+            if current:
+                blocks.append(current)
+            current = line
+        elif re.search(r"[A-Za-z]-$", current) and line[0].islower():
+            current = current[:-1] + line
+        else:
+            current = f"{current} {line}"
+    if current:
+        blocks.append(current)
+    return blocks
+
+
+def parse_error(path: Path, what: str) -> DocumentParseError:
+    """``what`` reads on from the file name: "is encrypted; …"."""
+    return DocumentParseError(f"{Path(path).name} {what}")
+
+
+def _mb(n: int) -> str:
+    mb = n / _MB
+    return f"{mb:.1f} MB" if mb >= 0.1 else f"{mb:.1f} MB ({n:,} bytes)"
+
+
+def _looks_like(head: bytes) -> str:
+    """What a misnamed file really is, by its magic number ('' if unknown)."""
+    return next((what for magic, what in _SIGNATURES.items() if head.startswith(magic)), "")
+
+
+def _is_binary(head: bytes) -> bool:
+    """NULs (outside UTF-16) or a high share of control bytes mean not text."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return False  # UTF-16 with a BOM is text even though it holds NULs
+    if b"\x00" in head or any(head.startswith(m) for m in _SIGNATURES):
+        return True
+    control = sum(1 for b in head if b < 32 and b not in b"\t\n\r\f\v" or b == 127)
+    return control > max(2, len(head) // 50)
+
+
+def decode_text(path: Path, data: bytes) -> str:
+    """Decode text bytes: BOM, then UTF-8, then cp1252 / latin-1 (only for NUL-free bytes)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8", errors="replace")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        if b"\x00" in data:
+            raise parse_error(path, "is not valid UTF-8 text and holds NUL bytes (binary data?)")
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")

