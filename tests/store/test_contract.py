@@ -101,6 +101,13 @@ def test_vector_delete_and_similarities(vectors: VectorIndex) -> None:
     assert [r for r, _ in vectors.search(unit(1), 5, SearchFilters())] == [2]
 
 
+def test_vector_returns_stored_vectors(vectors: VectorIndex) -> None:
+    vectors.add([1, 2], np.stack([unit(1), unit(0, 1)]), [KB, KB])
+    stored = vectors.vectors([2, 1, 77])
+    assert set(stored) == {1, 2}
+    assert np.allclose(stored[2], unit(0, 1))
+
+
 def test_vector_rejects_wrong_dimension(vectors: VectorIndex) -> None:
     with pytest.raises(ValueError, match="dimension"):
         vectors.add([1], np.ones((1, DIM + 1), dtype=np.float32), [KB])

@@ -213,12 +213,9 @@ class SearchEngine:
         return str(value)
 
     def _stored_vectors(self, scored: list[tuple[float, int, int, Passage]]) -> dict[str, np.ndarray]:
-        """Stored vectors by chunk_id, where the index can return them (not part of the VectorIndex protocol)."""
-        getter = getattr(self.vectors, "vectors", None)
-        if not callable(getter):
-            return {}
+        """Stored vectors by chunk_id."""
         by_rowid = {rowid: p.chunk_id for _, _, rowid, p in scored}
-        return {by_rowid[rowid]: vec for rowid, vec in getter(list(by_rowid)).items() if rowid in by_rowid}
+        return {by_rowid[rowid]: vec for rowid, vec in self.vectors.vectors(list(by_rowid)).items()}
 
     def _rerank(self, query: str, hits: list[Passage]) -> list[Passage]:
         """Order by the reranker's score (it becomes ``Passage.score``); ties keep the fused order."""

@@ -54,6 +54,10 @@ class VectorIndex(Protocol):
         """Cosine similarity of ``query`` to each stored row in ``rowids``."""
         ...
 
+    def vectors(self, rowids: Sequence[int]) -> dict[int, np.ndarray]:
+        """Stored vectors of the rows in ``rowids`` that exist (near-duplicate removal uses them)."""
+        ...
+
     def count(self) -> int: ...
 
 

@@ -134,7 +134,9 @@ def _fill_blank_pages(path: Path, texts: list[str], blank: list[int], ocr_ready:
         )
     if missing:
         one = len(missing) == 1
-        hint = "OCR failed on it" if ocr_ready else "OCR needs tesseract and pdftoppm on PATH"
+        hint = "OCR needs tesseract and pdftoppm on PATH"
+        if ocr_ready:
+            hint = f"OCR found no text on {'it' if one else 'them'}"
         warnings.append(
             f"{_pages_phrase(missing)} {'has' if one else 'have'} no text layer "
             f"(scanned image{'' if one else 's'}?); {'its' if one else 'their'} text is not indexed ({hint})"
@@ -160,7 +162,7 @@ def _outline(reader: PdfReader, page_count: int) -> list[tuple[int, str, int]]:
     """Outline entries as (depth, title, 0-based page) in outline order; [] if none or broken."""
     entries: list[tuple[int, str, int]] = []
 
-    def walk(items: list, depth: int) -> None:  # type: ignore[type-arg]
+    def walk(items: list[object], depth: int) -> None:
         for item in items:
             if isinstance(item, list):
                 walk(item, depth + 1)
