@@ -252,3 +252,16 @@ def test_real_files_ingest_within_the_cap(app: Curbside, shared_data: Path, tmp_
     assert report.sizes.max <= 256
     counted = app.embedder.count_tokens([t for _, t in app.db.rows("SELECT id, text FROM chunks")])
     assert max(counted) <= 256
+
+
+@pytest.mark.usefixtures("shared_data")
+def test_real_pdf_hits_carry_sections_and_pages(app: Curbside, shared_data: Path) -> None:
+    manual = shared_data / "ontario/adp/moh-adp-policy-and-administration-manual-mobility-devices-2023-07-01.pdf"
+    report = app.ingestor.ingest([manual], IngestOptions(doc_key="adp-mobility", source_type="policy"))
+    assert report.outcomes[0].status == "ingested" and report.sizes.over_cap == 0
+    funding = app.search_engine.search("how much does ADP pay toward a walker", k=3).hits
+    share = next(h for h in funding if "75 percent" in h.text)
+    assert share.page == 38 and share.section_path.endswith("705 Funding Amount for ADP Clients")
+    batteries = app.search_engine.search("are batteries and repairs funded", k=1).hits[0]
+    assert batteries.page == 14 and batteries.section_path.endswith("225 Repairs/Batteries")
+    assert "does not provide funding towards the cost of repairs" in batteries.text

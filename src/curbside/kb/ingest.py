@@ -211,8 +211,9 @@ class Ingestor:
         self.chunker = chunker
         self.originals_dir = originals_dir
         self.max_file_bytes = max_file_bytes
-        # embed several model batches at once: fewer, fuller calls across document boundaries
-        self.embed_group = max(batch_size * 4, 64)
+        # embed many model batches at once, across document boundaries: sorting a larger group by
+        # length pads less, so the encoder runs nearly as fast as on one big list
+        self.embed_group = max(batch_size * 16, 64)
         self.guard = ModelGuard(db, documents.vectors, embedder)
 
     # --- public ------------------------------------------------------------------------------
@@ -261,7 +262,7 @@ class Ingestor:
             path.write_bytes(doc.data)
             run.add_file(path, IngestOptions(doc.doc_key, options.source_type, options.specialty, options.namespace),
                          loaded=doc.loaded)
-            path.unlink(missing_ok=True)
+            path.unlink(missing_ok=True)  # moved into originals/ unless the file was skipped
             progress.file_done(doc.name)
         run.flush()
         report.sizes = size_distribution(run.all_chunks, self.chunker.max_tokens) if run.all_chunks else None
@@ -278,6 +279,7 @@ class Ingestor:
         run = _Run(self, report, progress or _NoProgress())
         options = IngestOptions(doc_key=job.doc_key, **{k: v for k, v in job.options.items() if k != "doc_key"})
         original = Path(job.original_path)
+        job = self.jobs.transition(job_id, JobState.RUNNING)
         run.process(job, Path(job.original_name), original, _hash_file(original, self.fingerprint()), options)
         run.flush()
         return report.outcomes[-1]
@@ -326,12 +328,18 @@ class Ingestor:
                 files.append(path)
         return files
 
-    def store_original(self, path: Path, digest: str) -> Path:
+    def store_original(self, path: Path, digest: str, *, move: bool = False) -> Path:
         # keep the real file name: loaders take titles and messages from it
         target = self.originals_dir / digest[:2] / digest / path.name
-        if not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_suffix(target.suffix + ".part")
+        if target.exists():
+            if move:
+                path.unlink()
+            return target
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if move:
+            path.replace(target)
+        else:
+            tmp = target.with_name(target.name + ".part")
             shutil.copyfile(path, tmp)
             tmp.replace(target)
         return target
@@ -348,6 +356,7 @@ class _Run:
         self.all_chunks: list[Chunk] = []
 
     def add_file(self, path: Path, options: IngestOptions, loaded: LoadedDocument | None = None) -> None:
+        """Check, hash and register one file; ``loaded`` marks a staged, already parsed document."""
         doc_key = options.doc_key or doc_key_from_name(path.name)
         try:
             validate_doc_key(doc_key)
@@ -363,14 +372,16 @@ class _Run:
                 self._outcome(path, doc_key, "unchanged", f"unchanged since version {current.version}; skipped",
                               version=current.version, chunks=current.chunk_count)
                 return
-            original = self.ing.store_original(path, content_hash.split(":", 1)[0])
+            original = self.ing.store_original(path, content_hash.split(":", 1)[0], move=loaded is not None)
         except CurbsideError as exc:
             self._outcome(path, doc_key, "failed", exc.message, error_code=exc.code)
             return
         except OSError as exc:
             self._outcome(path, doc_key, "failed", f"Cannot read {path}: {exc.strerror or exc}.", error_code="IO_ERROR")
             return
-        job = self.ing.jobs.create(doc_key, path.name, str(original), {**options.to_dict()})
+        with self.ing.db.transaction():  # one commit for a job that starts at once
+            job = self.ing.jobs.create(doc_key, path.name, str(original), options.to_dict())
+            job = self.ing.jobs.transition(job.id, JobState.RUNNING)
         self.process(job, path, original, content_hash, options, loaded)
 
     def process(
@@ -382,8 +393,7 @@ class _Run:
         options: IngestOptions,
         loaded: LoadedDocument | None = None,
     ) -> None:
-        """Parse and chunk now; vectors come when the queue fills (or at flush)."""
-        self.ing.jobs.transition(job.id, JobState.RUNNING)
+        """Parse and chunk a running job's document now; vectors come when the queue fills (or at flush)."""
         try:
             if loaded is None:
                 loaded = load_document(original, max_bytes=self.ing.max_file_bytes)
@@ -394,7 +404,8 @@ class _Run:
         except Exception as exc:  # noqa: BLE001 - a parser bug must fail this job, not the whole ingest
             self._fail(job, source, exc)
             return
-        self.ing.jobs.progress(job.id, 0, len(chunks))
+        if len(chunks) > self.ing.embed_group:  # progress is worth a write only when it spans batches
+            self.ing.jobs.progress(job.id, 0, len(chunks))
         pending = _Pending(
             job, source, original, content_hash, options, loaded, chunks,
             np.empty((len(chunks), self.ing.embedder.dim), dtype=np.float32),
