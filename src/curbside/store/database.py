@@ -26,7 +26,7 @@ class Database:
     nests (savepoints), so callers can group index writes atomically.
     """
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, mmap_bytes: int = 1 << 30) -> None:
         self.path = Path(path) if str(path) != ":memory:" else None
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -39,7 +39,11 @@ class Database:
         self.conn.load_extension(sqlite_vec.loadable_path())
         self.conn.enable_load_extension(False)
         self._lock = threading.RLock()
-        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "temp_store=MEMORY"):
+        # mmap lets sqlite-vec's brute-force scan read vector chunks without copying them
+        # through the page cache: ~40 ms instead of ~70 ms per query at 100k x 384 here
+        pragmas = ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "temp_store=MEMORY",
+                   f"mmap_size={mmap_bytes}", "cache_size=-65536")
+        for pragma in pragmas:
             self.conn.execute(f"PRAGMA {pragma}")
         self.migrate()
 

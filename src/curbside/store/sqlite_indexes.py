@@ -87,22 +87,24 @@ class SqliteVecIndex:
         return [(int(rowid), 1.0 - float(distance)) for rowid, distance in rows]
 
     def similarities(self, query: np.ndarray, rowids: Sequence[int]) -> dict[int, float]:
-        if self.dim is None or not rowids:
+        stored = self.vectors(rowids)
+        if not stored:
             return {}
-        marks = ",".join("?" * len(rowids))
-        rows = self.db.rows(
-            f"SELECT chunk_rowid, vec_distance_cosine(embedding, ?) FROM {_VEC_TABLE} WHERE chunk_rowid IN ({marks})",
-            [np.asarray(query, dtype=np.float32).tobytes(), *rowids],
-        )
-        return {int(rowid): 1.0 - float(distance) for rowid, distance in rows}
+        query = np.asarray(query, dtype=np.float32)
+        return {rowid: float(vec @ query) for rowid, vec in stored.items()}  # both L2-normalised
 
     def vectors(self, rowids: Sequence[int]) -> dict[int, np.ndarray]:
-        """Stored vectors by row id (for near-duplicate removal)."""
+        """Stored vectors by row id. One point lookup each: vec0 answers ``rowid = ?`` from its
+        index but scans the whole table for ``IN (…)``."""
         if self.dim is None or not rowids:
             return {}
-        marks = ",".join("?" * len(rowids))
-        rows = self.db.rows(f"SELECT chunk_rowid, embedding FROM {_VEC_TABLE} WHERE chunk_rowid IN ({marks})", list(rowids))
-        return {int(rowid): np.frombuffer(blob, dtype=np.float32) for rowid, blob in rows}
+        out: dict[int, np.ndarray] = {}
+        sql = f"SELECT embedding FROM {_VEC_TABLE} WHERE chunk_rowid = ?"
+        for rowid in dict.fromkeys(rowids):
+            row = self.db.one(sql, (rowid,))
+            if row is not None:
+                out[int(rowid)] = np.frombuffer(row[0], dtype=np.float32)
+        return out
 
     def count(self) -> int:
         if self.dim is None:

@@ -276,9 +276,9 @@ def decode_text(path: Path, data: bytes) -> str:
         return data.decode("utf-16", errors="replace")
     try:
         return data.decode("utf-8")
-    except UnicodeDecodeError:
+    except UnicodeDecodeError as exc:
         if b"\x00" in data:
-            raise parse_error(path, "is not valid UTF-8 text and holds NUL bytes (binary data?)")
+            raise parse_error(path, "is not valid UTF-8 text and holds NUL bytes (binary data?)") from exc
     try:
         return data.decode("cp1252")
     except UnicodeDecodeError:
