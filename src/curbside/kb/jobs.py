@@ -155,6 +155,17 @@ class JobStore:
             (newer_job_id, stamp, doc_key, newer_job_id),
         )
 
+    def fail_interrupted(self) -> int:
+        """Fail jobs left 'running' by a process that stopped; call only while holding the ingest lock."""
+        stamp = now_iso()
+        self.db.execute(
+            "UPDATE jobs SET state = 'failed', failed_at = ?, updated_at = ?, error_code = 'INTERRUPTED', "
+            "error_message = 'The ingest stopped before this document was indexed; retry the job.' "
+            "WHERE state = 'running'",
+            (stamp, stamp),
+        )
+        return self.db.conn.changes()
+
     def retry(self, job_id: int) -> Job:
         """failed → pending, counting retries; the caller then runs it again."""
         with self.db.transaction():

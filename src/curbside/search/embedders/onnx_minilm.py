@@ -46,6 +46,9 @@ class OnnxMiniLMEmbedder:
             except ImportError as exc:  # a broken install, not a user error
                 raise ConfigError(f"The ONNX MiniLM embedder needs {exc.name!r}; reinstall Curbside.") from exc
             options = onnxruntime.SessionOptions()
+            # ingest interleaves the encoder with tokenising, parsing and SQLite: idle ORT
+            # threads that spin-wait would steal those cores (2 here)
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             if self.threads:
                 options.intra_op_num_threads = self.threads
             self._session = onnxruntime.InferenceSession(
