@@ -91,7 +91,6 @@ class Curbside:
             chunker=self.chunker,
             originals_dir=self.settings.originals_dir,
             max_file_bytes=self.settings.max_file_bytes,
-            batch_size=self.settings.embed_batch_size,
         )
 
     @cached_property

@@ -34,7 +34,9 @@ class Settings(BaseSettings):
             "minilm (all-MiniLM-L6-v2 int8 ONNX) | minilm-torch | openai (an /embeddings endpoint)."
         ),
     )
-    embed_batch_size: int = Field(32, ge=1, le=1024)
+    embed_batch_size: int | None = Field(
+        None, ge=1, le=1024, description="Texts per encoder call; default: the embedder's own (8 for ONNX MiniLM)."
+    )
     embed_threads: int = Field(0, ge=0, description="ONNX intra-op threads; 0 = all cores.")
     openai_embeddings_url: str | None = Field(None, description="Base URL of an OpenAI-compatible API (…/v1).")
     openai_embeddings_model: str = "text-embedding-3-small"

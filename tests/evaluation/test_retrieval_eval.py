@@ -108,6 +108,14 @@ def test_scratch_home_drops_documents_outside_the_corpus(tmp_path: Path) -> None
     assert smaller["ingest"]["unchanged"] == 3
 
 
+def test_empty_rows_are_skipped_and_counted(tmp_path: Path) -> None:
+    data = write_beir(tmp_path / "tiny")
+    with (data / "corpus.jsonl").open("a") as f:
+        f.write(json.dumps({"_id": "blank", "title": "", "text": "  "}) + "\n")
+    out = evaluate_retrieval(data, settings=Settings(home=tmp_path / "unused", embedder="minilm"), modes=("bm25",))
+    assert out["ingest"]["empty_rows"] == 1 and out["ingest"]["ingested"] == len(CORPUS)
+
+
 def test_scratch_home_guards(tmp_path: Path) -> None:
     from curbside.app import Curbside
     from curbside.errors import ModelMismatchError
@@ -181,6 +189,9 @@ def test_reader_errors(tmp_path: Path) -> None:
         load_beir(data)
     (data / "qrels" / "test.tsv").write_text("q1\taspirin\n")
     with pytest.raises(ValidationError, match="line 1: expected 3"):
+        load_beir(data)
+    (data / "qrels" / "test.tsv").write_text("q1\taspirin\t0\n")
+    with pytest.raises(ValidationError, match="No query"):
         load_beir(data)
     (data / "queries.jsonl").write_text('{"text": "no id"}\n')
     with pytest.raises(ValidationError, match=r"queries.jsonl, line 1: .*_id"):

@@ -300,3 +300,13 @@ def test_interrupted_running_jobs_are_failed_by_the_next_ingest(app: Curbside, t
     app.ingestor.ingest([write(tmp_path, "ckd.txt", CKD)])
     ghost = app.jobs.get(stuck.id)
     assert ghost.state is JobState.FAILED and ghost.error_code == "INTERRUPTED"
+
+
+def test_prepared_document_without_text_fails_its_job(app: Curbside) -> None:
+    from curbside.kb.document import Block, LoadedDocument, Section
+    from curbside.kb.ingest import PreparedDocument
+
+    empty = LoadedDocument(title="", root=Section(None, [Block("   ")]), format="text")
+    report = app.ingestor.ingest_prepared([PreparedDocument("blank-row", "blank-row.txt", b" ", empty)])
+    assert [(o.status, o.error_code) for o in report.outcomes] == [("failed", "EMPTY_DOCUMENT")]
+    assert app.jobs.list(doc_key="blank-row")[0].state is JobState.FAILED

@@ -110,3 +110,10 @@ def test_list_filters(jobs: JobStore) -> None:
     _job_in(jobs, JobState.COMPLETED)
     assert [j.id for j in jobs.list(state=JobState.FAILED)] == [a]
     assert len(jobs.list(doc_key="doc")) == 2
+
+
+def test_complete_requires_a_running_job(jobs: JobStore) -> None:
+    job_id = _job_in(jobs, JobState.PENDING)
+    with pytest.raises(InvalidTransitionError, match="is pending; it cannot become completed"):
+        jobs.complete(job_id, version_id=None)  # type: ignore[arg-type]
+    assert jobs.get(job_id).state is JobState.PENDING

@@ -89,8 +89,10 @@ def load_beir(
             queries[qid] = text
             if limit_queries is not None and len(queries) == limit_queries:
                 break
+    if not queries:
+        raise ValidationError(f"No query in {queries_file} has a relevant document (score > 0) in {qrels_file}.")
     qrels = {q: all_qrels[q] for q in queries}
-    dataset = BeirDataset(path.name, path, corpus, queries, qrels)
+    dataset = BeirDataset(path.resolve().name, path, corpus, queries, qrels)
     unknown = set(all_qrels) - set(all_queries)
     if unknown:
         dataset.notes.append(f"{len(unknown)} query ids in {qrels_file.name} are not in queries.jsonl; ignored")

@@ -56,9 +56,10 @@ class Chunker:
         self.max_tokens = max_tokens
         self.path_separator = path_separator
         self._count = count_tokens
+        self._probe_cache: dict[str, int] = {}  # counts of the join probes: a property of the counter
 
     def chunk(self, doc: LoadedDocument) -> list[Chunk]:
-        return _Run(self.max_tokens, self._count, self.path_separator, doc).chunks()
+        return _Run(self.max_tokens, self._count, self.path_separator, doc, self._probe_cache).chunks()
 
     def fingerprint(self) -> str:
         """Identifies everything that shapes the output; goes into the content hash."""
@@ -84,7 +85,9 @@ class _Head:
 class _Run:
     """One document's chunking; holds the count cache and the output."""
 
-    def __init__(self, cap: int, counter: TokenCounter, sep: str, doc: LoadedDocument) -> None:
+    def __init__(
+        self, cap: int, counter: TokenCounter, sep: str, doc: LoadedDocument, probe_cache: dict[str, int]
+    ) -> None:
         self.cap = cap
         self.sep = sep
         self.counter = counter
@@ -94,9 +97,12 @@ class _Run:
         self.heads: dict[tuple[str, ...], _Head] = {}
         self.out: list[Chunk] = []
         probes = ["", "word", *(f"word{j}word" for j in set(_JOINERS.values()))]
+        if not probe_cache:
+            probe_cache.update(zip(probes, counter(probes), strict=True))
+        self.cache.update(probe_cache)
         sections = doc.root.walk()
         texts = [b.text.strip() for s in sections for b in s.blocks] + [_clean(s.title) for s in sections]
-        self.count_many(probes + texts)  # one batch for every block and title
+        self.count_many(texts)  # one batch for every block and title
         # Counts are additive up to the special tokens each count includes and what a join adds.
         self.special = self.cache[""]
         word = self.cache["word"]

@@ -15,6 +15,7 @@ import re
 import shutil
 import time
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,7 @@ import numpy as np
 
 from curbside.errors import (
     CurbsideError,
+    EmptyDocumentError,
     FileTooLargeError,
     NotFoundError,
     UnsupportedFormatError,
@@ -49,6 +51,7 @@ __all__ = [
     "doc_key_from_name",
 ]
 
+EMBED_GROUP = 512
 _DOC_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 Status = Literal["ingested", "unchanged", "skipped", "failed"]
 
@@ -163,6 +166,7 @@ class _Pending:
     chunks: list[Chunk]
     vectors: np.ndarray
     filled: int = 0
+    failed: bool = False
 
 
 class Ingestor:
@@ -176,7 +180,6 @@ class Ingestor:
         chunker: Chunker,
         originals_dir: Path,
         max_file_bytes: int,
-        batch_size: int = 32,
     ) -> None:
         self.db = db
         self.documents = documents
@@ -185,9 +188,9 @@ class Ingestor:
         self.chunker = chunker
         self.originals_dir = originals_dir
         self.max_file_bytes = max_file_bytes
-        # embed many model batches at once, across document boundaries: sorting a larger group by
-        # length pads less, so the encoder runs nearly as fast as on one big list
-        self.embed_group = max(batch_size * 16, 64)
+        # chunks embedded per encoder call, across document boundaries: the encoder sorts a call's
+        # texts by length, so large groups pad little; each document commits once its group is done
+        self.embed_group = EMBED_GROUP
         self.guard = ModelGuard(db, documents.vectors, embedder)
         self.lock_path = originals_dir.parent / "ingest.lock"
 
@@ -244,14 +247,9 @@ class Ingestor:
             if total is not None:
                 progress.files(total)
             run = _Run(self, report, progress)
-            staging = self.originals_dir / ".staging"
-            staging.mkdir(parents=True, exist_ok=True)
             for doc in documents:
-                path = staging / doc.name
-                path.write_bytes(doc.data)
                 opts = IngestOptions(doc.doc_key, options.source_type, options.specialty, options.namespace)
-                run.add_file(path, opts, loaded=doc.loaded)
-                path.unlink(missing_ok=True)  # moved into originals/ unless the file was skipped
+                run.add_file(Path(doc.name), opts, prepared=doc)
                 progress.file_done(doc.name)
             run.flush()
         report.sizes = size_distribution(run.all_chunks, self.chunker.max_tokens) if run.all_chunks else None
@@ -269,7 +267,8 @@ class Ingestor:
             options = IngestOptions(doc_key=job.doc_key, **{k: v for k, v in job.options.items() if k != "doc_key"})
             original = Path(job.original_path)
             job = self.jobs.transition(job_id, JobState.RUNNING)
-            run.process(job, Path(job.original_name), original, _hash_file(original, self.fingerprint()), options)
+            content_hash = _content_hash(_sha256_file(original), self.fingerprint())
+            run.process(job, Path(job.original_name), original, content_hash, options)
             run.flush()
         return report.outcomes[-1]
 
@@ -330,25 +329,29 @@ class Ingestor:
                 files.append(path)
         return files
 
-    def store_original(self, path: Path, digest: str, *, move: bool = False) -> Path:
+    def store_original(self, path: Path, digest: str, *, data: bytes | None = None) -> Path:
+        """Keep a copy (of ``path``, or ``data`` named like it) for retries; content-addressed."""
         # keep the real file name: loaders take titles and messages from it
         target = self.originals_dir / digest[:2] / digest / path.name
         if target.exists():
-            if move:
-                path.unlink()
             return target
         target.parent.mkdir(parents=True, exist_ok=True)
-        if move:
-            path.replace(target)
-        else:
-            tmp = target.with_name(target.name + ".part")
+        tmp = target.with_name(target.name + ".part")
+        if data is None:
             shutil.copyfile(path, tmp)
-            tmp.replace(target)
+        else:
+            tmp.write_bytes(data)
+        tmp.replace(target)
         return target
 
 
 class _Run:
-    """One ingest call: the embedding queue shared by its documents."""
+    """One ingest call: the embedding queue shared by its documents.
+
+    The encoder runs on one worker thread (it releases the GIL) while this thread
+    parses, chunks and publishes, so that work hides behind the encoder. Only this
+    thread touches SQLite.
+    """
 
     def __init__(self, ingestor: Ingestor, report: IngestReport, progress: ProgressReporter) -> None:
         self.ing = ingestor
@@ -356,25 +359,30 @@ class _Run:
         self.progress = progress
         self.queue: list[tuple[_Pending, int]] = []
         self.all_chunks: list[Chunk] = []
+        self._encoder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="curbside-encoder")
+        self._inflight: tuple[list[tuple[_Pending, int]], Future[tuple[np.ndarray, float]]] | None = None
 
-    def add_file(self, path: Path, options: IngestOptions, loaded: LoadedDocument | None = None) -> None:
-        """Check, hash and register one file; ``loaded`` marks a staged, already parsed document."""
+    def add_file(self, path: Path, options: IngestOptions, prepared: PreparedDocument | None = None) -> None:
+        """Check, hash and register one file, or a ``prepared`` document (``path`` is then only its name)."""
         doc_key = options.doc_key or doc_key_from_name(path.name)
         try:
             validate_doc_key(doc_key)
-            self._preflight(path)
-            reason = skip_reason(path)
-            if reason:
-                self._outcome(path, doc_key, "skipped", f"skipped: {reason}")
-                return
-            fingerprint = self.ing.fingerprint()
-            content_hash = _hash_file(path, fingerprint)
+            if prepared is None:
+                self._preflight(path)
+                reason = skip_reason(path)
+                if reason:
+                    self._outcome(path, doc_key, "skipped", f"skipped: {reason}")
+                    return
+                digest = _sha256_file(path)
+            else:
+                digest = hashlib.sha256(prepared.data).hexdigest()
+            content_hash = _content_hash(digest, self.ing.fingerprint())
             current = self.ing.documents.current(doc_key)
             if current is not None and current.content_hash == content_hash:
                 self._outcome(path, doc_key, "unchanged", f"unchanged since version {current.version}; skipped",
                               version=current.version, chunks=current.chunk_count)
                 return
-            original = self.ing.store_original(path, content_hash.split(":", 1)[0], move=loaded is not None)
+            original = self.ing.store_original(path, digest, data=prepared.data if prepared else None)
         except CurbsideError as exc:
             self._outcome(path, doc_key, "failed", exc.message, error_code=exc.code)
             return
@@ -384,7 +392,7 @@ class _Run:
         with self.ing.db.transaction():  # one commit for a job that starts at once
             job = self.ing.jobs.create(doc_key, path.name, str(original), options.to_dict())
             job = self.ing.jobs.transition(job.id, JobState.RUNNING)
-        self.process(job, path, original, content_hash, options, loaded)
+        self.process(job, path, original, content_hash, options, prepared.loaded if prepared else None)
 
     def process(
         self,
@@ -400,6 +408,8 @@ class _Run:
             if loaded is None:
                 loaded = load_document(original, max_bytes=self.ing.max_file_bytes)
             chunks = self.ing.chunker.chunk(loaded)
+            if not chunks:
+                raise EmptyDocumentError(f"{source.name} has no text to index.")
         except CurbsideError as exc:
             self._fail(job, source, exc)
             return
@@ -420,20 +430,40 @@ class _Run:
             del self.queue[: self.ing.embed_group]
 
     def flush(self) -> None:
-        if self.queue:
-            self._embed(self.queue)
-            self.queue = []
+        """Embed what is queued and publish everything; the run is finished after this."""
+        try:
+            if self.queue:
+                self._embed(self.queue)
+                self.queue = []
+            self._collect()
+        finally:
+            self._encoder.shutdown(wait=True)
 
     def _embed(self, items: list[tuple[_Pending, int]]) -> None:
+        """Hand a group to the encoder thread, after collecting the group before it."""
+        self._collect()
+        texts = [p.chunks[i].text for p, i in items]
+        self._inflight = (items, self._encoder.submit(self._encode, texts))
+
+    def _encode(self, texts: list[str]) -> tuple[np.ndarray, float]:
         started = time.perf_counter()
-        try:
-            vectors = self.ing.embedder.embed_passages([p.chunks[i].text for p, i in items])
-        except Exception as exc:  # noqa: BLE001 - every document in the batch fails with the reason
-            for pending in {id(p): p for p, _ in items}.values():
-                self._fail(pending.job, pending.source, exc)
+        return self.ing.embedder.embed_passages(texts), time.perf_counter() - started
+
+    def _collect(self) -> None:
+        """Wait for the group in flight, store its vectors and publish the documents it completes."""
+        if self._inflight is None:
             return
-        finally:
-            self.report.embed_seconds += time.perf_counter() - started
+        items, future = self._inflight
+        self._inflight = None
+        try:
+            vectors, seconds = future.result()
+        except Exception as exc:  # noqa: BLE001 - every document in the group fails with the reason
+            for pending in {id(p): p for p, _ in items}.values():
+                if not pending.failed:
+                    pending.failed = True
+                    self._fail(pending.job, pending.source, exc)
+            return
+        self.report.embed_seconds += seconds
         touched: dict[int, _Pending] = {}
         for (pending, i), vector in zip(items, vectors, strict=True):
             pending.vectors[i] = vector
@@ -447,8 +477,8 @@ class _Run:
                 self.ing.jobs.progress(pending.job.id, pending.filled)
 
     def _publish(self, p: _Pending) -> None:
-        if self.ing.jobs.get(p.job.id).state is not JobState.RUNNING:
-            return  # failed in an earlier batch
+        if p.failed:  # an earlier group with some of its chunks failed
+            return
         new = NewVersion(
             doc_key=p.job.doc_key,
             namespace=p.options.namespace,
@@ -499,13 +529,15 @@ class _Run:
         self.report.outcomes.append(DocumentOutcome(str(path), doc_key, status, message, **extra))  # type: ignore[arg-type]
 
 
-def _hash_file(path: Path, fingerprint: str) -> str:
-    """'<sha256 of bytes>:<sha256 of bytes+settings>' — the first part names the stored original."""
+def _sha256_file(path: Path) -> str:
     content = hashlib.sha256()
     with path.open("rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             content.update(block)
-    digest = content.hexdigest()
+    return content.hexdigest()
+
+
+def _content_hash(digest: str, fingerprint: str) -> str:
+    """'<sha256 of the bytes>:<sha256 of bytes + parser + chunker settings>' — the first part names the original."""
     combined = hashlib.sha256(f"{digest}\n{fingerprint}".encode()).hexdigest()
     return f"{digest}:{combined}"
-

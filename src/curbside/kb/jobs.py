@@ -139,13 +139,24 @@ class JobStore:
             (processed, total, now_iso(), job_id),
         )
 
-    def complete(self, job_id: int, version_id: int) -> Job:
-        """Mark done and supersede the document's earlier finished jobs (call inside the publish transaction)."""
+    def complete(self, job_id: int, version_id: int) -> None:
+        """running → completed, and supersede the document's earlier finished jobs.
+
+        Called inside the publish transaction for every document, so it is one guarded
+        UPDATE rather than a read-check-write.
+        """
         with self.db.transaction():
-            job = self.transition(job_id, JobState.COMPLETED)
-            self.db.execute("UPDATE jobs SET version_id = ? WHERE id = ?", (version_id, job_id))
-            self.supersede_earlier(job.doc_key, job_id)
-            return self.get(job_id)
+            stamp = now_iso()
+            self.db.execute(
+                "UPDATE jobs SET state = 'completed', completed_at = ?, updated_at = ?, version_id = ? "
+                "WHERE id = ? AND state = 'running'",
+                (stamp, stamp, version_id, job_id),
+            )
+            if self.db.conn.changes() != 1:
+                state = self.get(job_id).state.value
+                raise InvalidTransitionError(f"Job {job_id} is {state}; it cannot become completed (allowed: from running).")
+            doc_key = self.db.scalar("SELECT doc_key FROM jobs WHERE id = ?", (job_id,))
+            self.supersede_earlier(doc_key, job_id)
 
     def supersede_earlier(self, doc_key: str, newer_job_id: int) -> None:
         stamp = now_iso()

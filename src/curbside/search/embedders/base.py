@@ -24,6 +24,7 @@ class Embedder(Protocol):
     backend: str
     dim: int
     max_tokens: int
+    batch_size: int
 
     def warm_up(self) -> None: ...
 

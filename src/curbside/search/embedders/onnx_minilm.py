@@ -28,7 +28,9 @@ class OnnxMiniLMEmbedder:
     dim = 384
     max_tokens = MINILM_MAX_TOKENS
 
-    def __init__(self, *, batch_size: int = 32, threads: int = 0) -> None:
+    # small batches pad little: on 2 cores, batches of 8 run as fast as 32 over one sorted
+    # list and stay fast when ingest embeds in groups (32 loses ~25 % there; benchmarks/README.md)
+    def __init__(self, *, batch_size: int = 8, threads: int = 0) -> None:
         self.batch_size = batch_size
         self.threads = threads
         self._session: onnxruntime.InferenceSession | None = None

@@ -49,5 +49,7 @@ def minilm_token_counter(texts: Sequence[str]) -> list[int]:
     """Word pieces per text, special tokens ([CLS], [SEP]) included."""
     if not texts:
         return []
-    encodings = minilm_tokenizer().encode_batch(list(texts), add_special_tokens=True)
-    return [len(e.ids) for e in encodings]
+    tokenizer = minilm_tokenizer()
+    if len(texts) <= 8:  # a few texts: skip the batch call's thread-pool hand-off
+        return [len(tokenizer.encode(t, add_special_tokens=True).ids) for t in texts]
+    return [len(e.ids) for e in tokenizer.encode_batch(list(texts), add_special_tokens=True)]
