@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import TracebackType
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 
 class RichProgress:
@@ -43,3 +43,19 @@ class RichProgress:
 
     def chunks_embedded(self, count: int) -> None:
         self._progress.advance(self._chunks, count)
+
+
+class EvalProgress(RichProgress):
+    """The ingest bars plus one bar for the queries of each mode."""
+
+    def __init__(self, *, enabled: bool) -> None:
+        super().__init__(enabled=enabled)
+        self._queries: TaskID | None = None
+
+    def queries(self, mode: str, total: int) -> None:
+        if self._queries is not None:
+            self._progress.remove_task(self._queries)
+        self._queries = self._progress.add_task(f"queries ({mode})", total=total)
+
+    def query_done(self) -> None:
+        self._progress.advance(self._queries)

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 import click
 
@@ -51,7 +50,9 @@ def retrieval(
 
     with app_context() as app:  # validated settings, and the same error translation as every command
         settings = app.settings
-    with _EvalProgress(enabled=stderr_is_tty() and not as_json) as progress:
+    from curbside.cli._progress import EvalProgress
+
+    with EvalProgress(enabled=stderr_is_tty() and not as_json) as progress:
         result = evaluate_retrieval(
             directory,
             settings=settings,
@@ -91,52 +92,3 @@ def format_result(result: dict[str, Any]) -> str:
                  f"total {result['seconds']['total']:.1f} s")
     lines.extend(f"note: {note}" for note in result["notes"])
     return "\n".join(lines)
-
-
-class _EvalProgress:
-    """Bars on stderr for the ingest (documents, chunks) and for the queries of each mode."""
-
-    def __init__(self, *, enabled: bool) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-        self._progress = Progress(
-            TextColumn("{task.description:<16}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            disable=not enabled,
-            transient=True,
-        )
-        self._files = self._progress.add_task("documents", total=0)
-        self._chunks = self._progress.add_task("chunks", total=0)
-        self._queries: Any = None
-
-    def __enter__(self) -> Self:
-        self._progress.start()
-        return self
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        self._progress.stop()
-
-    def files(self, total: int) -> None:
-        self._progress.update(self._files, total=total)
-
-    def file_done(self, name: str) -> None:
-        self._progress.advance(self._files)
-
-    def chunks_added(self, count: int) -> None:
-        task = self._progress.tasks[self._chunks]
-        self._progress.update(self._chunks, total=(task.total or 0) + count)
-
-    def chunks_embedded(self, count: int) -> None:
-        self._progress.advance(self._chunks, count)
-
-    def queries(self, mode: str, total: int) -> None:
-        if self._queries is not None:
-            self._progress.remove_task(self._queries)
-        self._queries = self._progress.add_task(f"queries ({mode})", total=total)
-
-    def query_done(self) -> None:
-        self._progress.advance(self._queries)
