@@ -60,8 +60,11 @@ class Settings(BaseSettings):
     search_top_k: int = Field(10, ge=1, le=1000)
     search_candidates: int = Field(100, ge=1, le=5000, description="Per-retriever depth before fusion.")
     rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion constant (Cormack et al. 2009).")
-    min_similarity: float = Field(
-        0.2, ge=-1.0, le=1.0, description="Relevance threshold on dense cosine similarity."
+    min_similarity: float | None = Field(
+        None,
+        ge=-1.0,
+        le=1.0,
+        description="Relevance threshold on dense cosine similarity; default: the embedder's calibrated one.",
     )
     specialty_boost: float = Field(0.1, ge=0.0, le=1.0, description="RRF bonus share for a matching specialty.")
     dedup_similarity: float = Field(0.97, gt=0.0, le=1.0, description="Cosine above which hits are near-duplicates.")

@@ -186,8 +186,23 @@ def test_threshold_defaults_to_settings(engine: SearchEngine, settings: Settings
     default = engine.search(HTN_QUESTION)
     explicit = engine.search(HTN_QUESTION, min_similarity=USE_SETTINGS)
     assert keys(default.hits) == keys(explicit.hits)
-    assert all(h.similarity is not None and h.similarity >= settings.min_similarity for h in default.hits)
+    threshold = settings.min_similarity
+    if threshold is None:
+        threshold = engine.embedder.relevance_threshold
+    assert all(h.similarity is not None and h.similarity >= threshold for h in default.hits)
     assert len(engine.search(HTN_QUESTION, min_similarity=None).hits) > len(default.hits)
+
+
+def test_threshold_comes_from_the_embedder_unless_set(engine: SearchEngine) -> None:
+    calibrated = engine.embedder.relevance_threshold
+    assert engine.search("recipe for banana bread").hits == []  # off-topic: below MiniLM's 0.40
+    loose = engine.settings.model_copy(update={"min_similarity": -1.0})
+    permissive = SearchEngine(
+        embedder=engine.embedder, vectors=engine.vectors, lexical=engine.lexical,
+        documents=engine.documents, settings=loose,
+    )
+    assert permissive.search("recipe for banana bread").hits
+    assert calibrated == 0.40
 
 
 def test_bm25_mode_embeds_nothing_and_applies_no_threshold(
@@ -195,6 +210,7 @@ def test_bm25_mode_embeds_nothing_and_applies_no_threshold(
 ) -> None:
     class Counting:
         model_id, dim, calls = embedder.model_id, embedder.dim, 0
+        relevance_threshold = embedder.relevance_threshold
 
         def embed_query(self, text: str) -> np.ndarray:
             Counting.calls += 1
@@ -357,7 +373,7 @@ def test_embedder_dimension_mismatch(
     corpus: tuple[SqliteVecIndex, Fts5Index, DocumentStore], settings: Settings
 ) -> None:
     class Tiny:
-        model_id, dim = "tiny", 8
+        model_id, dim, relevance_threshold = "tiny", 8, 0.0
 
         def embed_query(self, text: str) -> np.ndarray:
             return np.full(8, 8**-0.5, dtype=np.float32)

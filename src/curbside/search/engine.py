@@ -52,7 +52,8 @@ class _Default(enum.Enum):
     USE_SETTINGS = "use-settings"
 
 
-#: Default of ``search(min_similarity=...)``: take ``Settings.min_similarity``.
+#: Default of ``search(min_similarity=...)``: take ``Settings.min_similarity``, or when that is
+#: unset the embedder's calibrated ``relevance_threshold``.
 #: Pass a float to override it, or ``None`` to turn the threshold off.
 USE_SETTINGS: Final = _Default.USE_SETTINGS
 
@@ -107,7 +108,12 @@ class SearchEngine:
         depth = _check_int("candidates", depth, MAX_CANDIDATES)
         if max_per_document is not None:
             max_per_document = _check_int("max_per_document", max_per_document, MAX_K)
-        threshold = s.min_similarity if min_similarity is USE_SETTINGS else min_similarity
+        if min_similarity is USE_SETTINGS:
+            threshold = s.min_similarity
+            if threshold is None and mode != "bm25":  # bm25 applies no threshold; don't ask the embedder
+                threshold = self.embedder.relevance_threshold
+        else:
+            threshold = min_similarity
         if threshold is not None and not (isinstance(threshold, int | float) and -1.0 <= threshold <= 1.0):
             raise ValidationError(f"min_similarity must be a number from -1 to 1, or None; got {threshold!r}.")
         if filters is None:

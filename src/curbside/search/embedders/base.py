@@ -25,6 +25,9 @@ class Embedder(Protocol):
     dim: int
     max_tokens: int
     batch_size: int
+    # cosine below which a passage is not relevant; models differ widely (e5 scores
+    # everything above 0.8), so each backend carries its own calibrated default
+    relevance_threshold: float
 
     def warm_up(self) -> None: ...
 

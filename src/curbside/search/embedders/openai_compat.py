@@ -17,6 +17,8 @@ __all__ = ["OpenAIEmbedder"]
 
 class OpenAIEmbedder:
     backend = "openai-compatible"
+    # an unknown model has no calibrated scale: no threshold unless CURBSIDE_MIN_SIMILARITY sets one
+    relevance_threshold = -1.0
 
     def __init__(
         self,

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from curbside.search.embedders.base import l2_normalise
-from curbside.search.embedders.onnx_minilm import MINILM_ID
+from curbside.search.embedders.onnx_minilm import MINILM_ID, OnnxMiniLMEmbedder
 from curbside.search.embedders.tokenizer import MINILM_MAX_TOKENS, minilm_model_dir, minilm_token_counter
 
 __all__ = ["TorchMiniLMEmbedder"]
@@ -22,6 +22,7 @@ class TorchMiniLMEmbedder:
     backend = "torch-fp32"
     dim = 384
     max_tokens = MINILM_MAX_TOKENS
+    relevance_threshold = OnnxMiniLMEmbedder.relevance_threshold  # same model, same scale
 
     def __init__(self, *, batch_size: int = 32) -> None:
         self.batch_size = batch_size
