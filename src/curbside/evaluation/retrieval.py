@@ -164,7 +164,7 @@ def ingest_corpus(app: Curbside, dataset: BeirDataset, progress: ProgressReporte
     stale = [r.doc_key for r in app.documents.list_current() if r.doc_key not in keys]
     for key in stale:
         app.ingestor.remove(key)
-    # a row with no text chunks to nothing; ingest_prepared would leave its job running forever
+    # a row with no text has nothing to index; ingest would only record a failed job for it
     rows = [r for r in dataset.corpus if r.title.strip() or r.text.strip()]
     report = app.ingestor.ingest_prepared(prepared_documents(rows), progress=progress, total=len(rows))
     failed = report.failed

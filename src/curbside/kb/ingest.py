@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -218,7 +218,7 @@ class Ingestor:
         progress = progress or _NoProgress()
         started = time.perf_counter()
         report = IngestReport()
-        files = self._expand(paths, report)
+        files = self._expand(paths)
         if options.doc_key is not None and len(files) > 1:
             raise ValidationError("--doc-key names one document; pass a single file with it.")
         with self._writing():
@@ -228,9 +228,7 @@ class Ingestor:
                 run.add_file(path, options)
                 progress.file_done(path.name)
             run.flush()
-        report.sizes = size_distribution(run.all_chunks, self.chunker.max_tokens) if run.all_chunks else None
-        report.seconds = time.perf_counter() - started
-        return report
+        return self._finish(report, run, started)
 
     def ingest_prepared(
         self,
@@ -248,13 +246,10 @@ class Ingestor:
                 progress.files(total)
             run = _Run(self, report, progress)
             for doc in documents:
-                opts = IngestOptions(doc.doc_key, options.source_type, options.specialty, options.namespace)
-                run.add_file(Path(doc.name), opts, prepared=doc)
+                run.add_file(Path(doc.name), replace(options, doc_key=doc.doc_key), prepared=doc)
                 progress.file_done(doc.name)
             run.flush()
-        report.sizes = size_distribution(run.all_chunks, self.chunker.max_tokens) if run.all_chunks else None
-        report.seconds = time.perf_counter() - started
-        return report
+        return self._finish(report, run, started)
 
     def run_job(self, job_id: int, progress: ProgressReporter | None = None) -> DocumentOutcome:
         """Run a pending job (after ``JobStore.retry``) from its stored original."""
@@ -314,10 +309,15 @@ class Ingestor:
         return report
 
     # --- helpers -----------------------------------------------------------------------------
+    def _finish(self, report: IngestReport, run: _Run, started: float) -> IngestReport:
+        report.sizes = size_distribution(run.all_chunks, self.chunker.max_tokens) if run.all_chunks else None
+        report.seconds = time.perf_counter() - started
+        return report
+
     def fingerprint(self) -> str:
         return f"{PARSER_VERSION};{self.chunker.fingerprint()}"
 
-    def _expand(self, paths: Sequence[Path], report: IngestReport) -> list[Path]:
+    def _expand(self, paths: Sequence[Path]) -> list[Path]:
         """Files to ingest: named files as they are, directories walked for supported types."""
         files: list[Path] = []
         for path in paths:
