@@ -34,9 +34,9 @@ def require_shared(relative: str) -> Path:
     return path
 
 
-@pytest.fixture
-def shared_data(request: pytest.FixtureRequest) -> Path:
-    """Root of ``../shared/data``; tests using it are marked ``shared_data``."""
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """Root of ``../shared/data``; tests using it (even through another fixture) are marked ``shared_data``."""
     return require_shared("")
 
 

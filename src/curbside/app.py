@@ -13,14 +13,18 @@ from curbside.errors import ConfigError
 from curbside.settings import Settings
 
 if TYPE_CHECKING:
+    from curbside.ask.pipeline import Asker
+    from curbside.kb.background import BackgroundIngest
     from curbside.kb.chunking import Chunker
     from curbside.kb.ingest import Ingestor
     from curbside.kb.jobs import JobStore
+    from curbside.llm.endpoints import ModelChoice
     from curbside.search.embedders.base import Embedder
     from curbside.search.engine import SearchEngine
     from curbside.store.database import Database
     from curbside.store.documents import DocumentStore
     from curbside.store.sqlite_indexes import Fts5Index, SqliteVecIndex
+    from curbside.tools.executor import ToolExecutor
 
 __all__ = ["Curbside"]
 
@@ -109,12 +113,44 @@ class Curbside:
             reranker=make_reranker(self.settings),
         )
 
+    @cached_property
+    def model_choice(self) -> ModelChoice:
+        from curbside.llm.endpoints import choose_model
+
+        return choose_model(self.settings)
+
+    def llm_description(self) -> str:
+        return self.model_choice.description
+
+    @cached_property
+    def asker(self) -> Asker:
+        from curbside.ask.pipeline import Asker
+
+        return Asker(engine=self.search_engine, settings=self.settings, model=self.model_choice)
+
+    @cached_property
+    def background(self) -> BackgroundIngest:
+        from curbside.kb.background import BackgroundIngest
+
+        return BackgroundIngest(self)
+
+    @cached_property
+    def tools(self) -> ToolExecutor:
+        """Every tool, run through one executor (with this app's own metrics registry)."""
+        from curbside.tools.catalog import build_executor
+
+        return build_executor(self)
+
     def warm_up(self) -> None:
         """Load models and open the store now, so first requests meet their timeouts."""
         self.embedder.warm_up()
         _ = self.search_engine
+        self.tools.warm_up()
 
     def close(self) -> None:
+        if "background" in self.__dict__:
+            self.background.close()
+            del self.__dict__["background"]
         if "db" in self.__dict__:
             self.db.close()
             del self.__dict__["db"]

@@ -9,7 +9,9 @@ The tree::
     │   ├── FileTooLargeError        FILE_TOO_LARGE
     │   ├── EmptyDocumentError       EMPTY_DOCUMENT
     │   ├── DocumentParseError       PARSE_ERROR (corrupt, encrypted, not what it claims)
-    │   └── NotFoundError            NOT_FOUND
+    │   ├── NotFoundError            NOT_FOUND
+    │   ├── PermissionDeniedError    PERMISSION_DENIED (the caller's role may not do this)
+    │   └── RateLimitedError         RATE_LIMITED (try again after ``retry_after`` seconds)
     ├── StateError                   the request conflicts with stored state (HTTP 409, CLI exit 3)
     │   ├── InvalidTransitionError   INVALID_TRANSITION
     │   ├── RetryLimitError          RETRY_LIMIT
@@ -32,6 +34,8 @@ __all__ = [
     "InvalidTransitionError",
     "ModelMismatchError",
     "NotFoundError",
+    "PermissionDeniedError",
+    "RateLimitedError",
     "RetryLimitError",
     "StateError",
     "UnsupportedFormatError",
@@ -83,6 +87,18 @@ class DocumentParseError(InputError):
 
 class NotFoundError(InputError):
     code = "NOT_FOUND"
+
+
+class PermissionDeniedError(InputError):
+    code = "PERMISSION_DENIED"
+
+
+class RateLimitedError(InputError):
+    code = "RATE_LIMITED"
+
+    def __init__(self, message: str, *, retry_after: float | None = None, code: str | None = None) -> None:
+        super().__init__(message, code=code)
+        self.retry_after = retry_after
 
 
 class StateError(CurbsideError):

@@ -71,6 +71,36 @@ class Settings(BaseSettings):
     reranker_model_path: Path | None = Field(None, description="Local cross-encoder directory; none ships offline.")
     max_query_chars: int = Field(2000, ge=1)
 
+    # --- answers and LLM endpoints (#3) ------------------------------------------------
+    answer_passages: int = Field(5, ge=1, le=20, description="Top passages an answer is drawn from.")
+    answer_max_sentences: int = Field(4, ge=1, le=20, description="Sentences in an extractive answer.")
+    max_findings: int = Field(20, ge=0, description="Clinical findings accepted with a condition.")
+    local_llm_url: str | None = Field(
+        None, description="OpenAI-compatible API on the clinic's machine (llama.cpp, Ollama, vLLM), e.g. http://127.0.0.1:8080/v1."
+    )
+    local_llm_model: str = Field("local", description="Model name sent to the local endpoint.")
+    local_llm_key: str | None = None
+    cloud_llm_url: str | None = Field(None, description="OpenAI-compatible cloud API, e.g. https://api.openai.com/v1.")
+    cloud_llm_model: str = Field("gpt-4o-mini", description="Model name sent to the cloud endpoint.")
+    cloud_llm_key: str | None = None
+    llm_timeout_s: float = Field(60.0, gt=0, description="Whole generation, first byte to last.")
+    llm_connect_timeout_s: float = Field(5.0, gt=0)
+    llm_max_tokens: int = Field(400, ge=16, le=8192, description="Longest generated answer, in model tokens.")
+    llm_temperature: float = Field(0.1, ge=0.0, le=2.0)
+
+    # --- tools (#5) ----------------------------------------------------------------------
+    tool_user: str = Field("local", min_length=1, description="Caller of CLI/HTTP/MCP tool calls until #4 adds auth.")
+    tool_role: str = Field("clinician", min_length=1, description="Role of that default caller.")
+    tool_passages_timeout_s: float = Field(2.0, gt=0, description="source.passages: whole call.")
+    tool_passages_rate_limit: int | None = Field(120, ge=1, description="source.passages calls per user per minute.")
+    tool_odb_timeout_s: float = Field(
+        2.0, gt=0, description="odb.get: whole call, above the tool's own 1.5 s total across its SQL and search paths."
+    )
+    tool_odb_rate_limit: int | None = Field(60, ge=1, description="odb.get calls per user per minute.")
+    tool_audit_keep: int = Field(1000, ge=1, description="Tool calls the in-memory audit sink keeps (until #4).")
+
+    # --- coverage data (#5, #6) ------------------------------------------------------------
+
     @field_validator("home", mode="before")
     @classmethod
     def _expand_home(cls, value: object) -> object:

@@ -6,9 +6,11 @@ citations, tools) cites: it carries everything a citation needs.
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
 from pydantic import BaseModel, Field
 
-__all__ = ["Passage", "SearchFilters", "SearchResponse"]
+__all__ = ["Answer", "AnswerStatus", "Citation", "Passage", "SearchFilters", "SearchResponse", "SourcePassage", "SourcePassages"]
 
 
 class Passage(BaseModel):
@@ -58,3 +60,76 @@ class SearchResponse(BaseModel):
     reranker: str = Field("none", description="Reranker used, or 'none'.")
     warnings: list[str] = Field(default_factory=list)
     took_ms: float = 0.0
+
+
+class Citation(BaseModel):
+    """A numbered pointer from an answer to a passage the reader can open.
+
+    Every later tool cites with this type; ``chunk_id`` opens the full passage
+    (``GET /v1/passages`` or the ``source.passages`` tool).
+    """
+
+    n: int = Field(ge=1, description="The marker number used in the answer text, [n].")
+    chunk_id: str
+    doc_key: str
+    title: str
+    section_path: str = ""
+    page: int | None = None
+    score: float = Field(description="Ranking score of the cited passage (higher is better).")
+    excerpt: str = Field(description="The cited passage, shortened to one line.")
+
+    @classmethod
+    def from_passage(cls, n: int, passage: Passage, excerpt: str | None = None) -> Citation:
+        return cls(
+            n=n,
+            chunk_id=passage.chunk_id,
+            doc_key=passage.doc_key,
+            title=passage.title,
+            section_path=passage.section_path,
+            page=passage.page,
+            score=round(passage.score, 6),
+            excerpt=excerpt if excerpt is not None else passage.excerpt(),
+        )
+
+
+class SourcePassage(BaseModel):
+    """A stored passage opened by chunk id ("show source")."""
+
+    chunk_id: str
+    text: str = Field(description="Full passage text, untruncated.")
+    source: str = Field(description="Source document title.")
+    doc_key: str
+    page: int | None = None
+    page_end: int | None = None
+    section: str = Field("", description="Section reference (title path below the document).")
+    namespace: str = "kb"
+    version: int = 1
+    highlights: list[str] = Field(
+        default_factory=list, description="Up to five snippets with **term** marked, 50 characters either side."
+    )
+
+
+class SourcePassages(BaseModel):
+    passages: list[SourcePassage]
+    total_chunks: int
+    missing: list[str] = Field(default_factory=list, description="Requested chunk ids that are not stored.")
+
+
+AnswerStatus = Literal["answered", "no_source", "clarify", "degraded"]
+
+
+class Answer(BaseModel):
+    """What a clinician reads: a short answer whose every [n] points at a citation."""
+
+    status: AnswerStatus = Field(
+        description=(
+            "answered; no_source (no passage is relevant enough: nothing is guessed); clarify (the question "
+            "needs a qualifier, see clarifying_question); degraded (a part failed, e.g. the model: the "
+            "extractive answer is given instead, see warnings)."
+        )
+    )
+    answer: str = Field(description="The answer text with [n] markers; empty when status is clarify.")
+    citations: list[Citation] = Field(default_factory=list)
+    clarifying_question: str | None = None
+    warnings: list[str] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)

@@ -53,7 +53,7 @@ def test_help_is_fast_and_imports_no_models() -> None:
     assert out.strip() == "[]"
     result = CliRunner().invoke(cli, ["--help"])
     assert result.exit_code == 0
-    for command in ("ingest", "search", "jobs", "remove", "reindex", "eval", "demo", "status"):
+    for command in ("ingest", "search", "ask", "serve", "jobs", "remove", "reindex", "eval", "demo", "status"):
         assert command in result.stdout
 
 
@@ -155,6 +155,8 @@ def test_demo_runs_on_the_bundled_samples(runner: CliRunner, home: Path) -> None
     code, out, _ = run(runner, "demo")
     assert code == 0, out
     assert out.count("ingested") >= 4 and "SAMPLE" in out
-    assert "Uncomplicated malaria in pregnancy" in out or "artemether-lumefantrine" in out
+    assert "Q: can I start metformin if eGFR is 35?" in out and "Q: malaria + pregnant + first trimester" in out
+    assert "artemether-lumefantrine" in out and "[1]" in out and "Sources:" in out
+    assert out.count("(answered;") == 2
     assert "curbside ingest PATH" in out
     assert (home / "demo" / "curbside.sqlite3").exists()

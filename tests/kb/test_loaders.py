@@ -414,8 +414,8 @@ def test_docx_title_headings_lists_and_tables(tmp_path: Path) -> None:
     document.add_paragraph("Lactate above 2 mmol/L", style="List Bullet")
     document.add_heading("Treatment", level=1)
     table = document.add_table(rows=2, cols=2)
-    for row, cells in zip(table.rows, [("Drug", "Dose"), ("Piperacillin–tazobactam", "4.5 g IV")]):
-        for cell, text in zip(row.cells, cells):
+    for row, cells in zip(table.rows, [("Drug", "Dose"), ("Piperacillin–tazobactam", "4.5 g IV")], strict=True):
+        for cell, text in zip(row.cells, cells, strict=True):
             cell.text = text
     path = tmp_path / "sepsis.docx"
     document.save(path)

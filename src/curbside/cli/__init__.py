@@ -20,7 +20,7 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from curbside.cli import demo, evaluate, kb, search
+    from curbside.cli import ask, demo, evaluate, kb, mcp, search, serve, tool
 
     for command in (
         kb.ingest,
@@ -29,6 +29,10 @@ def _register() -> None:
         kb.jobs,
         kb.status,
         search.search,
+        ask.ask,
+        serve.serve,
+        tool.tool,
+        mcp.mcp,
         demo.demo,
         evaluate.eval_group,
     ):

@@ -4,17 +4,24 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from curbside.cli._common import app_context, stderr_is_tty
 
+if TYPE_CHECKING:
+    from curbside.ask.pipeline import AskRequest
+
 __all__ = ["demo"]
 
-DEMO_QUESTIONS = (
-    "treatment of uncomplicated malaria in the first trimester of pregnancy",
-    "can I start metformin if eGFR is 35?",
-)
+def _questions() -> tuple[AskRequest, ...]:
+    from curbside.ask.pipeline import AskRequest
+
+    return (
+        AskRequest(question="can I start metformin if eGFR is 35?"),
+        AskRequest(condition="malaria", findings=["pregnant", "first trimester"]),
+    )
 
 
 def sample_paths() -> list[Path]:
@@ -25,10 +32,12 @@ def sample_paths() -> list[Path]:
 @click.command()
 @click.option("--home", type=click.Path(path_type=Path), help="Data directory for the demo (default: CURBSIDE_HOME/demo).")
 def demo(home: Path | None) -> None:
-    """Ingest the bundled SAMPLE documents (not clinical advice) and search them."""
+    """Ingest the bundled SAMPLE documents (not clinical advice) and answer two questions from them."""
+    import asyncio
     import os
 
     from curbside.cli._progress import RichProgress
+    from curbside.cli.ask import print_answer
     from curbside.settings import Settings
 
     base = Settings().home
@@ -40,18 +49,14 @@ def demo(home: Path | None) -> None:
             report = app.ingestor.ingest(sample_paths(), progress=progress)
         for outcome in report.outcomes:
             click.echo(f"  {outcome.status:<9} {Path(outcome.path).name}: {outcome.message}")
-        for question in DEMO_QUESTIONS:
-            click.echo(f"\nQ: {question}")
-            response = app.search_engine.search(question, k=2)
-            for n, hit in enumerate(response.hits, 1):
-                where = hit.title + (f" > {hit.section_path}" if hit.section_path else "")
-                click.echo(f"  [{n}] {where}  (similarity {hit.similarity:.2f})")
-                click.echo(f"      {hit.excerpt(220)}")
-            if not response.hits:
-                click.echo("  No passage is relevant enough.")
+        for request in _questions():
+            shown = request.question or f"{request.condition} + " + " + ".join(request.findings)
+            click.echo(f"\nQ: {shown}")
+            print_answer(asyncio.run(app.asker.ask(request)))
         click.echo(
             "\nNext: ingest your own files with `curbside ingest PATH…` (PDF, DOCX, HTML, .nxml, Markdown, text),"
-            "\nthen `curbside search \"your question\"`. Data lives in CURBSIDE_HOME (default ~/.curbside)."
+            "\nthen `curbside ask \"your question\"` (or `curbside serve` for the HTTP API)."
+            "\nData lives in CURBSIDE_HOME (default ~/.curbside)."
         )
         if report.failed:
             raise SystemExit(1)

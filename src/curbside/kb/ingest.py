@@ -105,6 +105,17 @@ class DocumentOutcome:
     error_code: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """An upload accepted for ingest: a pending job, or nothing to do when the content is unchanged."""
+
+    doc_key: str
+    status: Literal["queued", "unchanged"]
+    message: str
+    job: Job | None = None
+    version: int | None = None
+
+
 @dataclass(slots=True)
 class IngestReport:
     outcomes: list[DocumentOutcome] = field(default_factory=list)
@@ -250,6 +261,38 @@ class Ingestor:
                 progress.file_done(doc.name)
             run.flush()
         return self._finish(report, run, started)
+
+    def submit(self, name: str, data: bytes, options: IngestOptions = IngestOptions()) -> Submission:
+        """Check an upload, keep its bytes and queue a pending job; ``run_job`` ingests it.
+
+        Every check runs before anything is written, so a rejected upload changes nothing.
+        """
+        name = Path(name.replace("\\", "/")).name.strip()
+        if not name or name in {".", ".."}:
+            raise ValidationError("The upload has no file name; send it as a named file (multipart 'file').")
+        path = Path(name)
+        if path.suffix.lower() not in SUPPORTED_EXTENSIONS:
+            supported = ", ".join(sorted(SUPPORTED_EXTENSIONS))
+            raise UnsupportedFormatError(f"{name}: unsupported file type {path.suffix or '(none)'!r}; supported: {supported}.")
+        if len(data) > self.max_file_bytes:
+            raise FileTooLargeError(
+                f"{name} is {len(data) / 1e6:.1f} MB; the limit is {self.max_file_bytes / 1e6:.1f} MB (CURBSIDE_MAX_FILE_BYTES)."
+            )
+        if not data.strip():
+            raise EmptyDocumentError(f"{name} is empty.")
+        reason = skip_reason(path)
+        if reason:
+            raise ValidationError(f"{name} is not ingested: {reason}.")
+        doc_key = validate_doc_key(options.doc_key or doc_key_from_name(name))
+        digest = hashlib.sha256(data).hexdigest()
+        content_hash = _content_hash(digest, self.fingerprint())
+        current = self.documents.current(doc_key)
+        if current is not None and current.content_hash == content_hash:
+            return Submission(doc_key, "unchanged", f"unchanged since version {current.version}; nothing to do",
+                              version=current.version)
+        original = self.store_original(path, digest, data=data)
+        job = self.jobs.create(doc_key, name, str(original), options.to_dict())
+        return Submission(doc_key, "queued", f"job {job.id} queued", job=job)
 
     def run_job(self, job_id: int, progress: ProgressReporter | None = None) -> DocumentOutcome:
         """Run a pending job (after ``JobStore.retry``) from its stored original."""

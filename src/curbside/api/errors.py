@@ -1,0 +1,97 @@
+"""The one place where Curbside errors become HTTP responses.
+
+Every error body is ``{"error": {"code", "message", …}}`` with a stable code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from curbside.errors import (
+    ConfigError,
+    CurbsideError,
+    FileTooLargeError,
+    InputError,
+    NotFoundError,
+    PermissionDeniedError,
+    RateLimitedError,
+    StateError,
+    UnsupportedFormatError,
+    UpstreamError,
+)
+
+__all__ = ["ERROR_RESPONSES", "ErrorBody", "ErrorDetail", "http_status", "install_error_handlers"]
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="Stable machine-readable code, e.g. VALIDATION_ERROR, NOT_FOUND.")
+    message: str = Field(description="What went wrong and how to fix it.")
+    retry_after: float | None = None
+    details: list[dict[str, Any]] | None = None
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "Bad input"},
+    404: {"model": ErrorBody, "description": "Not found"},
+    422: {"model": ErrorBody, "description": "Request does not match the schema"},
+}
+
+# most specific first: the first matching class decides
+_STATUS: tuple[tuple[type[CurbsideError], int], ...] = (
+    (NotFoundError, 404),
+    (PermissionDeniedError, 403),
+    (RateLimitedError, 429),
+    (FileTooLargeError, 413),
+    (UnsupportedFormatError, 415),
+    (InputError, 400),
+    (StateError, 409),
+    (ConfigError, 503),
+)
+
+
+def http_status(error: CurbsideError) -> int:
+    if isinstance(error, UpstreamError):
+        return 504 if error.code == "UPSTREAM_TIMEOUT" else 502
+    for cls, status in _STATUS:
+        if isinstance(error, cls):
+            return status
+    return 500
+
+
+def _body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    detail = ErrorDetail(code=code, message=message, **extra)
+    return ErrorBody(error=detail).model_dump(exclude_none=True)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(CurbsideError)
+    async def _curbside(_: Request, exc: CurbsideError) -> JSONResponse:
+        retry_after = getattr(exc, "retry_after", None)
+        headers = {"Retry-After": str(int(retry_after + 0.999))} if retry_after else None
+        return JSONResponse(
+            _body(exc.code, exc.message, retry_after=retry_after), status_code=http_status(exc), headers=headers
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
+        details = [
+            {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")} for e in exc.errors()
+        ]
+        first = details[0] if details else {"loc": [], "msg": "invalid request"}
+        where = ".".join(str(p) for p in first["loc"] if p != "body") or "request"
+        return JSONResponse(_body("VALIDATION_ERROR", f"{where}: {first['msg']}", details=details), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(exc.status_code, "HTTP_ERROR")
+        return JSONResponse(_body(code, str(exc.detail)), status_code=exc.status_code)

@@ -1,0 +1,36 @@
+"""``GET /healthz``: is the store readable and which model serves search."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+from pydantic import BaseModel
+
+from curbside.api.deps import get_curbside
+from curbside.app import Curbside
+
+router = APIRouter(tags=["health"])
+
+
+class Health(BaseModel):
+    status: str
+    documents: int
+    chunks: int
+    embedder: str
+    indexed_model: str | None
+    llm: str
+
+
+@router.get("/healthz", response_model=Health)
+def healthz(core: Annotated[Curbside, Depends(get_curbside)]) -> Health:
+    stats = core.documents.stats()
+    indexed = core.ingestor.guard.indexed_model()
+    return Health(
+        status="ok",
+        documents=stats["documents"],
+        chunks=stats["chunks"],
+        embedder=core.embedder.model_id,
+        indexed_model=indexed[0] if indexed else None,
+        llm=core.llm_description(),
+    )

@@ -1,0 +1,91 @@
+"""Tool routes: list the tools with their schemas, and call one.
+
+A call answers with its ``ToolResult`` whatever the outcome, under the HTTP status
+that outcome maps to (200 ok, 422 bad arguments, 403 denied, 429 rate limited with
+Retry-After, 409 needs confirmation, 504 timed out, 500 failed). Only a tool name
+that does not exist is an ordinary 404 error body.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, Query, Response
+from pydantic import BaseModel
+
+from curbside.api.deps import get_curbside
+from curbside.api.errors import ERROR_RESPONSES, ErrorBody, http_status
+from curbside.app import Curbside
+from curbside.tools.base import ToolCaller, ToolInfo, ToolResult, error_class_for_code
+
+__all__ = ["get_caller", "router"]
+
+router = APIRouter(prefix="/v1/tools", tags=["tools"], responses=ERROR_RESPONSES)
+
+_STATUS_BY_OUTCOME = {
+    "ok": 200,
+    "denied": 403,
+    "rate_limited": 429,
+    "needs_confirmation": 409,
+    "timeout": 504,
+}
+
+
+def get_caller(core: Annotated[Curbside, Depends(get_curbside)]) -> ToolCaller:
+    """Who an HTTP tool call runs as: the local default caller until #4 authenticates requests."""
+    return core.tools.default_caller
+
+
+class ToolList(BaseModel):
+    tools: list[ToolInfo]
+
+
+@router.get("", response_model=ToolList)
+def list_tools(core: Annotated[Curbside, Depends(get_curbside)]) -> ToolList:
+    """Every tool with its flags, limits and argument/result JSON schemas."""
+    return ToolList(tools=[ToolInfo.from_spec(spec) for spec in core.tools.registry])
+
+
+@router.post(
+    "/{name}",
+    response_model=ToolResult,
+    responses={
+        **{code: {"model": ToolResult} for code in (403, 409, 429, 500, 504)},
+        422: {
+            "model": ToolResult | ErrorBody,
+            "description": "A ToolResult when the arguments break the tool's rules; "
+            "an error body when the request body is not a JSON object",
+        },
+    },
+)
+async def call_tool(
+    name: str,
+    response: Response,
+    core: Annotated[Curbside, Depends(get_curbside)],
+    caller: Annotated[ToolCaller, Depends(get_caller)],
+    arguments: Annotated[
+        dict[str, Any] | None,
+        Body(description="The tool's arguments (its input schema)."),
+    ] = None,
+    confirm: Annotated[
+        bool,
+        Query(description="The user approved this call (tools that require confirmation)."),
+    ] = False,
+) -> ToolResult:
+    """Run tool ``name`` (e.g. ``source.passages``) with the JSON body as its arguments."""
+    core.tools.registry.get(name)  # an unknown tool is a 404, not a tool result
+    result = await core.tools.call(name, arguments or {}, caller=caller, confirm=confirm)
+    response.status_code = _status(result)
+    if result.error is not None and result.error.retry_after:
+        response.headers["Retry-After"] = str(int(result.error.retry_after + 0.999))
+    return result
+
+
+def _status(result: ToolResult) -> int:
+    if result.status in _STATUS_BY_OUTCOME:
+        return _STATUS_BY_OUTCOME[result.status]
+    code = result.error.code if result.error else "INTERNAL_ERROR"
+    if code == "VALIDATION_ERROR":
+        return 422  # as for any request body that does not fit its schema
+    message = result.error.message if result.error else ""
+    return http_status(error_class_for_code(code)(message, code=code))

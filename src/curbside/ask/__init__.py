@@ -1,0 +1,1 @@
+"""The ask pipeline: clarify, compose the query, search, answer (generated or extractive), assemble."""

@@ -1,0 +1,198 @@
+"""``ask``: from a question (or a condition with findings) to a cited answer.
+
+Steps: compose and check the query → clarify when under-specified → hybrid
+search with the relevance threshold → ``no_source`` when nothing passes →
+a generated answer when a model is configured (markers checked against the
+passages) else the extractive one → assemble with metadata. A failing model
+degrades to the extractive answer; it never fails the request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, Field
+
+from curbside.ask.clarify import clarifying_question
+from curbside.ask.query import compose_query
+from curbside.errors import UpstreamError, ValidationError
+from curbside.llm.extractive import extractive_answer
+from curbside.llm.markers import check_markers
+from curbside.llm.prompts import answer_messages
+from curbside.types import Answer, Citation, Passage, SearchFilters
+
+if TYPE_CHECKING:
+    from curbside.llm.endpoints import ModelChoice
+    from curbside.search.engine import SearchEngine
+    from curbside.settings import Settings
+
+__all__ = ["AskRequest", "Asker"]
+
+MIN_ANSWER_WORDS = 3  # fewer words than this beside the markers is no answer (small models emit "[1]" alone)
+
+
+class AskRequest(BaseModel):
+    """A question, or a diagnosed condition with clinical findings, or both."""
+
+    question: str = Field("", description="The clinical question.")
+    condition: str | None = Field(None, description="Diagnosed condition, e.g. 'malaria'.")
+    findings: list[str] = Field(
+        default_factory=list, description="Clinical findings, e.g. ['pregnant', 'first trimester']."
+    )
+    k: int | None = Field(None, ge=1, le=20, description="Passages to answer from (default 5).")
+    source_type: str | None = None
+    specialty: str | None = None
+    doc_key: str | None = None
+    use_llm: bool = Field(True, description="False forces the extractive answer even when a model is configured.")
+
+
+class Asker:
+    def __init__(self, *, engine: SearchEngine, settings: Settings, model: ModelChoice) -> None:
+        self.engine = engine
+        self.settings = settings
+        self.model = model
+
+    async def ask(self, request: AskRequest) -> Answer:
+        started = time.perf_counter()
+        s = self.settings
+        text = compose_query(request.question, request.condition, request.findings, max_findings=s.max_findings)
+        if not text.strip():
+            raise ValidationError("The question is empty. Ask a clinical question, or give --condition with findings.")
+        if len(text) > s.max_query_chars:
+            raise ValidationError(
+                f"The question is {len(text)} characters long; the limit is {s.max_query_chars} "
+                "(CURBSIDE_MAX_QUERY_CHARS). Ask it more briefly."
+            )
+        meta: dict[str, object] = {"query": text, "embedder": self.engine.embedder.model_id}
+
+        clarify = clarifying_question(text)
+        if clarify is not None:
+            meta["took_ms"] = _ms(started)
+            return Answer(status="clarify", answer="", clarifying_question=clarify, metadata=meta)
+
+        k = request.k or s.answer_passages
+        filters = SearchFilters(source_type=request.source_type, specialty=request.specialty, doc_key=request.doc_key)
+        searched = time.perf_counter()
+        response = await asyncio.to_thread(self.engine.search, text, k=k, filters=filters)
+        meta |= {
+            "expanded_query": response.expanded_query,
+            "search_ms": _ms(searched),
+            "passages_considered": len(response.hits),
+            "relevance_threshold": self._threshold(),
+        }
+        warnings = list(response.warnings)
+        if not response.hits:
+            meta["took_ms"] = _ms(started)
+            return await self._no_source(text, filters, warnings, meta)
+        hits = response.hits
+        meta["top_similarity"] = _round(max((h.similarity or 0.0) for h in hits))
+
+        client = self.model.client if request.use_llm else None
+        if client is None:
+            answer = self._extractive(text, hits, warnings, meta, status="answered")
+        else:
+            prompt_question = _prompt_question(request, text)
+            answer = await self._generated(prompt_question, text, hits, warnings, meta)
+        answer.metadata["took_ms"] = _ms(started)
+        return answer
+
+    # --- answer paths --------------------------------------------------------------------------
+    def _extractive(
+        self, text: str, hits: Sequence[Passage], warnings: list[str], meta: dict[str, object], *, status: str
+    ) -> Answer:
+        extract = extractive_answer(text, hits, self.settings.answer_max_sentences)
+        meta |= {"mode": "extractive", "model_used": None}
+        return Answer(
+            status=status,  # type: ignore[arg-type]
+            answer=extract.text,
+            citations=extract.citations,
+            warnings=warnings,
+            metadata=meta,
+        )
+
+    async def _generated(
+        self, prompt_question: str, text: str, hits: Sequence[Passage], warnings: list[str], meta: dict[str, object]
+    ) -> Answer:
+        client = self.model.client
+        assert client is not None
+        meta |= {"llm_endpoint": client.name, "model_reason": self.model.reason}
+        warnings = [*warnings, *self.model.warnings]
+        try:
+            completion = await client.complete(
+                answer_messages(prompt_question, hits),
+                max_tokens=self.settings.llm_max_tokens,
+                temperature=self.settings.llm_temperature,
+            )
+        except UpstreamError as exc:
+            warnings.append(f"The {client.name} model failed ({exc.message}); this is the extractive answer instead.")
+            meta["llm_error"] = exc.code
+            return self._extractive(text, hits, warnings, meta, status="degraded")
+        meta |= {"generation_ms": round(completion.total_ms, 1), "ttft_ms": _round(completion.ttft_ms, 1)}
+        check = check_markers(completion.text, range(1, len(hits) + 1))
+        if check.unknown:
+            listed = ", ".join(f"[{n}]" for n in check.unknown)
+            warnings.append(f"The model cited {listed}, which match no passage; those markers were removed.")
+        prose = re.sub(r"\[\d+\]", " ", check.text).split()
+        if not check.cited or len(prose) < MIN_ANSWER_WORDS:
+            if not completion.text.strip():
+                reason = "was empty"
+            elif not check.cited:
+                reason = "cited no passage"
+            else:
+                reason = "had no text beside its markers"
+            warnings.append(f"The model's answer {reason}, so it is not shown; this is the extractive answer instead.")
+            meta["llm_error"] = "UNGROUNDED"
+            return self._extractive(text, hits, warnings, meta, status="degraded")
+        if completion.finish_reason == "length":
+            warnings.append("The model's answer was cut at CURBSIDE_LLM_MAX_TOKENS.")
+        citations = [Citation.from_passage(new, hits[old - 1]) for new, old in enumerate(check.cited, 1)]
+        meta |= {"mode": "generated", "model_used": completion.model}
+        return Answer(status="answered", answer=check.text, citations=citations, warnings=warnings, metadata=meta)
+
+    async def _no_source(
+        self, text: str, filters: SearchFilters, warnings: list[str], meta: dict[str, object]
+    ) -> Answer:
+        best = await asyncio.to_thread(
+            self.engine.search, text, k=1, mode="dense", filters=filters, min_similarity=None
+        )
+        if not best.hits:
+            message = (
+                "The knowledge base holds no documents yet (for these filters), so there is nothing to answer from."
+            )
+            warnings.append("Ingest sources with `curbside ingest PATH…` or POST /v1/documents.")
+        else:
+            top = best.hits[0].similarity
+            meta["top_similarity"] = _round(top)
+            message = (
+                "No passage in the knowledge base is relevant enough to answer this question, so no answer is given. "
+                "Rephrase it, or ingest a source that covers it."
+            )
+        meta |= {"mode": None, "model_used": None}
+        return Answer(status="no_source", answer=message, warnings=warnings, metadata=meta)
+
+    def _threshold(self) -> float | None:
+        if self.settings.min_similarity is not None:
+            return self.settings.min_similarity
+        return self.engine.embedder.relevance_threshold
+
+
+def _prompt_question(request: AskRequest, text: str) -> str:
+    if not request.condition:
+        return text
+    lines = [f"Condition: {request.condition.strip()}"]
+    if request.findings:
+        lines.append("Clinical findings: " + "; ".join(f.strip() for f in request.findings if f.strip()))
+    lines.append(request.question.strip() or "What do the guidelines recommend for this patient?")
+    return "\n".join(lines)
+
+
+def _ms(since: float) -> float:
+    return round((time.perf_counter() - since) * 1000, 1)
+
+
+def _round(value: float | None, digits: int = 4) -> float | None:
+    return None if value is None else round(float(value), digits)

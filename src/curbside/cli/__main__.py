@@ -1,0 +1,5 @@
+"""`python -m curbside.cli`."""
+
+from curbside.cli import main
+
+main()

@@ -1,0 +1,23 @@
+"""`curbside serve`: the HTTP API."""
+
+from __future__ import annotations
+
+import click
+
+__all__ = ["serve"]
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]), default="info")
+def serve(host: str, port: int, log_level: str) -> None:
+    """Serve the HTTP API (OpenAPI docs at /docs). Models load before the first request."""
+    import uvicorn
+
+    from curbside.api import create_app
+    from curbside.cli._common import app_context
+
+    with app_context() as core:
+        click.echo(f"Curbside API on http://{host}:{port} (docs: /docs); data in {core.settings.home}", err=True)
+        uvicorn.run(create_app(core), host=host, port=port, log_level=log_level)

@@ -1,0 +1,106 @@
+"""`curbside tool NAME --args JSON`: run one tool and print its ToolResult as JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from curbside.cli._common import app_context, echo_json
+
+if TYPE_CHECKING:
+    from curbside.tools.base import ToolResult
+
+__all__ = ["tool"]
+
+
+@click.command("tool")
+@click.argument("name", required=False)
+@click.option(
+    "--args",
+    "args_text",
+    default="{}",
+    metavar="JSON",
+    help="The tool's arguments as a JSON object; @FILE reads them from a file, - from stdin.",
+)
+@click.option(
+    "--confirm",
+    is_flag=True,
+    help="Approve a tool that requires confirmation (after reviewing the call).",
+)
+@click.option(
+    "--list",
+    "list_tools",
+    is_flag=True,
+    help="List every tool with its argument and result schemas.",
+)
+def tool(name: str | None, args_text: str, confirm: bool, list_tools: bool) -> None:
+    """Run tool NAME (e.g. source.passages) and print the result as JSON.
+
+    Exit code 0 when the call is ok; otherwise the code of its error
+    (2 bad input or refused, 3 needs confirmation, 5 timed out, 1 failed).
+
+    Example: curbside tool source.passages --args '{"chunk_ids": ["guide:v1:0"], "highlight_terms": ["dose"]}'
+    """
+    import asyncio
+
+    from curbside.tools.base import ToolInfo
+
+    if list_tools:
+        if name:
+            raise click.UsageError("Give either --list or a tool NAME, not both.")
+        with app_context() as app:
+            echo_json([ToolInfo.from_spec(spec).model_dump(mode="json") for spec in app.tools.registry])
+        return
+    if not name:
+        raise click.UsageError("Name a tool (e.g. source.passages), or use --list to see them.")
+    arguments = _parse_args(args_text)
+    with app_context() as app:
+        executor = app.tools
+        executor.warm_up([name])  # load models before the call, not inside its timeout
+        result = asyncio.run(executor.call(name, arguments, confirm=confirm))
+    echo_json(result.model_dump(mode="json"))
+    code = _exit_code(result)
+    if code:
+        sys.exit(code)
+
+
+def _parse_args(text: str) -> dict[str, Any]:
+    if text == "-":
+        text = sys.stdin.read()
+    elif text.startswith("@"):
+        try:
+            with open(text[1:], encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError as exc:
+            raise click.BadParameter(f"cannot read {text[1:]!r}: {exc.strerror}", param_hint="--args") from exc
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise click.BadParameter(
+            f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); "
+            'quote it for the shell, e.g. --args \'{"chunk_ids": ["doc:v1:0"]}\'',
+            param_hint="--args",
+        ) from exc
+    if not isinstance(value, dict):
+        raise click.BadParameter(
+            f"must be a JSON object of named arguments, not {type(value).__name__}",
+            param_hint="--args",
+        )
+    return value
+
+
+def _exit_code(result: ToolResult) -> int:
+    from curbside.errors import StateError, UpstreamError
+    from curbside.tools.base import error_class_for_code
+
+    if result.ok:
+        return 0
+    if result.status == "needs_confirmation":
+        return StateError.exit_code
+    if result.status == "timeout":
+        return UpstreamError.exit_code
+    code = result.error.code if result.error else "INTERNAL_ERROR"
+    return error_class_for_code(code).exit_code

@@ -1,0 +1,40 @@
+"""The prompt that asks a model to answer from numbered passages only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from curbside.llm.client import Message
+from curbside.types import Passage
+
+__all__ = ["SYSTEM_PROMPT", "answer_messages", "passage_heading"]
+
+SYSTEM_PROMPT = (
+    "You are a clinical reference assistant answering a clinician's question. Use only the numbered "
+    "passages provided; do not use outside knowledge. Answer in at most five short sentences. End every "
+    "sentence with the number of the passage that supports it in square brackets, like [1] or [2][3]. "
+    "If the passages do not answer the question, say that the sources provided do not answer it."
+)
+INSTRUCTION = (
+    "Answer the question in two to five sentences using only the passages above. "
+    "After each sentence, write the number of the passage it comes from in square brackets, "
+    "for example: Metformin should not be started below an eGFR of 30 [2]."
+)
+
+PASSAGE_CHAR_LIMIT = 1800  # keeps five passages and the question inside small local models' context
+
+
+def passage_heading(passage: Passage) -> str:
+    where = " > ".join(p for p in (passage.title, passage.section_path) if p)
+    return where + (f" (p. {passage.page})" if passage.page else "")
+
+
+def answer_messages(question: str, passages: Sequence[Passage]) -> list[Message]:
+    blocks = []
+    for n, passage in enumerate(passages, 1):
+        body = passage.text.split("\n\n", 1)[-1].strip()
+        if len(body) > PASSAGE_CHAR_LIMIT:
+            body = body[:PASSAGE_CHAR_LIMIT].rsplit(" ", 1)[0] + " …"
+        blocks.append(f"[{n}] {passage_heading(passage)}\n{body}")
+    user = f"Question: {question}\n\nPassages:\n\n" + "\n\n".join(blocks) + f"\n\nQuestion: {question}\n{INSTRUCTION}"
+    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]

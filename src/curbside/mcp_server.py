@@ -1,0 +1,127 @@
+"""The MCP server: every registered tool, under its spec name, over stdio or streamable HTTP.
+
+Built on the SDK's low-level ``Server`` rather than ``MCPServer``: ``MCPServer``
+derives a tool's schema from a Python function signature and validates arguments
+itself, while Curbside tools already declare argument and result models and the
+executor validates, permits, rate-limits, times out and audits. The low-level
+server publishes those schemas exactly as declared and leaves every check to the
+executor, so MCP behaves like the CLI and the HTTP API.
+
+Results: ``structuredContent`` is the tool's result (its ``outputSchema``) with the
+same JSON as text; anything but ``ok`` is an MCP tool error (``isError``) whose text
+is ``CODE: message`` and whose structured content is ``{status, error, call_id}``.
+A tool that needs confirmation runs when the request's ``_meta`` carries
+``"curbside/confirm": true``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from mcp import types
+from mcp.server import Server
+from mcp.server.context import ServerRequestContext
+
+from curbside import __version__
+from curbside.tools.base import ToolCaller, ToolResult, ToolSpec
+
+if TYPE_CHECKING:
+    from curbside.app import Curbside
+
+__all__ = [
+    "CONFIRM_META_KEY",
+    "build_mcp_server",
+    "run_http",
+    "run_stdio",
+    "to_call_tool_result",
+    "to_mcp_tool",
+]
+
+CONFIRM_META_KEY = "curbside/confirm"
+_INSTRUCTIONS = (
+    "Curbside clinical tools. Results cite their sources; coverage answers carry the formulary edition. "
+    "Tools marked requires_confirmation in _meta run only when the request's _meta has "
+    f'"{CONFIRM_META_KEY}": true, after the user approved the call.'
+)
+
+
+def build_mcp_server(app: Curbside, *, caller: ToolCaller | None = None) -> Server[Any]:
+    """An MCP server over ``app.tools``; calls run as ``caller`` (default: the app's local caller)."""
+    executor = app.tools
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[to_mcp_tool(spec) for spec in executor.registry])
+
+    async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
+        meta = params.meta or {}
+        confirm = meta.get(CONFIRM_META_KEY) is True
+        result = await executor.call(params.name, params.arguments or {}, caller=caller, confirm=confirm)
+        return to_call_tool_result(result)
+
+    def input_schema(name: str) -> dict[str, Any] | None:
+        return executor.registry.get(name).input_schema() if name in executor.registry else None
+
+    return Server(
+        "curbside",
+        version=__version__,
+        instructions=_INSTRUCTIONS,
+        get_tool_input_schema=input_schema,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+def to_mcp_tool(spec: ToolSpec[Any, Any]) -> types.Tool:
+    return types.Tool(
+        name=spec.name,
+        description=spec.description,
+        input_schema=spec.input_schema(),
+        output_schema=spec.output_schema(),
+        _meta={
+            "curbside/category": spec.category,
+            "curbside/requires_phi": spec.requires_phi,
+            "curbside/requires_confirmation": spec.requires_confirmation,
+            "curbside/risk_level": spec.risk_level,
+            "curbside/rate_limit_per_minute": spec.rate_limit,
+            "curbside/timeout_s": spec.timeout_s,
+        },
+    )
+
+
+def to_call_tool_result(result: ToolResult) -> types.CallToolResult:
+    if result.ok and result.result is not None:
+        text = json.dumps(result.result, ensure_ascii=False)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text)],
+            structured_content=result.result,
+        )
+    error = result.error
+    text = f"{error.code}: {error.message}" if error else f"{result.status.upper()}: the tool did not return a result"
+    structured = result.model_dump(mode="json", include={"status", "error", "call_id"})
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)],
+        structured_content=structured,
+        is_error=True,
+    )
+
+
+async def run_stdio(app: Curbside) -> None:
+    """Serve over stdin/stdout until the client closes them. Nothing else may write to stdout."""
+    from mcp.server.stdio import stdio_server
+
+    server = build_mcp_server(app)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+async def run_http(app: Curbside, *, host: str, port: int, path: str = "/mcp") -> None:
+    """Serve streamable HTTP at ``http://host:port{path}`` (DNS-rebinding protection on loopback)."""
+    import uvicorn
+
+    server = build_mcp_server(app)
+    asgi = server.streamable_http_app(streamable_http_path=path, host=host)
+    config = uvicorn.Config(asgi, host=host, port=port, log_level="warning")
+    await uvicorn.Server(config).serve()

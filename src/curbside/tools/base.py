@@ -1,0 +1,163 @@
+"""What a tool is and what a call returns.
+
+A tool is declared once, as a ``ToolSpec``: its argument and result models are
+pydantic classes and both JSON schemas are derived from them, so the CLI, the HTTP
+API and the MCP server describe it identically. A call always ends in a
+``ToolResult``; nothing a tool does reaches its caller as an exception.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from curbside.errors import CurbsideError, UpstreamError
+
+if TYPE_CHECKING:
+    from curbside.app import Curbside
+
+__all__ = [
+    "RiskLevel",
+    "ToolCaller",
+    "ToolContext",
+    "ToolErrorDetail",
+    "ToolHandler",
+    "ToolInfo",
+    "ToolResult",
+    "ToolSpec",
+    "ToolStatus",
+    "error_class_for_code",
+]
+
+RiskLevel = Literal["low", "medium", "high"]
+ToolStatus = Literal["ok", "error", "timeout", "denied", "rate_limited", "needs_confirmation"]
+
+ArgsT = TypeVar("ArgsT", bound=BaseModel)
+ResultT = TypeVar("ResultT", bound=BaseModel)
+
+
+class ToolCaller(BaseModel):
+    """Who is calling: travels with every call (permission, rate limit, audit)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user: str = Field(min_length=1)
+    role: str = Field(min_length=1)
+    session: str | None = None
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    """What a handler gets besides its arguments."""
+
+    app: Curbside
+    caller: ToolCaller
+    call_id: str
+    tool: str
+
+
+ToolHandler = Callable[[ToolContext, ArgsT], Awaitable[ResultT]]
+
+
+@dataclass(frozen=True)
+class ToolSpec(Generic[ArgsT, ResultT]):
+    """One tool, declared once. ``ToolRegistry.register`` checks every field.
+
+    ``rate_limit`` is calls per user per minute (None: unlimited); ``allowed_roles``
+    None lets every role call it; ``warm_up`` loads what the first call would
+    otherwise load inside its timeout.
+    """
+
+    name: str
+    description: str
+    args_model: type[ArgsT]
+    result_model: type[ResultT]
+    handler: ToolHandler[ArgsT, ResultT]
+    category: str
+    requires_phi: bool
+    timeout_s: float
+    requires_confirmation: bool = False
+    risk_level: RiskLevel = "low"
+    rate_limit: int | None = None
+    allowed_roles: frozenset[str] | None = None
+    warm_up: Callable[[Curbside], None] | None = None
+
+    def input_schema(self) -> dict[str, Any]:
+        return self.args_model.model_json_schema(mode="validation")
+
+    def output_schema(self) -> dict[str, Any]:
+        # serialization mode: what callers receive is the dumped result, not what validates it
+        return self.result_model.model_json_schema(mode="serialization")
+
+
+class ToolInfo(BaseModel):
+    """A tool as its callers see it (``GET /v1/tools``, ``curbside tool --list``)."""
+
+    name: str
+    description: str
+    category: str
+    requires_phi: bool
+    requires_confirmation: bool
+    risk_level: RiskLevel
+    rate_limit: int | None = Field(description="Calls per user per minute; null: unlimited.")
+    timeout_s: float
+    input_schema: dict[str, Any] = Field(description="JSON schema of the arguments.")
+    output_schema: dict[str, Any] = Field(description="JSON schema of ``result`` when the call is ok.")
+
+    @classmethod
+    def from_spec(cls, spec: ToolSpec[Any, Any]) -> ToolInfo:
+        return cls(
+            name=spec.name,
+            description=spec.description,
+            category=spec.category,
+            requires_phi=spec.requires_phi,
+            requires_confirmation=spec.requires_confirmation,
+            risk_level=spec.risk_level,
+            rate_limit=spec.rate_limit,
+            timeout_s=spec.timeout_s,
+            input_schema=spec.input_schema(),
+            output_schema=spec.output_schema(),
+        )
+
+
+class ToolErrorDetail(BaseModel):
+    code: str = Field(description="Stable code: VALIDATION_ERROR, NOT_FOUND, TIMEOUT, PERMISSION_DENIED, …")
+    message: str = Field(description="What went wrong and what to do about it; never a traceback.")
+    retry_after: float | None = Field(None, description="Seconds until a rate-limited call may be retried.")
+
+
+class ToolResult(BaseModel):
+    """The outcome of one tool call, whatever happened."""
+
+    tool: str
+    status: ToolStatus = Field(
+        description=(
+            "ok; error (bad arguments, unknown tool, the tool failed); timeout; denied (the caller's role may "
+            "not call it); rate_limited (see error.retry_after); needs_confirmation (call again with confirm)."
+        )
+    )
+    result: dict[str, Any] | None = Field(None, description="The tool's result (its output schema) when ok.")
+    error: ToolErrorDetail | None = None
+    duration_ms: float = Field(description="Wall time of the whole call, checks included.")
+    call_id: str = Field(description="Identifies the call in logs and the audit trail.")
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+def error_class_for_code(code: str) -> type[CurbsideError]:
+    """The Curbside error class with this stable code, so edges can map a result's
+    code to an HTTP status or exit code the same way they map raised errors."""
+    if code.startswith("UPSTREAM_"):  # UPSTREAM_TIMEOUT is an UpstreamError with its code set per instance
+        return UpstreamError
+    pending: list[type[CurbsideError]] = [CurbsideError]
+    while pending:
+        cls = pending.pop(0)  # breadth first: InputError wins VALIDATION_ERROR over its subclass
+        if cls.code == code:
+            return cls
+        pending.extend(cls.__subclasses__())
+    return CurbsideError

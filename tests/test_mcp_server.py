@@ -1,0 +1,187 @@
+"""The MCP server: in process through ``mcp.Client``, and as real ``curbside mcp`` subprocesses
+over stdio and streamable HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+from pydantic import BaseModel
+
+from curbside.app import Curbside
+from curbside.cli.demo import sample_paths
+from curbside.mcp_server import CONFIRM_META_KEY, build_mcp_server
+from curbside.settings import Settings
+from curbside.tools import ToolCaller, ToolContext, ToolSpec
+from curbside.tools.passages import PassagesArgs
+from curbside.types import SourcePassages
+
+HYPERTENSION = "sample-hypertension:v1:0"
+PASSAGES_CALL = {
+    "chunk_ids": [HYPERTENSION, "gone:v1:0"],
+    "highlight_terms": ["ambulatory"],
+}
+LAUNCH = ["-c", "from curbside.cli import main; main()", "mcp"]
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("mcp-home")
+    app = Curbside(Settings(home=path))
+    assert not app.ingestor.ingest(sample_paths()).failed
+    app.close()
+    return path
+
+
+@pytest.fixture
+def app(home: Path) -> Iterator[Curbside]:
+    core = Curbside(Settings(home=home))
+    yield core
+    core.close()
+
+
+class Note(BaseModel):
+    text: str
+
+
+async def _save_note(ctx: ToolContext, args: Note) -> Note:
+    return Note(text=f"{args.text} (by {ctx.caller.user})")
+
+
+def _check_passages(structured: Any) -> None:
+    passages = SourcePassages.model_validate(structured)
+    assert [p.chunk_id for p in passages.passages] == [HYPERTENSION]
+    assert passages.missing == ["gone:v1:0"] and passages.total_chunks == 1
+    assert passages.passages[0].highlights == [
+        "… measurement — home monitoring or 24-hour **ambulatory** monitoring — before making the …"
+    ]
+
+
+async def _list_and_call(client: Client) -> None:
+    listed = {t.name: t for t in (await client.list_tools()).tools}
+    assert "source.passages" in listed
+    tool = listed["source.passages"]
+    assert tool.input_schema == PassagesArgs.model_json_schema()
+    assert tool.output_schema == SourcePassages.model_json_schema(mode="serialization")
+    assert tool.meta is not None and tool.meta["curbside/category"] == "search"
+    result = await client.call_tool("source.passages", PASSAGES_CALL)
+    assert not result.is_error
+    _check_passages(result.structured_content)
+    assert json.loads(result.content[0].text) == result.structured_content  # type: ignore[union-attr]
+
+
+def test_in_process_client_lists_and_calls_tools(app: Curbside) -> None:
+    asyncio.run(_in_process(app))
+
+
+async def _in_process(app: Curbside) -> None:
+    async with Client(build_mcp_server(app)) as client:
+        await _list_and_call(client)
+
+
+def test_errors_are_mcp_tool_errors_with_code_and_message(app: Curbside) -> None:
+    async def scenario() -> None:
+        async with Client(build_mcp_server(app)) as client:
+            bad = await client.call_tool("source.passages", {"chunk_ids": []})
+            assert bad.is_error
+            text = bad.content[0].text  # type: ignore[union-attr]
+            assert text.startswith("VALIDATION_ERROR: Invalid arguments for tool 'source.passages': chunk_ids:")
+            assert bad.structured_content["status"] == "error"
+            assert bad.structured_content["error"]["code"] == "VALIDATION_ERROR"
+            unknown = await client.call_tool("odb.gett", {})
+            assert unknown.is_error
+            assert unknown.content[0].text.startswith("NOT_FOUND: No tool named 'odb.gett'.")  # type: ignore[union-attr]
+
+    asyncio.run(scenario())
+
+
+def test_confirmation_travels_in_request_meta(app: Curbside) -> None:
+    app.tools.registry.register(
+        ToolSpec(
+            name="test.save_note",
+            description="Save a note (test).",
+            args_model=Note,
+            result_model=Note,
+            handler=_save_note,
+            category="test",
+            requires_phi=True,
+            timeout_s=1.0,
+            requires_confirmation=True,
+            risk_level="high",
+        )
+    )
+
+    async def scenario() -> None:
+        server = build_mcp_server(app, caller=ToolCaller(user="mcp-user", role="clinician"))
+        async with Client(server) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert tools["test.save_note"].meta["curbside/requires_confirmation"] is True  # type: ignore[index]
+            asked = await client.call_tool("test.save_note", {"text": "hi"})
+            assert asked.is_error and asked.structured_content["status"] == "needs_confirmation"
+            assert asked.content[0].text.startswith("CONFIRMATION_REQUIRED: ")  # type: ignore[union-attr]
+            done = await client.call_tool("test.save_note", {"text": "hi"}, meta={CONFIRM_META_KEY: True})
+            assert not done.is_error and done.structured_content == {"text": "hi (by mcp-user)"}
+
+    asyncio.run(scenario())
+
+
+def _env(home: Path) -> dict[str, str]:
+    return {**os.environ, "CURBSIDE_HOME": str(home)}
+
+
+def test_stdio_subprocess_serves_the_tools(home: Path) -> None:
+    params = StdioServerParameters(command=sys.executable, args=LAUNCH, env=_env(home))
+
+    async def scenario() -> None:
+        async with Client(params, read_timeout_seconds=60) as client:
+            await _list_and_call(client)
+
+    asyncio.run(scenario())
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_streamable_http_subprocess_serves_the_tools(home: Path, tmp_path: Path) -> None:
+    port = _free_port()
+    log = tmp_path / "mcp-http.log"
+    with log.open("wb") as sink:
+        server = subprocess.Popen(
+            [sys.executable, *LAUNCH, "--transport", "http", "--port", str(port)],
+            env=_env(home),
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None, log.read_text(errors="replace")
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "curbside mcp --transport http did not start listening"
+                time.sleep(0.1)
+
+        async def scenario() -> None:
+            async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=60) as client:
+                await _list_and_call(client)
+
+        asyncio.run(scenario())
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
