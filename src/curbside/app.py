@@ -145,6 +145,7 @@ class Curbside:
         """Load models and open the store now, so first requests meet their timeouts."""
         self.embedder.warm_up()
         _ = self.search_engine
+        _ = self.model_choice  # logs the cloud-unscreened warning at startup, not at the first question
         self.tools.warm_up()
 
     def close(self) -> None:
