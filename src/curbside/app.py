@@ -14,6 +14,7 @@ from curbside.settings import Settings
 
 if TYPE_CHECKING:
     from curbside.ask.pipeline import Asker
+    from curbside.coverage.odb.service import OdbService
     from curbside.kb.background import BackgroundIngest
     from curbside.kb.chunking import Chunker
     from curbside.kb.ingest import Ingestor
@@ -141,6 +142,13 @@ class Curbside:
 
         return build_executor(self)
 
+    @cached_property
+    def odb(self) -> OdbService:
+        """The ODB formulary: ``odb.get`` (SQL and search paths) over the loaded edition."""
+        from curbside.coverage.odb.service import OdbService
+
+        return OdbService(self)
+
     def warm_up(self) -> None:
         """Load models and open the store now, so first requests meet their timeouts."""
         self.embedder.warm_up()
@@ -149,6 +157,9 @@ class Curbside:
         self.tools.warm_up()
 
     def close(self) -> None:
+        if "odb" in self.__dict__:
+            self.odb.close()
+            del self.__dict__["odb"]
         if "background" in self.__dict__:
             self.background.close()
             del self.__dict__["background"]

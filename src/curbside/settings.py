@@ -87,6 +87,10 @@ class Settings(BaseSettings):
     llm_connect_timeout_s: float = Field(5.0, gt=0)
     llm_max_tokens: int = Field(400, ge=16, le=8192, description="Longest generated answer, in model tokens.")
     llm_temperature: float = Field(0.1, ge=0.0, le=2.0)
+    llm_passages: int = Field(
+        3, ge=1, le=20, description="Top passages put in the model's prompt (prompt reading dominates on CPU)."
+    )
+    llm_passage_chars: int = Field(1200, ge=200, le=20000, description="Characters of each passage in the prompt.")
 
     # --- tools (#5) ----------------------------------------------------------------------
     tool_user: str = Field("local", min_length=1, description="Caller of CLI/HTTP/MCP tool calls until #4 adds auth.")
@@ -100,6 +104,10 @@ class Settings(BaseSettings):
     tool_audit_keep: int = Field(1000, ge=1, description="Tool calls the in-memory audit sink keeps (until #4).")
 
     # --- coverage data (#5, #6) ------------------------------------------------------------
+    odb_sql_timeout_ms: int = Field(500, ge=1, description="odb.get: the SQL path (formulary tables).")
+    odb_search_timeout_ms: int = Field(1000, ge=1, description="odb.get: the search path (ODB passages).")
+    odb_total_timeout_ms: int = Field(1500, ge=1, description="odb.get: both paths together, merge included.")
+    odb_search_k: int = Field(8, ge=1, le=50, description="odb.get: passages the search path fetches.")
 
     @field_validator("home", mode="before")
     @classmethod

@@ -248,3 +248,14 @@ def test_local_endpoint_is_preferred_when_both_are_set(make_core, llm: ScriptedL
         answer = ask(make_core(local_llm_url=llm.url, cloud_llm_url=cloud.url), DEPRESSION)
         assert cloud.requests == []
     assert answer.metadata["llm_endpoint"] == "local" and len(llm.requests) == 1
+
+
+def test_prompt_holds_the_configured_number_of_trimmed_passages(make_core, llm: ScriptedLLM) -> None:
+    llm.replies.append(quoting_model(extra=" More [3]."))
+    answer = ask(make_core(local_llm_url=llm.url, llm_passages=2, llm_passage_chars=300), DEPRESSION)
+    prompt = llm.user_prompt()
+    assert re.findall(r"^\[(\d+)\] ", prompt, re.M) == ["1", "2"]
+    bodies = re.findall(r"^\[\d+\] [^\n]*\n(.+?)(?=\n\n)", prompt, re.S | re.M)
+    assert all(len(body) <= 302 for body in bodies)  # 300 characters cut at a word, plus " …"
+    # [3] was not in the prompt: it is unknown to the answer, whatever the search found
+    assert any("[3]" in w for w in answer.warnings) and len(answer.citations) == 2

@@ -121,9 +121,10 @@ class Asker:
         assert client is not None
         meta |= {"llm_endpoint": client.name, "model_reason": self.model.reason}
         warnings = [*warnings, *self.model.warnings]
+        shown = hits[: self.settings.llm_passages]  # the fallback below still draws on every hit
         try:
             completion = await client.complete(
-                answer_messages(prompt_question, hits),
+                answer_messages(prompt_question, shown, passage_chars=self.settings.llm_passage_chars),
                 max_tokens=self.settings.llm_max_tokens,
                 temperature=self.settings.llm_temperature,
             )
@@ -132,7 +133,7 @@ class Asker:
             meta["llm_error"] = exc.code
             return self._extractive(text, hits, warnings, meta, status="degraded")
         meta |= {"generation_ms": round(completion.total_ms, 1), "ttft_ms": _round(completion.ttft_ms, 1)}
-        check = check_markers(completion.text, range(1, len(hits) + 1))
+        check = check_markers(completion.text, range(1, len(shown) + 1))
         if check.unknown:
             listed = ", ".join(f"[{n}]" for n in check.unknown)
             warnings.append(f"The model cited {listed}, which match no passage; those markers were removed.")
@@ -149,7 +150,7 @@ class Asker:
             return self._extractive(text, hits, warnings, meta, status="degraded")
         if completion.finish_reason == "length":
             warnings.append("The model's answer was cut at CURBSIDE_LLM_MAX_TOKENS.")
-        citations = [Citation.from_passage(new, hits[old - 1]) for new, old in enumerate(check.cited, 1)]
+        citations = [Citation.from_passage(new, shown[old - 1]) for new, old in enumerate(check.cited, 1)]
         meta |= {"mode": "generated", "model_used": completion.model}
         return Answer(status="answered", answer=check.text, citations=citations, warnings=warnings, metadata=meta)
 

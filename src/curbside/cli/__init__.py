@@ -20,7 +20,7 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from curbside.cli import ask, demo, evaluate, kb, mcp, search, serve, tool
+    from curbside.cli import ask, coverage, demo, evaluate, kb, mcp, search, serve, tool
 
     for command in (
         kb.ingest,
@@ -33,6 +33,7 @@ def _register() -> None:
         serve.serve,
         tool.tool,
         mcp.mcp,
+        coverage.coverage_group,
         demo.demo,
         evaluate.eval_group,
     ):

@@ -21,7 +21,6 @@ INSTRUCTION = (
     "for example: Metformin should not be started below an eGFR of 30 [2]."
 )
 
-PASSAGE_CHAR_LIMIT = 1800  # keeps five passages and the question inside small local models' context
 
 
 def passage_heading(passage: Passage) -> str:
@@ -29,12 +28,12 @@ def passage_heading(passage: Passage) -> str:
     return where + (f" (p. {passage.page})" if passage.page else "")
 
 
-def answer_messages(question: str, passages: Sequence[Passage]) -> list[Message]:
+def answer_messages(question: str, passages: Sequence[Passage], *, passage_chars: int = 1200) -> list[Message]:
     blocks = []
     for n, passage in enumerate(passages, 1):
         body = passage.text.split("\n\n", 1)[-1].strip()
-        if len(body) > PASSAGE_CHAR_LIMIT:
-            body = body[:PASSAGE_CHAR_LIMIT].rsplit(" ", 1)[0] + " …"
+        if len(body) > passage_chars:
+            body = body[:passage_chars].rsplit(" ", 1)[0] + " …"
         blocks.append(f"[{n}] {passage_heading(passage)}\n{body}")
     user = f"Question: {question}\n\nPassages:\n\n" + "\n\n".join(blocks) + f"\n\nQuestion: {question}\n{INSTRUCTION}"
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]

@@ -111,4 +111,78 @@ CREATE INDEX jobs_doc_key ON jobs(doc_key, id);
 CREATE INDEX jobs_state ON jobs(state);
 """
 
-MIGRATIONS: tuple[Migration, ...] = (Migration(1, "initial", _INITIAL),)
+_ODB_FORMULARY = """
+-- Ontario Drug Benefit formulary (#5): rows of the current edition only; a load replaces
+-- them in one transaction, so a failed load leaves the previous edition whole
+CREATE TABLE odb_editions (
+    id             INTEGER PRIMARY KEY,
+    edition_code   TEXT NOT NULL,           -- the extract's edition attribute as written
+    formulary_date TEXT NOT NULL,
+    create_date    TEXT,
+    update_ver     TEXT,
+    source_name    TEXT NOT NULL,
+    source_sha256  TEXT NOT NULL,
+    counts         TEXT NOT NULL DEFAULT '{}',
+    status         TEXT NOT NULL CHECK (status IN ('current', 'superseded')),
+    loaded_at      TEXT NOT NULL,
+    superseded_at  TEXT
+);
+CREATE TABLE odb_manufacturers (id TEXT PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE odb_classes (               -- pcg2 class with its pcg6 subclass (which may be unnamed)
+    class_key INTEGER PRIMARY KEY,
+    pcg2_id   TEXT NOT NULL,
+    pcg2_name TEXT NOT NULL,
+    pcg6_id   TEXT,
+    pcg6_name TEXT,
+    note      TEXT
+);
+CREATE TABLE odb_generics (              -- one ingredient (set) within one class
+    generic_key INTEGER PRIMARY KEY,
+    generic_id  TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    class_key   INTEGER NOT NULL REFERENCES odb_classes(class_key),
+    note        TEXT
+);
+CREATE TABLE odb_groups (                -- pcg9: one interchangeable group
+    pcg9_id     TEXT PRIMARY KEY,
+    generic_key INTEGER NOT NULL REFERENCES odb_generics(generic_key),
+    lu_set      INTEGER NOT NULL,        -- its pcgGroup: that set's LU notes apply to it
+    lcc_id      TEXT,
+    item_number TEXT,
+    strength    TEXT,
+    dosage_form TEXT,
+    note        TEXT,
+    daily_cost  REAL,
+    attrs       TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE odb_lu_notes (
+    id                INTEGER PRIMARY KEY,
+    lu_set            INTEGER NOT NULL,
+    lcc_id            TEXT,
+    seq               TEXT,
+    note_type         TEXT,
+    reason_for_use_id TEXT,
+    text              TEXT NOT NULL
+);
+CREATE TABLE odb_drugs (
+    din                TEXT PRIMARY KEY,
+    pcg9_id            TEXT NOT NULL REFERENCES odb_groups(pcg9_id),
+    name               TEXT NOT NULL,
+    manufacturer_id    TEXT,
+    individual_price   REAL,
+    amount_mohltc_pays REAL,
+    daily_cost         REAL,
+    listing_date       TEXT,
+    note               TEXT,
+    flags              TEXT NOT NULL DEFAULT '{}'   -- every attribute but id, as written
+);
+CREATE INDEX odb_drugs_group ON odb_drugs(pcg9_id);
+CREATE INDEX odb_groups_generic ON odb_groups(generic_key);
+CREATE INDEX odb_generics_class ON odb_generics(class_key);
+CREATE INDEX odb_lu_notes_set ON odb_lu_notes(lu_set);
+"""
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "initial", _INITIAL),
+    Migration(2, "odb_formulary", _ODB_FORMULARY),
+)

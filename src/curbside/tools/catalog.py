@@ -95,3 +95,4 @@ def _warm_search(app: Curbside) -> None:
     # odb.get's search path embeds the question: load the model outside the call's 1 s budget
     app.embedder.warm_up()
     _ = app.documents
+    app.odb.warm_up()  # its drug-name index takes ~70 ms to build

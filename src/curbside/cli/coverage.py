@@ -1,0 +1,95 @@
+"""Coverage data commands: ``curbside coverage load DIR`` and ``curbside coverage status``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from curbside.cli._common import app_context, echo_json, json_option, stderr_is_tty
+
+__all__ = ["coverage_group"]
+
+
+@click.group("coverage")
+def coverage_group() -> None:
+    """Ontario coverage data: load the ministry's files, show what is loaded."""
+
+
+@coverage_group.command("load")
+@click.argument("directory", type=click.Path(path_type=Path, file_okay=False))
+@json_option
+def load(directory: Path, as_json: bool) -> None:
+    """Load the coverage files found in DIRECTORY (now: the ODB formulary XML, odb*formulary*.xml).
+
+    The file is parsed completely before anything is replaced, so a malformed or
+    truncated file leaves the loaded edition in place. Loading the same file again
+    changes nothing. Exit code 1 when a source failed.
+    """
+    from curbside.coverage.loading import load_directory
+
+    with app_context() as app:
+        with _load_bars(enabled=stderr_is_tty() and not as_json) as progress:
+            report = load_directory(app, directory, progress)
+        if as_json:
+            echo_json(report.to_dict())
+        else:
+            _print_load(report)
+        if report.failed:
+            raise SystemExit(1)
+
+
+def _load_bars(*, enabled: bool) -> Any:
+    """The ingest bars plus one for reading the source file (built here: rich loads only for a load)."""
+    from curbside.cli._progress import RichProgress
+
+    class LoadBars(RichProgress):
+        def reading(self, name: str, total_bytes: int) -> None:
+            self._reading = self._progress.add_task(f"read {name}", total=total_bytes)
+
+        def read(self, done_bytes: int) -> None:
+            self._progress.update(self._reading, completed=done_bytes)
+
+    return LoadBars(enabled=enabled)
+
+
+def _print_load(report: Any) -> None:
+    marks = {"loaded": "+", "unchanged": "=", "skipped": "-", "failed": "!"}
+    for s in report.sources:
+        click.echo(f"{marks[s.status]} {s.source}: {s.message}", err=s.status == "failed")
+        if s.counts:
+            counts = ", ".join(f"{v:,} {k.replace('_', ' ')}" for k, v in s.counts.items())
+            click.echo(f"    rows: {counts}")
+        if s.passages:
+            p = s.passages
+            click.echo(
+                f"    passages (namespace {s.source}): {p['ingested']} documents indexed, {p['unchanged']} unchanged, "
+                f"{p['failed']} failed, {p['removed']} removed; {p['chunks']:,} chunks"
+            )
+        click.echo(f"    {s.seconds:.1f} s")
+    click.echo(f"\n{len(report.sources)} source(s) in {report.seconds:.1f} s")
+
+
+@coverage_group.command("status")
+@json_option
+def status(as_json: bool) -> None:
+    """Show the loaded edition of each coverage source and its passages."""
+    from curbside.coverage.status import coverage_status
+
+    with app_context() as app:
+        data = coverage_status(app)
+    if as_json:
+        echo_json(data)
+        return
+    for source in data["sources"]:
+        if not source["loaded"]:
+            click.echo(f"{source['source']}: not loaded ({source['hint']})")
+            continue
+        click.echo(f"{source['source']}: {source['edition']}")
+        click.echo(f"    file {source['file']} (sha256 {source['sha256'][:12]}…), loaded {source['loaded_at']}")
+        click.echo("    rows: " + ", ".join(f"{v:,} {k.replace('_', ' ')}" for k, v in source["counts"].items()))
+        p = source["passages"]
+        click.echo(
+            f"    passages (namespace {source['namespace']}): {p['documents']} documents, {p['chunks']:,} chunks"
+        )

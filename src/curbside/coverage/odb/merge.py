@@ -1,0 +1,418 @@
+"""Turn what the two paths found into one ``OdbGetResult``.
+
+The SQL path decides the facts whenever it answered; the search path adds
+corroboration (confidence), citations and context, and is checked against
+the tables (conflicts). When SQL failed, ``fallback.answer_from_passages``
+answers from the passages' own items instead.
+"""
+
+from __future__ import annotations
+
+from curbside.coverage.confidence import ConfidenceInputs, confidence
+from curbside.coverage.conflicts import Conflict, FieldComparison, detect
+from curbside.coverage.odb import pricing
+from curbside.coverage.odb.fallback import answer_from_passages
+from curbside.coverage.odb.flags import benefit_status, describe_flags
+from curbside.coverage.odb.limited_use import group_notes
+from curbside.coverage.odb.passages import money
+from curbside.coverage.odb.pricing import lowest_cost, savings
+from curbside.coverage.odb.query import Request, norm
+from curbside.coverage.odb.search_path import SearchFindings, snippet
+from curbside.coverage.odb.sql_path import SqlFindings
+from curbside.coverage.odb.store import DrugRow
+from curbside.coverage.odb.tool import (
+    Alternative,
+    DrugCoverage,
+    FormularyEdition,
+    InterchangeableMember,
+    LowestCost,
+    LuCriterion,
+    MatchedProduct,
+    OdbGetResult,
+    PathTrace,
+)
+from curbside.types import Citation, Passage
+
+__all__ = ["merge"]
+
+MAX_CITATIONS = 3
+
+
+def _describe(row: DrugRow) -> str:
+    return " ".join(p for p in (row.strength, row.dosage_form) if p)
+
+
+def merge(
+    request: Request, sql: SqlFindings | None, found: SearchFindings | None, trace: list[PathTrace]
+) -> OdbGetResult:
+    warnings = [f"The {t.path} path failed ({t.status}): {t.error}" for t in trace if t.status != "ok"]
+    if sql is not None:
+        return _from_sql(request, sql, found, trace, warnings)
+    return answer_from_passages(request, found, trace, warnings)
+
+
+# --- SQL answered ---------------------------------------------------------------------------------
+
+
+def _edition(sql: SqlFindings) -> FormularyEdition:
+    e = sql.edition
+    return FormularyEdition(
+        edition=e.edition, edition_code=e.edition_code, formulary_date=e.formulary_date, label=e.label
+    )
+
+
+def _from_sql(
+    request: Request, sql: SqlFindings, found: SearchFindings | None, trace: list[PathTrace], warnings: list[str]
+) -> OdbGetResult:
+    formulary = _edition(sql)
+    label = formulary.label
+    result = OdbGetResult(
+        query=request.question or request.text,
+        summary="",
+        provenance=["sql"],
+        confidence=0.0,
+        formulary=formulary,
+        resolved_as=sql.resolved_as if sql.resolved_as in ("din", "brand", "ingredient", "class") else "none",
+        trace=trace,
+        warnings=warnings,
+        follow_up=sql.follow_up,
+    )
+    if sql.fuzzy:
+        result.warnings.append(f"Read the drug name as a close spelling: {sql.matched}.")
+    if sql.primary is None:
+        if sql.resolved_as == "class" and sql.matches:
+            result.alternatives = _alternatives(sql.matches, request, exclude_generic=None)
+            names = ", ".join(sorted({a.generic_name for a in result.alternatives}))
+            result.summary = f"Covered {sql.matched} drugs on the {label} include {names}. {sql.follow_up}"
+        else:
+            result.summary = f"{sql.problem} {sql.follow_up}".strip()
+        result.needs_more_info = True
+        result.matches = _matched(sql.matches, request)
+        return result
+
+    primary = sql.primary
+    status = benefit_status(primary.flags)
+    result.coverage = _coverage(primary)
+    result.matches = _matched(sql.matches, request)
+    members = sql.members
+    lowest = lowest_cost(members)
+    shown = members if request.include_brand or lowest is None else [m for m in members if m.din in lowest.dins]
+    result.interchangeable = [_member(m, lowest) for m in shown]
+    if lowest is not None:
+        first = next(m for m in members if m.din == lowest.dins[0])
+        result.lowest_cost = LowestCost(
+            din=first.din,
+            brand=first.name,
+            price=lowest.price,
+            savings=savings(primary.individual_price, lowest.price),
+            tied_dins=list(lowest.dins),
+            covered=lowest.among_covered,
+        )
+    if "lu_criteria" in request.checks or "documentation" in request.checks or status.code == "limited_use":
+        result.lu_criteria = _lu(sql, request)
+        if result.coverage is not None and status.code == "limited_use":
+            result.coverage.lu_criteria = "\n\n".join(c.text for c in result.lu_criteria) or None
+    not_covered = status.covered is not True and request.check_alternatives
+    if not_covered or "alternatives" in request.checks:
+        result.alternatives = _alternatives(sql.class_products, request, exclude_generic=primary.generic_key)
+
+    # --- the search path: corroboration, citations, conflicts --------------------------------
+    supporting = _supporting(found, primary) if found is not None else []
+    if supporting:
+        result.provenance.append("vector")
+    result.conflicts = _conflicts(sql, found, supporting)
+    result.citations = _citations(supporting, sql, primary, label)
+    result.context = [snippet(p.text) for p in supporting[:MAX_CITATIONS]]
+    result.confidence = confidence(
+        ConfidenceInputs(
+            sql_hit=True, passages=len(supporting), sql_records=sql.records, conflicts=len(result.conflicts)
+        )
+    )
+    if result.conflicts:
+        result.warnings.append(
+            f"{len(result.conflicts)} fact(s) in the indexed passages disagree with the formulary tables; "
+            "the tables are used (see conflicts)."
+        )
+    result.summary = _summary(primary, status.code, result, label)
+    return result
+
+
+def _coverage(row: DrugRow) -> DrugCoverage:
+    status = benefit_status(row.flags)
+    notes = list(dict.fromkeys(n for n in (row.note, row.group_note, row.generic_note) if n))
+    return DrugCoverage(
+        covered=status.covered,
+        status=status.code,
+        status_text=status.label,
+        status_basis=status.basis,
+        din=row.din,
+        brand_name=row.name,
+        generic_name=row.generic_name,
+        strength=row.strength,
+        dosage_form=row.dosage_form,
+        manufacturer=row.manufacturer,
+        unit_price=row.individual_price,
+        amount_mohltc_pays=row.amount_mohltc_pays,
+        listing_date=row.listing_date,
+        interchangeable_group=row.pcg9_id,
+        therapeutic_class=row.pcg2_name,
+        therapeutic_subclass=row.pcg6_name,
+        lu_required=status.code == "limited_use",
+        notes=notes,
+        flags=describe_flags({**row.flags, **row.group_attrs}),
+    )
+
+
+def _matched(rows: list[DrugRow], request: Request) -> list[MatchedProduct]:
+    limit = 50 if "all_strengths" in request.checks else request.top_k
+    out: list[MatchedProduct] = []
+    seen: set[str] = set()
+    for row in rows:
+        if row.pcg9_id in seen and len(rows) > limit:
+            continue  # one product per group when there are many
+        seen.add(row.pcg9_id)
+        status = benefit_status(row.flags)
+        out.append(
+            MatchedProduct(
+                din=row.din,
+                brand_name=row.name,
+                generic_name=row.generic_name,
+                strength=row.strength,
+                dosage_form=row.dosage_form,
+                status=status.code,
+                covered=status.covered,
+            )
+        )
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _member(row: DrugRow, lowest: pricing.LowestCost | None) -> InterchangeableMember:
+    status = benefit_status(row.flags)
+    at_lowest = lowest is not None and lowest.among_covered and row.din in lowest.dins
+    return InterchangeableMember(
+        din=row.din,
+        brand=row.name,
+        manufacturer=row.manufacturer,
+        price=row.individual_price,
+        amount_mohltc_pays=row.amount_mohltc_pays,
+        covered=status.covered,
+        status=status.code,
+        lowest_cost=at_lowest,
+    )
+
+
+def _lu(sql: SqlFindings, request: Request) -> list[LuCriterion]:
+    named = set(norm(f"{sql.primary.name} {sql.primary.generic_name}").split()) if sql.primary else set()
+    words = {w for w in norm(request.condition or "").split() if len(w) > 3 and w not in named}
+    items = []
+    for group in group_notes(sql.lu_notes):
+        text = group.full_text()
+        items.append(
+            LuCriterion(
+                reason_for_use_code=group.code,
+                indication=group.heading,
+                text=text,
+                authorization_period=group.authorization_period,
+                note_types=[t for t, _ in group.notes if t],
+                matches_condition=bool(words) and any(w in f"{group.heading or ''} {text}".lower() for w in words),
+            )
+        )
+    return sorted(items, key=lambda c: not c.matches_condition)  # stable: formulary order otherwise
+
+
+def _alternatives(rows: list[DrugRow], request: Request, exclude_generic: int | None) -> list[Alternative]:
+    """Per other ingredient of the class, its first group's covered lowest-cost product."""
+    out: list[Alternative] = []
+    seen: set[int] = set()
+    by_group: dict[str, list[DrugRow]] = {}
+    for row in rows:
+        by_group.setdefault(row.pcg9_id, []).append(row)
+    for members in by_group.values():
+        generic = members[0].generic_key
+        if generic == exclude_generic or generic in seen:
+            continue
+        found = lowest_cost(members)
+        if found is None or not found.among_covered:
+            continue
+        row = next(m for m in members if m.din == found.dins[0])
+        status = benefit_status(row.flags)
+        if request.exclude_lu and status.code == "limited_use":
+            continue
+        seen.add(generic)
+        out.append(
+            Alternative(
+                din=row.din,
+                brand=row.name,
+                generic_name=row.generic_name,
+                strength=row.strength,
+                dosage_form=row.dosage_form,
+                price=row.individual_price,
+                status=status.code,
+                lu_required=status.code == "limited_use",
+            )
+        )
+        if len(out) >= request.top_k:
+            break
+    return out
+
+
+def _supporting(found: SearchFindings, primary: DrugRow) -> list[Passage]:
+    """Passages that speak of the answer's drug: its DIN, or its ingredient's items or LU text."""
+    return [p for p in found.passages if any(m in p.text for m in _marks(primary))]
+
+
+def _marks(row: DrugRow) -> tuple[str, ...]:
+    """Strings only a passage about this product or its ingredient contains (block heads start a paragraph)."""
+    g = row.generic_name
+    return (f"DIN {row.din}", f"\n\n{g}: [", f"for {g}, Reason", f"for {g}, type", f"Note on {g}:", f"note on {g} (")
+
+
+def _conflicts(sql: SqlFindings, found: SearchFindings | None, supporting: list[Passage]) -> list[Conflict]:
+    if found is None:
+        return []
+    comparisons: list[FieldComparison] = []
+    edition = (sql.edition.edition, sql.edition.formulary_date)
+    for passage in supporting:
+        stated = found.editions.get(passage.chunk_id)
+        if stated is not None:
+            comparisons.append(
+                FieldComparison(
+                    field="edition",
+                    subject="formulary",
+                    sql_value=" ".join(edition),
+                    vector_value=" ".join(stated),
+                    chunk_id=passage.chunk_id,
+                )
+            )
+        facts = found.facts.get(passage.chunk_id)
+        if facts is None:
+            continue
+        for member in sql.members:
+            fact = facts.products.get(member.din)
+            if fact is None:
+                continue
+            subject = f"DIN {member.din}"
+            status = benefit_status(member.flags).code
+            comparisons += [
+                FieldComparison(
+                    field="coverage",
+                    subject=subject,
+                    sql_value=status,
+                    vector_value=fact.status,
+                    chunk_id=passage.chunk_id,
+                ),
+                FieldComparison(
+                    field="unit_price",
+                    subject=subject,
+                    sql_value=member.individual_price,
+                    vector_value=fact.unit_price,
+                    chunk_id=passage.chunk_id,
+                ),
+                FieldComparison(
+                    field="amount_mohltc_pays",
+                    subject=subject,
+                    sql_value=member.amount_mohltc_pays,
+                    vector_value=fact.amount_mohltc_pays,
+                    chunk_id=passage.chunk_id,
+                ),
+            ]
+        primary = sql.primary
+        assert primary is not None
+        group_name = f"{primary.generic_name} {_describe(primary)}".strip()
+        group = facts.groups.get(group_name)
+        lowest = lowest_cost(sql.members)
+        if group is not None and lowest is not None and lowest.among_covered:
+            comparisons.append(
+                FieldComparison(
+                    field="lowest_cost",
+                    subject=group_name,
+                    sql_value=lowest.price,
+                    vector_value=group.lowest_cost,
+                    chunk_id=passage.chunk_id,
+                )
+            )
+    return detect(comparisons)
+
+
+def _excerpt(passage: Passage, primary: DrugRow | None) -> str:
+    """The item about the drug (its product item, else its group item) when the passage has one."""
+    text = passage.text
+    if primary is not None:
+        at = text.find(f"DIN {primary.din}")
+        if at >= 0:
+            start, end = text.rfind("[", 0, at), text.find("]", at)
+            return " ".join(text[start : end + 1].split())
+        head = text.find(f"\n\n{primary.generic_name}: [")
+        if head >= 0:
+            item = text.find(f"[{_describe(primary)}:", head)
+            start = item if item >= 0 else head + 2
+            end = text.find("]", start)
+            prefix = f"{primary.generic_name}: " if item >= 0 else ""
+            return prefix + " ".join(text[start : end + 1].split())
+    return passage.excerpt()
+
+
+def _citations(supporting: list[Passage], sql: SqlFindings, primary: DrugRow, label: str) -> list[Citation]:
+    passages = supporting[:MAX_CITATIONS]
+    if not passages:  # the search missed it: cite the stored passage that holds the drug
+        passages = [
+            Passage(
+                chunk_id=c[0],
+                doc_key=c[1],
+                title=c[2],
+                section_path=c[3],
+                text=c[4],
+                version=c[5],
+                score=0.0,
+                namespace="odb",
+            )
+            for c in sql.source_chunks[:1]
+        ]
+    return [Citation.from_passage(i, p, _excerpt(p, primary)) for i, p in enumerate(passages, start=1)]
+
+
+def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str) -> str:
+    what = f"{row.name} ({' '.join(filter(None, (row.generic_name, _describe(row))))}, DIN {row.din})"
+    verdict = {
+        "general_benefit": "is a general benefit",
+        "limited_use": "is a Limited Use benefit",
+        "additional_benefit": "is an additional benefit (Part IX)",
+        "not_a_benefit": "is not a benefit",
+        "exceptional_access_only": "is not a formulary benefit; it is funded only with an Exceptional Access Program approval",
+        "off_formulary_interchangeable": "is not a benefit (Off-Formulary Interchangeable listing)",
+        "undetermined": "carries no flag whose meaning is documented here, so its coverage is not stated",
+    }[code]
+    parts = [f"{what} {verdict} on the {label}."]
+    if code == "limited_use":
+        codes = sorted({c.reason_for_use_code for c in result.lu_criteria if c.reason_for_use_code})
+        parts.append(
+            "It is covered only when the Limited Use criteria are met and the Reason for Use code "
+            f"({', '.join(codes) or 'see the criteria'}) is on the prescription."
+        )
+    if row.individual_price is not None or row.amount_mohltc_pays is not None:
+        parts.append(
+            f"Unit price {money(row.individual_price)}; the ministry pays {money(row.amount_mohltc_pays)} per unit."
+        )
+    others = [m for m in result.interchangeable if m.din != row.din]
+    low = result.lowest_cost
+    if others:
+        parts.append(f"{len(others)} other interchangeable product(s) in its group.")
+    if low is not None and low.covered and low.din != row.din and low.savings:
+        tied = f" ({len(low.tied_dins)} products at that price)" if len(low.tied_dins) > 1 else ""
+        parts.append(
+            f"Lowest cost: {low.brand} (DIN {low.din}) at {money(low.price)} per unit{tied}, "
+            f"saving {money(low.savings)} per unit."
+        )
+    elif low is not None and low.covered and row.din in low.tied_dins and others:
+        parts.append(f"It is at the group's lowest cost ({money(low.price)} per unit).")
+    if result.coverage is not None and result.coverage.covered is not True:
+        if result.alternatives:
+            names = ", ".join(f"{a.generic_name.lower()} ({a.brand})" for a in result.alternatives)
+            parts.append(f"Covered alternatives in its class: {names}.")
+        else:
+            parts.append("No other ingredient in its class is covered.")
+    if result.citations:
+        parts.append(f"[{result.citations[0].n}]")
+    return " ".join(parts)

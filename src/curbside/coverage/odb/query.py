@@ -1,0 +1,209 @@
+"""Understanding an ``odb.get`` request: plain-words questions and drug name/DIN resolution.
+
+``plan`` reads the request without the formulary (DIN, strength, what is
+asked, the condition); ``NameIndex.resolve`` matches names against the loaded
+edition's product and ingredient names — longest phrase first, ingredients
+before products of the same name, a close spelling only when nothing matches
+exactly; a drug class, by its ingredients' INN stems (``words``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from curbside.coverage.odb.tool import Check, OdbGetArgs
+from curbside.coverage.odb.words import CLASS_ALIASES, CLASS_NAMES, CLASS_STEMS, FORMS, KEYWORDS, SALTS, STOP
+
+__all__ = ["NameIndex", "Request", "Resolution", "norm", "norm_strength", "plan"]
+
+_DIN_IN_TEXT = re.compile(r"\b(?:DIN[\s:#-]*)?(\d{8})\b|\bDIN[\s:#-]*(\d{5,7})\b", re.IGNORECASE)
+_STRENGTH = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)\s*(mg|mcg|µg|g|ml|%|iu|units?|u)\b(?:\s*/\s*(\d*\s*ml|dose|h|hr|g))?",
+    re.IGNORECASE,
+)
+_FOR = re.compile(r"\bfor\b", re.IGNORECASE)
+_CONDITION = re.compile(
+    r"^\s*(?:(?:a|an|the|my|his|her|their|patients?|people|someone)\s+)*(?:with\s+)?"
+    r"(?P<cond>[a-z][a-z0-9' -]{2,60}?)\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+
+
+def norm(text: str) -> str:
+    """Lower case words: 'Apo-Atorvastatin' -> 'apo atorvastatin', 'A & B' -> 'a and b'."""
+    text = text.lower().replace("&", " and ").replace("+", " and ")
+    return " ".join(re.sub(r"[^a-z0-9.]+", " ", text).replace(" .", " ").split()).strip(".")
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def norm_strength(text: str) -> str:
+    """'20 mg' -> '20mg', '.5 mg' -> '0.5mg', '0.68mg/mL' -> '0.68mg/ml'."""
+    value = re.sub(r"\s+", "", text.lower()).replace("µg", "mcg")
+    return re.sub(r"(?<![\d.])\.(\d)", r"0.\1", value)
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """An ``odb.get`` request as understood before looking anything up."""
+
+    text: str  # what the search path searches
+    din: str | None
+    names: tuple[str, ...]  # explicit drug / ingredient names
+    question: str | None
+    drug_class: str | None  # a CLASS_STEMS key
+    strength: str | None  # normalised, e.g. '20mg'
+    form: str | None  # 'tab', 'cap', …
+    checks: frozenset[Check]
+    condition: str | None
+    top_k: int
+    include_brand: bool
+    exclude_lu: bool
+    check_alternatives: bool
+
+
+def _class_of(text: str) -> str | None:
+    words = norm(text).split()
+    for n in (4, 3, 2, 1):
+        for i in range(len(words) - n + 1):
+            alias = CLASS_ALIASES.get(_compact("".join(words[i : i + n])))
+            if alias:
+                return alias
+    return None
+
+
+def plan(args: OdbGetArgs) -> Request:
+    question = args.q
+    text = question or ""
+    din = args.din
+    if din is None and question:
+        match = _DIN_IN_TEXT.search(question)
+        if match:
+            din = (match.group(1) or match.group(2)).zfill(8)
+    strength = norm_strength(args.strength) if args.strength else None
+    if strength is None and question:
+        match = _STRENGTH.search(question)
+        if match:
+            strength = norm_strength(match.group(0))
+    form = None
+    for word in norm(" ".join(filter(None, (question, args.drug)))).split():
+        form = form or FORMS.get(word)
+    checks = set(args.checks())
+    if question and not args.check:
+        asked = {check for check, pattern in KEYWORDS if pattern.search(question)}
+        checks |= asked
+        if "lu_criteria" in asked:
+            checks.add("coverage")
+    condition = args.condition
+    if condition is None and question:  # after the last 'for': 'criteria for celecoxib for osteoarthritis'
+        parts = _FOR.split(question)
+        match = _CONDITION.match(parts[-1]) if len(parts) > 1 else None
+        if match and not _DIN_IN_TEXT.search(match.group("cond")):
+            condition = match.group("cond").strip()
+    names = tuple(n for n in (args.drug, args.ingredient) if n)
+    if not text:
+        text = " ".join(filter(None, (*names, args.strength, args.drug_class, f"DIN {din}" if din else None)))
+    if args.condition and args.condition.lower() not in text.lower():
+        text += f" for {args.condition}"
+    class_words = args.drug_class or args.drug or question
+    drug_class = _class_of(class_words) if class_words else None
+    return Request(
+        text=text,
+        din=din,
+        names=names,
+        question=question,
+        drug_class=drug_class,
+        strength=strength,
+        form=form,
+        checks=frozenset(checks),
+        condition=condition,
+        top_k=args.top_k,
+        include_brand=args.include_brand,
+        exclude_lu=args.exclude_lu,
+        check_alternatives=args.check_alternatives,
+    )
+
+
+@dataclass(slots=True)
+class Resolution:
+    """Which products a name (or question) points at."""
+
+    kind: Literal["brand", "ingredient", "class", "none"]
+    matched: str = ""  # the words that matched, as written in the request
+    dins: set[str] = field(default_factory=set)  # brand matches
+    generic_keys: set[int] = field(default_factory=set)  # ingredient and class matches
+    fuzzy: bool = False
+
+
+class NameIndex:
+    """Product and ingredient names of one edition, normalised, for phrase lookup."""
+
+    def __init__(self, rows: Iterable[tuple[str, str, int, str]]) -> None:
+        self.brands: dict[str, set[str]] = defaultdict(set)
+        self.generics: dict[str, set[int]] = defaultdict(set)
+        self.generic_names: dict[int, str] = {}
+        for din, product, generic_key, generic in rows:
+            self.generic_names[generic_key] = generic
+            for key in _brand_keys(product):
+                self.brands[key].add(din)
+        for generic_key, generic in self.generic_names.items():
+            for key in _generic_keys(generic):
+                self.generics[key].add(generic_key)
+        self.longest = max(len(k.split()) for k in (*self.brands, *self.generics))
+        self.vocabulary = sorted({k for k in (*self.brands, *self.generics) if " " not in k and len(k) >= 5})
+
+    def resolve(self, text: str, *, fuzzy: bool = True) -> Resolution:
+        """The longest name in ``text`` (ingredients win ties), else (``fuzzy``) a close spelling of one word."""
+        words = norm(text).split()
+        for n in range(min(self.longest, len(words)), 0, -1):
+            for i in range(len(words) - n + 1):
+                phrase = " ".join(words[i : i + n])
+                if n == 1 and (phrase in STOP or len(phrase) < 3 or phrase.replace(".", "").isdigit()):
+                    continue
+                if phrase in self.generics:
+                    return Resolution("ingredient", phrase, generic_keys=set(self.generics[phrase]))
+                if phrase in self.brands:
+                    return Resolution("brand", phrase, dins=set(self.brands[phrase]))
+        for word in words if fuzzy else ():
+            if len(word) < 5 or word in STOP or CLASS_ALIASES.get(word) or not word.isalpha():
+                continue
+            close = difflib.get_close_matches(word, self.vocabulary, n=1, cutoff=0.85)
+            if close:
+                found = self.resolve(close[0])
+                found.matched, found.fuzzy = f"{word} (read as {close[0]})", True
+                return found
+        return Resolution("none")
+
+    def by_class(self, stem_key: str) -> Resolution:
+        stems = CLASS_STEMS[stem_key]
+        keys = {k for k, name in self.generic_names.items() if any(w.endswith(stems) for w in norm(name).split())}
+        return Resolution("class", CLASS_NAMES[stem_key], generic_keys=keys)
+
+
+def _brand_keys(product: str) -> set[str]:
+    """'Januvia'; 'Atasol Tab' also as 'atasol'; 'Atorvastatin-10' only as 'atorvastatin' (the 10 is a strength)."""
+    words = norm(product).split()
+    keys = set()
+    if not re.fullmatch(r"[\d.]+(mg|mcg|ml|g)?", words[-1]) if words else False:
+        keys.add(" ".join(words))
+    while words and (words[-1] in FORMS or re.fullmatch(r"[\d.]+(mg|mcg|ml|g)?", words[-1])):
+        words.pop()
+        if words:
+            keys.add(" ".join(words))
+    return keys
+
+
+def _generic_keys(generic: str) -> set[str]:
+    key = norm(re.sub(r"\(.*?\)", " ", generic))
+    keys = {norm(generic), key, key.replace(" and ", " ")}
+    base = " ".join(w for w in key.split() if w not in SALTS)
+    if base:
+        keys |= {base, base.replace(" and ", " ")}
+    return {k for k in keys if k}

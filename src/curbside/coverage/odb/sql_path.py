@@ -1,0 +1,212 @@
+"""The SQL path of ``odb.get``: resolve the request against the formulary tables and fetch the facts.
+
+Runs on a worker thread with the reader's per-thread connection, inside one
+read transaction, so a load committing meanwhile cannot mix two editions in
+one answer. ``Cancel.interrupt`` stops its query when the path times out.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+import apsw
+
+from curbside.coverage.odb.flags import benefit_status
+from curbside.coverage.odb.pricing import lowest_cost
+from curbside.coverage.odb.query import (
+    NameIndex,
+    Request,
+    Resolution,
+    norm,
+    norm_strength,
+)
+from curbside.coverage.odb.store import DrugRow, EditionRecord, LuNoteRow, OdbReader
+
+__all__ = ["Cancel", "NameIndexCache", "SqlFindings", "run_sql_path"]
+
+
+class Cancel:
+    """Lets the waiting coroutine stop the query its worker thread is running."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._conn: apsw.Connection | None = None
+        self.cancelled = False
+
+    def attach(self, conn: apsw.Connection) -> None:
+        with self._lock:
+            self._conn = conn
+            if self.cancelled:
+                conn.interrupt()
+
+    def interrupt(self) -> None:
+        with self._lock:
+            self.cancelled = True
+            if self._conn is not None:
+                self._conn.interrupt()
+
+
+@dataclass(slots=True)
+class SqlFindings:
+    edition: EditionRecord
+    resolved_as: str = "none"  # din | brand | ingredient | class | none
+    matched: str = ""
+    fuzzy: bool = False
+    primary: DrugRow | None = None
+    matches: list[DrugRow] = field(default_factory=list)  # every product the request matched
+    members: list[DrugRow] = field(default_factory=list)  # the primary's interchangeable group
+    lu_notes: list[LuNoteRow] = field(default_factory=list)
+    class_products: list[DrugRow] = field(default_factory=list)  # the primary's class, for alternatives
+    problem: str | None = None  # why the request could not be answered as asked
+    follow_up: str | None = None  # what a pharmacist would ask
+    source_chunks: list[tuple[str, str, str, str, str, int]] = field(default_factory=list)
+
+    @property
+    def records(self) -> int:
+        return len(self.matches)
+
+
+class NameIndexCache:
+    """The name index of the loaded edition, built once per edition and shared by worker threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._key: tuple[int, str] | None = None
+        self._index: NameIndex | None = None
+
+    def get(self, reader: OdbReader, edition: EditionRecord) -> NameIndex:
+        key = (edition.id, edition.loaded_at)
+        with self._lock:
+            if self._key != key or self._index is None:
+                self._index = NameIndex(reader.name_rows())
+                self._key = key
+            return self._index
+
+
+def _describe(row: DrugRow) -> str:
+    return " ".join(p for p in (row.strength, row.dosage_form) if p)
+
+
+def _strength_ok(row: DrugRow, request: Request) -> bool:
+    if request.strength and norm_strength(row.strength or "") != request.strength:
+        return False
+    return not (request.form and request.form not in norm(row.dosage_form or "").split())
+
+
+def _choose(rows: list[DrugRow], resolution: Resolution) -> DrugRow:
+    """The product an answer is about: a brand as named; for an ingredient, its group's covered lowest cost."""
+    if resolution.kind == "brand":
+        return rows[0]
+    first_group = [r for r in rows if r.pcg9_id == rows[0].pcg9_id]
+    found = lowest_cost(first_group)
+    if found is not None and found.among_covered:
+        return next(r for r in first_group if r.din == found.dins[0])
+    return first_group[0]
+
+
+def run_sql_path(reader: OdbReader, names: NameIndexCache, request: Request, cancel: Cancel) -> SqlFindings:
+    """Resolve and fetch; raises NotFoundError when no edition is loaded (the caller records it)."""
+    with reader.snapshot() as conn:
+        cancel.attach(conn)
+        edition = reader.edition()
+        out = SqlFindings(edition)
+        index = names.get(reader, edition)
+        _resolve(reader, index, request, out)
+        if out.primary is not None:
+            primary = out.primary
+            out.members = reader.group(primary.pcg9_id)
+            out.lu_notes = reader.lu_notes(primary.lu_set)
+            if request.check_alternatives or "alternatives" in request.checks:
+                out.class_products = reader.in_class(primary.class_key)
+            out.source_chunks = reader.source_chunks(f"DIN {primary.din}") or reader.source_chunks(
+                f"{primary.generic_name}: ["
+            )
+        elif out.resolved_as == "class" and out.matches:
+            out.class_products = out.matches
+        return out
+
+
+def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFindings) -> None:
+    label = out.edition.label
+    named = [_as_written(index.resolve(name, fuzzy=False), name) for name in request.names]
+    if request.din and request.question and not request.names:  # 'is DIN 02388839 (Januvia) covered?'
+        spoken = index.resolve(request.question.replace(request.din, " ").replace(request.din.lstrip("0"), " "))
+        if spoken.kind in ("brand", "ingredient") and not spoken.fuzzy:
+            named.append(spoken)
+    if request.din:
+        rows = reader.by_dins([request.din])
+        if not rows:
+            out.problem = f"DIN {request.din} is not in the {label}."
+            out.follow_up = "Could you check the DIN on the package (8 digits) or tell me the drug's name and strength?"
+            return
+        row = rows[0]
+        contradicted = [r for r in named if r.kind != "none" and not _names_product(r, row)]
+        if contradicted:
+            out.problem = (
+                f"DIN {row.din} is {row.name} ({row.generic_name} {_describe(row)}), not {contradicted[0].matched!r}."
+            )
+            out.follow_up = (
+                f"Did you mean {row.name} (DIN {row.din}) or {contradicted[0].matched}? Which one is prescribed?"
+            )
+            return
+        if request.strength and norm_strength(row.strength or "") != request.strength:
+            out.problem = f"DIN {row.din} is {row.name} {_describe(row)}, not {request.strength}."
+            out.follow_up = f"Is the prescription for {row.name} {row.strength}, or another strength?"
+            return
+        out.resolved_as, out.matched, out.primary, out.matches = "din", row.din, row, rows
+        return
+
+    resolution = next((r for r in named if r.kind != "none"), None)
+    if resolution is None and request.question:
+        resolution = index.resolve(request.question, fuzzy=False)
+    if (resolution is None or resolution.kind == "none") and request.drug_class:
+        resolution = index.by_class(request.drug_class)
+    if resolution is None or resolution.kind == "none":  # last, a close spelling ('atorvastatine')
+        resolution = index.resolve(" ".join(filter(None, (*request.names, request.question))))
+    if resolution.kind == "none":
+        asked = ", ".join(request.names) or request.question or "the request"
+        out.problem = f"No drug in the {label} matches {asked!r}."
+        out.follow_up = (
+            "Which drug do you mean? Please give its brand or generic name (or the DIN) as on the prescription."
+        )
+        return
+    out.resolved_as, out.matched, out.fuzzy = resolution.kind, resolution.matched, resolution.fuzzy
+    rows = (
+        reader.by_dins(sorted(resolution.dins))
+        if resolution.kind == "brand"
+        else reader.by_generics(sorted(resolution.generic_keys))
+    )
+    if resolution.kind == "class":
+        out.matches = [r for r in rows if benefit_status(r.flags).covered]
+        out.follow_up = (
+            "Which drug and strength? Unit prices differ by drug and strength, so the cheapest covered option "
+            "depends on the dose prescribed."
+        )
+        return
+    fitting = [r for r in rows if _strength_ok(r, request)]
+    if not fitting:
+        offered = list(dict.fromkeys(_describe(r) for r in rows))  # formulary order
+        out.matches = rows
+        out.problem = f"{resolution.matched!r} is listed in the {label} as {', '.join(offered)}; not as {request.strength or request.form}."
+        out.follow_up = f"Which of these is prescribed: {', '.join(offered)}?"
+        return
+    out.matches = fitting
+    out.primary = _choose(fitting, resolution)
+    groups = list(dict.fromkeys(_describe(r) for r in fitting))
+    if len(groups) > 1 and not request.strength:
+        asked = out.primary.name if resolution.kind == "brand" else out.primary.generic_name
+        out.follow_up = (
+            f"Which strength and form? {asked} is listed as {', '.join(groups)}; "
+            f"this answer is for {_describe(out.primary)}."
+        )
+
+
+def _as_written(resolution: Resolution, name: str) -> Resolution:
+    if resolution.kind != "none":
+        resolution.matched = name
+    return resolution
+
+
+def _names_product(resolution: Resolution, row: DrugRow) -> bool:
+    return row.din in resolution.dins or row.generic_key in resolution.generic_keys

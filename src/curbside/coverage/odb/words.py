@@ -1,0 +1,83 @@
+"""The vocabulary ``query`` reads requests with: dosage-form words, salt names, stopwords, drug classes.
+
+Drug classes map to ingredients by their WHO INN stems ("-vastatin",
+"-gliptin" …; WHO, "The use of stems in the selection of International
+Nonproprietary Names", 2018), so a class needs no list of drugs to stay current.
+"""
+
+from __future__ import annotations
+
+import re
+
+from curbside.coverage.odb.tool import Check
+
+__all__ = ["CLASS_ALIASES", "CLASS_NAMES", "CLASS_STEMS", "FORMS", "KEYWORDS", "SALTS", "STOP"]
+
+FORMS = {
+    "tablet": "tab", "tablets": "tab", "tab": "tab", "tabs": "tab", "capsule": "cap", "capsules": "cap",
+    "cap": "cap", "caps": "cap", "injection": "inj", "inj": "inj", "pen": "pen", "inhaler": "inh",
+    "cream": "crm", "ointment": "oint", "suppository": "sup", "liquid": "o/l", "syrup": "o/l",
+}  # fmt: skip
+
+# salt and hydrate words: 'ATORVASTATIN CALCIUM' is asked for as 'atorvastatin'
+SALTS = frozenset(
+    """
+    acetate anhydrous axetil base besilate besylate bitartrate bromide calcium chloride cilexetil
+    citrate dihydrate dimesylate dipotassium dipropionate disodium erbumine etexilate fumarate furoate
+    hbr hcl hemihydrate hyclate hydrate hydrobromide hydrochloride lysine magnesium malate maleate
+    medoxomil mesylate mofetil monohydrate olamine phosphate pivalate potassium propionate sodium
+    succinate sulfate sulphate tartrate tosylate trihydrate trometamol tromethamine valerate xinafoate
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+
+# words of a question that never name a drug on their own
+STOP = frozenset(
+    """
+    a alternative alternatives an and any are as at be benefit benefits brand brands by can cap caps
+    capsule capsules cheap cheaper cheapest cost costs cover coverage covered covered? covers cream
+    criteria daily diabetes do does dose drug drugs equivalent for formulary from fund funded generic
+    generics get has have how i in inhaler injection instead interchangeable is it its limited lowest
+    lu mcg me mg ml much my name need odb of on ontario option options or other paid patient patients
+    pay pays pen per pill pills plan price prices same save savings strength tab tablet tablets than
+    the there this to type under unit units use what which with without
+    """.split()  # noqa: SIM905
+)
+
+CLASS_STEMS: dict[str, tuple[str, ...]] = {
+    "statin": ("vastatin",), "glp1": ("glutide", "enatide"), "dpp4": ("gliptin",), "sglt2": ("gliflozin",),
+    "ppi": ("prazole",), "arb": ("sartan",), "acei": ("pril",), "betablocker": ("olol", "alol", "ilol"),
+    "doac": ("xaban", "gatran"), "bisphosphonate": ("dronate",), "triptan": ("triptan",),
+}  # fmt: skip
+CLASS_NAMES = {
+    "statin": "statin", "glp1": "GLP-1 receptor agonist", "dpp4": "DPP-4 inhibitor", "sglt2": "SGLT2 inhibitor",
+    "ppi": "proton pump inhibitor", "arb": "angiotensin receptor blocker", "acei": "ACE inhibitor",
+    "betablocker": "beta blocker", "doac": "direct oral anticoagulant", "bisphosphonate": "bisphosphonate",
+    "triptan": "triptan",
+}  # fmt: skip
+# how people write a class, without spaces, dashes or case -> its CLASS_STEMS key
+CLASS_ALIASES: dict[str, str] = {
+    alias: key
+    for key, aliases in {
+        "statin": "statin statins hmgcoareductaseinhibitor hmgcoareductaseinhibitors",
+        "glp1": "glp1 glp1ra glp1agonist glp1agonists glp1receptoragonist glp1receptoragonists incretin",
+        "dpp4": "dpp4 dpp4i dpp4inhibitor dpp4inhibitors gliptin gliptins",
+        "sglt2": "sglt2 sglt2i sglt2inhibitor sglt2inhibitors gliflozin gliflozins",
+        "ppi": "ppi ppis protonpumpinhibitor protonpumpinhibitors",
+        "arb": "arb arbs sartan sartans angiotensinreceptorblocker angiotensinreceptorblockers",
+        "acei": "acei aceinhibitor aceinhibitors",
+        "betablocker": "betablocker betablockers",
+        "doac": "doac doacs noac noacs directoralanticoagulant directoralanticoagulants",
+        "bisphosphonate": "bisphosphonate bisphosphonates",
+        "triptan": "triptan triptans",
+    }.items()
+    for alias in aliases.split()
+}
+
+# what a question asks for, by its words
+KEYWORDS: tuple[tuple[Check, re.Pattern[str]], ...] = (
+    ("lowest_cost", re.compile(r"\b(cheap\w*|lowest[- ]cost|least expensive|lowest price|cost|price\w*|sav(e|es|ing|ings))\b", re.I)),
+    ("interchangeable", re.compile(r"\b(generics?|interchangeab\w*|substitut\w*|equivalent)\b", re.I)),
+    ("lu_criteria", re.compile(r"\b(lu|limited use|criteria|requirements?|reason for use|lu code)\b", re.I)),
+    ("alternatives", re.compile(r"\b(alternatives?|instead|other options?|switch\w*)\b", re.I)),
+    ("coverage", re.compile(r"\b(cover\w*|benefits?|fund\w*|pay\w*|odb|listed)\b", re.I)),
+)  # fmt: skip

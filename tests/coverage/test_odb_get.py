@@ -1,0 +1,267 @@
+"""``odb.get`` on the real formulary: golden questions whose facts were read from the XML by hand.
+
+Facts (ODB Formulary Edition 43, formularyDate 2025-08-29), from the extract:
+
+- Ozempic 0.68mg/mL pen, DIN 02540258: sec12; price 223.2600, MOHLTC pays 223.2600; LU code 667,
+  "LU Authorization Period: Indefinite".
+- Atorvastatin calcium 20mg Tab, group 240600034: 23 products; Lipitor 02230713 at 2.6741 (pays .2179);
+  the other 22 at .2179, first by DIN Apo-Atorvastatin 02295288.
+- Januvia 25mg, DIN 02388839: price 3.2787, pays .8197; group 682002046 of 11, 10 at .8197
+  (PMS-Sitagliptin 02503840 first by DIN).
+- Sitagliptin 100mg Tab, group 682002034: Januvia 02303922 at 3.2787, 10 at .8197 (PMS-Sitagliptin 02503867).
+- Jardiance 10mg, DIN 02443937: sec3 only; 2.7671 / 2.7671; sole product; group note
+  "Treatment of Type 2 diabetes in patients on maximally tolerated doses of metformin …".
+- Blexten 20mg, DIN 02454130: notABenefit, no price; group 040000089 of 9; no antihistamine is a benefit.
+- Rybelsus 3mg, DIN 02497581: sec12; 7.3757; LU code 662.
+- Volibris 5mg, DIN 02307065: sec3b + sec3bEAP; 133.9247, pays 106.3288; Apo-Ambrisentan 02475375 at 106.3288.
+- AeroChamber Plus FlowVu Adult Mouthpiece, 09858016: sec9, additionalBenefitType C; 25.3200 / 25.3200.
+- Prazosin Hydrochloride Capsules, USP 1mg, 09858281: sec3c and chronicUseMed only; .2743 / .2743.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from curbside.app import Curbside
+from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult, run_odb_get
+
+LABEL = "ODB Formulary Edition 43 (2025-08-29)"
+
+
+def ask(app: Curbside, **args: Any) -> OdbGetResult:
+    return asyncio.run(run_odb_get(app, OdbGetArgs(**args)))
+
+
+def _ok_answer(result: OdbGetResult) -> None:
+    """What every answered call shows: the edition, both paths traced, nothing failed."""
+    assert result.formulary is not None and result.formulary.label == LABEL
+    assert result.formulary.edition_code == "4345"
+    assert LABEL in result.summary
+    assert [t.path for t in result.trace] == ["sql", "search"]
+    assert all(t.status == "ok" and t.error is None for t in result.trace)
+    assert result.citations, "an answer cites the passage it rests on"
+    assert all(LABEL in c.title for c in result.citations)
+    assert not result.needs_more_info
+    assert not result.conflicts
+
+
+def test_ozempic_covered_for_diabetes(odb_app: Curbside) -> None:
+    r = ask(odb_app, q="Is Ozempic covered for diabetes?")
+    _ok_answer(r)
+    c = r.coverage
+    assert c is not None
+    assert (c.din, c.brand_name, c.generic_name) == ("02540258", "Ozempic", "SEMAGLUTIDE")
+    assert (c.status, c.covered, c.lu_required) == ("limited_use", True, True)
+    assert (c.unit_price, c.amount_mohltc_pays) == (223.26, 223.26)
+    assert r.resolved_as == "brand"
+    assert [m.din for m in r.matches] == ["02540258", "02471477", "02471469"]
+    assert [x.reason_for_use_code for x in r.lu_criteria] == ["667"]
+    assert r.lu_criteria[0].authorization_period == "Indefinite"
+    assert r.lu_criteria[0].matches_condition  # 'diabetes' is in the criteria
+    assert r.lu_criteria[0].text.startswith(
+        "For the treatment of adult patients with type 2 diabetes when adequate glycemic control is not achieved "
+        "on the maximum tolerated dose of metformin"
+    )
+    assert "667" in r.summary and "Limited Use" in r.summary
+    assert r.follow_up is not None and "0.68mg/mL" in r.follow_up  # three Ozempic pens: which one?
+    assert r.provenance == ["sql", "vector"]
+    assert r.citations[0].excerpt == "[Ozempic DIN 02540258 $223.26, pays $223.26]"
+
+
+def test_cheapest_covered_atorvastatin_20mg(odb_app: Curbside) -> None:
+    r = ask(odb_app, q="cheapest covered atorvastatin 20 mg")
+    _ok_answer(r)
+    assert r.resolved_as == "ingredient"
+    assert r.coverage is not None and r.coverage.din == "02295288"
+    assert r.coverage.brand_name == "Apo-Atorvastatin" and r.coverage.strength == "20mg"
+    assert r.coverage.interchangeable_group == "240600034"
+    low = r.lowest_cost
+    assert low is not None and (low.din, low.price, low.savings, low.covered) == ("02295288", 0.2179, 0.0, True)
+    assert len(low.tied_dins) == 22 and "02230713" not in low.tied_dins
+    assert len(r.interchangeable) == 23
+    lipitor = next(m for m in r.interchangeable if m.din == "02230713")
+    assert (lipitor.brand, lipitor.price, lipitor.amount_mohltc_pays, lipitor.lowest_cost) == (
+        "Lipitor",
+        2.6741,
+        0.2179,
+        False,
+    )
+    assert r.follow_up is None  # the strength was given
+
+
+def test_generic_for_januvia(odb_app: Curbside) -> None:
+    r = ask(odb_app, q="Is there a generic for Januvia?")
+    _ok_answer(r)
+    c = r.coverage
+    assert c is not None and (c.din, c.status, c.unit_price, c.amount_mohltc_pays) == (
+        "02388839",
+        "general_benefit",
+        3.2787,
+        0.8197,
+    )
+    assert len(r.interchangeable) == 11
+    assert sum(m.lowest_cost for m in r.interchangeable) == 10
+    low = r.lowest_cost
+    assert low is not None and (low.din, low.brand, low.price, low.savings) == (
+        "02503840",
+        "PMS-Sitagliptin",
+        0.8197,
+        2.459,
+    )
+    assert "saving $2.459 per unit" in r.summary
+
+
+def test_structured_enhanced_format_sitagliptin_100mg(odb_app: Curbside) -> None:
+    r = ask(odb_app, ingredient="sitagliptin", strength="100 mg", check=["lowest_cost", "interchangeable"])
+    _ok_answer(r)
+    assert r.coverage is not None and r.coverage.interchangeable_group == "682002034"
+    assert r.coverage.din == "02503867"  # an ingredient request answers for the group's lowest cost
+    januvia = next(m for m in r.interchangeable if m.brand == "Januvia")
+    assert (januvia.din, januvia.price) == ("02303922", 3.2787)
+    assert r.lu_criteria == []  # not asked, and not a Limited Use product
+
+
+def test_jardiance_has_no_lu_but_a_formulary_note(odb_app: Curbside) -> None:
+    r = ask(odb_app, q="What are the LU requirements for Jardiance?")
+    _ok_answer(r)
+    c = r.coverage
+    assert c is not None and (c.din, c.status, c.lu_required, c.unit_price) == (
+        "02443937",
+        "general_benefit",
+        False,
+        2.7671,
+    )
+    assert r.lu_criteria == [] and c.lu_criteria is None
+    assert c.notes and c.notes[0].startswith("Treatment of Type 2 diabetes in patients on maximally tolerated doses")
+    assert [m.din for m in r.interchangeable] == ["02443937"]
+
+
+def test_bilastine_not_a_benefit_no_covered_alternative(odb_app: Curbside) -> None:
+    r = ask(odb_app, drug="bilastine")
+    _ok_answer(r)
+    c = r.coverage
+    assert c is not None and (c.status, c.covered, c.unit_price, c.amount_mohltc_pays) == (
+        "not_a_benefit",
+        False,
+        None,
+        None,
+    )
+    assert c.din == "02454130" and c.brand_name == "Blexten"  # no member is covered: the first is shown
+    assert len(r.interchangeable) == 9 and not any(m.covered for m in r.interchangeable)
+    assert r.lowest_cost is not None and r.lowest_cost.covered is False
+    assert r.alternatives == []
+    assert "not a benefit" in r.summary and "No other ingredient in its class is covered." in r.summary
+
+
+def test_lipitor_by_din_savings(odb_app: Curbside) -> None:
+    r = ask(odb_app, din="2230713")  # leading zero left out
+    _ok_answer(r)
+    assert r.resolved_as == "din"
+    assert r.coverage is not None and r.coverage.din == "02230713"
+    assert r.lowest_cost is not None and r.lowest_cost.savings == 2.4562  # 2.6741 - 0.2179
+
+
+def test_rybelsus_lu_code(odb_app: Curbside) -> None:
+    r = ask(odb_app, drug="Rybelsus", strength="3mg")
+    _ok_answer(r)
+    assert r.coverage is not None and (r.coverage.din, r.coverage.unit_price) == ("02497581", 7.3757)
+    assert [(x.reason_for_use_code, x.authorization_period) for x in r.lu_criteria] == [("662", "Indefinite")]
+
+
+def test_volibris_eap_only_with_covered_alternatives(odb_app: Curbside) -> None:
+    r = ask(odb_app, drug="Volibris", strength="5 mg")
+    _ok_answer(r)
+    c = r.coverage
+    assert c is not None and (c.din, c.status, c.covered) == ("02307065", "exceptional_access_only", False)
+    assert (c.unit_price, c.amount_mohltc_pays) == (133.9247, 106.3288)
+    assert r.lowest_cost is not None
+    assert (r.lowest_cost.din, r.lowest_cost.price, r.lowest_cost.covered) == ("02475375", 106.3288, False)
+    assert r.alternatives and all(a.status in ("general_benefit", "limited_use") for a in r.alternatives)
+    assert all(a.generic_name != "AMBRISENTAN" for a in r.alternatives)
+    assert len(r.alternatives) == 5  # top_k
+    sec3b = next(f for f in c.flags if f.name == "sec3bEAP")
+    assert sec3b.documentation == "inferred" and sec3b.sources
+
+
+def test_valved_holding_chamber_additional_benefit(odb_app: Curbside) -> None:
+    r = ask(odb_app, din="09858016")
+    _ok_answer(r)
+    c = r.coverage
+    assert c is not None and (c.status, c.covered, c.unit_price, c.amount_mohltc_pays) == (
+        "additional_benefit",
+        True,
+        25.32,
+        25.32,
+    )
+    kind = next(f for f in c.flags if f.name == "additionalBenefitType")
+    assert (kind.value, kind.documentation) == ("C", "inferred")
+
+
+def test_undocumented_flag_never_decides_coverage(odb_app: Curbside) -> None:
+    r = ask(odb_app, din="09858281")
+    _ok_answer(r)
+    c = r.coverage
+    assert c is not None and (c.status, c.covered, c.amount_mohltc_pays) == ("undetermined", None, 0.2743)
+    flags = {f.name: f for f in c.flags}
+    assert set(flags) == {"chronicUseMed", "sec3c"}
+    assert flags["sec3c"].documentation == "undocumented"
+    assert flags["sec3c"].meaning.startswith("Meaning not documented here")
+    assert "coverage is not stated" in r.summary
+
+
+def test_drug_class_question_asks_which_drug(odb_app: Curbside) -> None:
+    r = ask(odb_app, q="What's the cheapest statin that's covered?")
+    assert r.resolved_as == "class" and r.needs_more_info
+    assert r.follow_up is not None and r.follow_up.startswith("Which drug and strength?")
+    generics = [a.generic_name for a in r.alternatives]
+    assert "ATORVASTATIN CALCIUM" in generics and "NYSTATIN" not in generics
+    atorva = next(a for a in r.alternatives if a.generic_name == "ATORVASTATIN CALCIUM")
+    assert (atorva.din, atorva.strength, atorva.price) == ("02295261", "10mg", 0.1743)
+
+
+# --- bad input --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "problem", "follow_up"),
+    [
+        ({"din": "12345678"}, f"DIN 12345678 is not in the {LABEL}.", "check the DIN on the package"),
+        (
+            {"q": "Is Wegovy covered?"},
+            f"No drug in the {LABEL} matches 'Is Wegovy covered?'.",
+            "Which drug do you mean?",
+        ),
+        (
+            {"din": "02388839", "drug": "Ozempic"},
+            "DIN 02388839 is Januvia (SITAGLIPTIN 25mg Tab), not 'Ozempic'.",
+            "Which one is prescribed?",
+        ),
+        (
+            {"din": "02540258", "strength": "1.34 mg/mL"},
+            "DIN 02540258 is Ozempic 0.68mg/mL Inj Sol - Pref Pen 3mL Pk, not 1.34mg/ml.",
+            "or another strength?",
+        ),
+        (
+            {"drug": "atorvastatin", "strength": "25 mg"},
+            f"'atorvastatin' is listed in the {LABEL} as 10mg Tab, 20mg Tab, 40mg Tab, 80mg Tab; not as 25mg.",
+            "Which of these is prescribed",
+        ),
+    ],
+)
+def test_unresolvable_requests_ask_a_follow_up(
+    odb_app: Curbside, args: dict[str, Any], problem: str, follow_up: str
+) -> None:
+    r = ask(odb_app, **args)
+    assert r.needs_more_info and r.coverage is None and r.confidence == 0.0
+    assert r.summary.startswith(problem)
+    assert r.follow_up is not None and follow_up in r.follow_up
+    assert r.formulary is not None and r.formulary.label == LABEL
+
+
+def test_misspelling_is_read_with_a_warning(odb_app: Curbside) -> None:
+    r = ask(odb_app, q="is atorvastatine covered")
+    assert r.coverage is not None and r.coverage.generic_name == "ATORVASTATIN CALCIUM"
+    assert r.warnings == ["Read the drug name as a close spelling: atorvastatine (read as atorvastatin)."]

@@ -1,0 +1,136 @@
+"""Reading requests: the argument model, plain-words questions, and name resolution."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from curbside.coverage.odb.query import NameIndex, norm_strength, plan
+from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
+
+
+def test_every_argument_and_result_field_is_described() -> None:
+    schema = OdbGetArgs.model_json_schema(mode="validation")
+    assert schema["additionalProperties"] is False
+    assert all(p.get("description") for p in schema["properties"].values())
+    assert {
+        "q",
+        "query",
+        "question",
+        "drug",
+        "din",
+        "ingredient",
+        "strength",
+        "drug_class",
+        "check",
+        "check_alternatives",
+        "include_lu",
+        "condition",
+        "include_brand",
+        "exclude_lu",
+        "top_k",
+    } == set(schema["properties"])
+    result = OdbGetResult.model_json_schema(mode="serialization")
+    assert {
+        "coverage",
+        "interchangeable",
+        "lowest_cost",
+        "lu_criteria",
+        "alternatives",
+        "citations",
+        "confidence",
+        "conflicts",
+        "needs_more_info",
+        "follow_up",
+        "trace",
+        "formulary",
+    } <= set(result["properties"])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({}, "odb.get needs something to look up: a question (q), a drug name (drug), a DIN, an ingredient"),
+        ({"q": "   "}, "An empty question cannot be answered."),
+        ({"q": "is Januvia covered?", "question": "is Lipitor covered?"}, "give the question once"),
+        ({"din": "0238-88-39x"}, "DIN '0238-88-39x' is not a Drug Identification Number: give up to 8 digits"),
+        ({"drug": "Januvia", "top_k": 11}, "less than or equal to 10"),
+        ({"drug": "Januvia", "check": ["price"]}, "Input should be 'coverage'"),
+        ({"drug": "Januvia", "dose": "20mg"}, "Extra inputs are not permitted"),
+    ],
+)
+def test_bad_arguments_name_the_problem(args: dict[str, object], message: str) -> None:
+    with pytest.raises(ValidationError) as err:
+        OdbGetArgs(**args)
+    assert message in str(err.value)
+
+
+def test_both_request_formats() -> None:
+    simple = OdbGetArgs(drug="Januvia", check_alternatives=False, include_lu=False, top_k=3)
+    assert simple.checks() == {"coverage", "interchangeable", "lowest_cost"}
+    enhanced = OdbGetArgs(query="generic for Januvia?", din="DIN 2388839", check=["lu_criteria"])
+    assert (enhanced.q, enhanced.din, enhanced.checks()) == ("generic for Januvia?", "02388839", {"lu_criteria"})
+
+
+@pytest.mark.parametrize(
+    ("question", "din", "strength", "condition", "asked"),
+    [
+        ("Is Ozempic covered for diabetes?", None, None, "diabetes", {"coverage", "lu_criteria"}),
+        ("cheapest covered atorvastatin 20 mg", None, "20mg", None, {"lowest_cost", "coverage"}),
+        ("Is there a generic for Januvia?", None, None, "Januvia", {"interchangeable"}),
+        ("LU criteria for celecoxib for osteoarthritis", None, None, "osteoarthritis", {"lu_criteria"}),
+        ("is DIN 2388839 covered", "02388839", None, None, {"coverage"}),
+        ("price of 02443937 .5 mg tabs", "02443937", "0.5mg", None, {"lowest_cost"}),
+    ],
+)
+def test_plain_words(
+    question: str, din: str | None, strength: str | None, condition: str | None, asked: set[str]
+) -> None:
+    request = plan(OdbGetArgs(q=question))
+    assert (request.din, request.strength, request.condition) == (din, strength, condition)
+    assert asked <= request.checks
+
+
+def test_class_words() -> None:
+    assert plan(OdbGetArgs(q="cheapest covered statin")).drug_class == "statin"
+    assert plan(OdbGetArgs(drug_class="GLP-1 agonist")).drug_class == "glp1"
+    assert plan(OdbGetArgs(q="is Januvia covered")).drug_class is None
+
+
+def test_strength_spelling() -> None:
+    assert [norm_strength(s) for s in ("20 mg", ".5 mg", "0.68mg/mL", "1.34 mg / mL")] == [
+        "20mg",
+        "0.5mg",
+        "0.68mg/ml",
+        "1.34mg/ml",
+    ]
+
+
+ROWS = [
+    ("02388839", "Januvia", 1, "SITAGLIPTIN"),
+    ("02503840", "PMS-Sitagliptin", 1, "SITAGLIPTIN"),
+    ("02333856", "Janumet", 2, "SITAGLIPTIN & METFORMIN"),
+    ("02230713", "Lipitor", 3, "ATORVASTATIN CALCIUM"),
+    ("02411369", "Atorvastatin-20", 3, "ATORVASTATIN CALCIUM"),
+    ("02540258", "Ozempic", 4, "SEMAGLUTIDE"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "hit"),
+    [
+        ("is there a generic for Januvia?", "brand", {"02388839"}),
+        ("PMS-Sitagliptin 25 mg", "brand", {"02503840"}),
+        ("sitagliptin", "ingredient", {1}),
+        ("sitagliptin and metformin", "ingredient", {2}),
+        ("sitagliptin/metformin", "ingredient", {2}),
+        ("cheapest atorvastatin 20 mg", "ingredient", {3}),  # the ingredient, not the product 'Atorvastatin-20'
+        ("is ozempik covered", "brand", {"02540258"}),  # close spelling
+        ("is Wegovy covered", "none", set()),
+    ],
+)
+def test_name_resolution(text: str, kind: str, hit: set[object]) -> None:
+    found = NameIndex(ROWS).resolve(text)
+    assert found.kind == kind
+    assert (found.dins if kind == "brand" else found.generic_keys) == hit
+    assert found.fuzzy == (text == "is ozempik covered")

@@ -1,0 +1,122 @@
+"""Each path of ``odb.get`` timing out or failing: a partial answer with a trace, never an exception."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from curbside.app import Curbside
+from curbside.coverage.odb.service import OdbService
+from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
+from curbside.errors import UpstreamError
+from curbside.settings import Settings
+from curbside.types import Passage
+
+LABEL = "ODB Formulary Edition 43 (2025-08-29)"
+
+
+def _get(service: OdbService, **args: object) -> OdbGetResult:
+    return asyncio.run(service.get(OdbGetArgs(**args)))
+
+
+@pytest.fixture
+def tuned(odb_app: Curbside) -> Iterator[callable]:
+    """An app on the loaded home with other odb.* settings, and the services made from it."""
+    made: list[tuple[Curbside, OdbService]] = []
+
+    def make(search: object = None, **settings: int) -> OdbService:
+        app = Curbside(odb_app.settings.model_copy(update=settings))
+        service = OdbService(app, search=search)  # type: ignore[arg-type]
+        made.append((app, service))
+        service.warm_up()  # the name index is built outside the timeouts under test, as a server does
+        return service
+
+    yield make
+    for app, service in made:
+        service.close()
+        app.close()
+
+
+def broken_search(text: str, k: int) -> list[Passage]:
+    raise UpstreamError("the search index is unavailable")
+
+
+def slow_search(text: str, k: int) -> list[Passage]:
+    time.sleep(0.4)
+    return []
+
+
+def test_search_path_fails_sql_answers_alone(tuned: callable) -> None:
+    r = _get(tuned(broken_search), q="Is there a generic for Januvia?")
+    sql, search = r.trace
+    assert (sql.path, sql.status, search.path, search.status) == ("sql", "ok", "search", "error")
+    assert search.error == "the search index is unavailable"
+    assert r.warnings[0] == "The search path failed (error): the search index is unavailable"
+    assert r.provenance == ["sql"]
+    assert r.coverage is not None and (r.coverage.din, r.coverage.unit_price) == ("02388839", 3.2787)
+    assert r.confidence == 0.94  # 0.9 + 0.02 x 2 more Januvia products, no corroborating passage
+    # still cited: the SQL path looks up the stored passage that holds the DIN
+    assert [c.excerpt for c in r.citations] == ["[Januvia DIN 02388839 $3.2787, pays $0.8197]"]
+    assert LABEL in r.citations[0].title
+
+
+def test_search_path_times_out(tuned: callable) -> None:
+    r = _get(tuned(slow_search, odb_search_timeout_ms=50), drug="Jardiance")
+    search = r.trace[1]
+    assert (search.status, search.error) == ("timeout", "no answer within 50 ms")
+    assert 50 <= search.duration_ms < 400
+    assert r.coverage is not None and r.coverage.din == "02443937"
+    assert r.confidence == 0.92  # 0.9 + 0.02 for Jardiance's second product (25mg), no passage
+
+
+def test_total_timeout_cuts_the_slow_path(tuned: callable) -> None:
+    r = _get(tuned(slow_search, odb_total_timeout_ms=250), drug="Jardiance")
+    assert r.trace[1].status == "timeout" and r.trace[1].error == "the call's 250 ms total ran out first"
+    assert r.trace[0].status == "ok" and r.coverage is not None
+
+
+def test_sql_path_times_out_passages_answer(tuned: callable) -> None:
+    # one millisecond is far below the SQL path's own work (resolution, ~100 rows, the class's products)
+    r = _get(tuned(odb_sql_timeout_ms=1), q="Is there a generic for Januvia?")
+    sql, search = r.trace
+    assert (sql.status, sql.error, search.status) == ("timeout", "no answer within 1 ms", "ok")
+    assert r.resolved_as == "search" and r.provenance == ["vector"]
+    c = r.coverage
+    assert c is not None
+    assert (c.din, c.brand_name, c.status, c.unit_price, c.amount_mohltc_pays) == (
+        "02388839",
+        "Januvia",
+        "general_benefit",
+        3.2787,
+        0.8197,
+    )
+    assert r.formulary is not None and r.formulary.label == LABEL and r.formulary.edition_code is None
+    assert r.interchangeable == [] and r.lu_criteria == []
+    assert r.confidence == round(0.6 + 0.03 * len(r.citations), 4) and r.citations
+    assert "Answered from indexed passages" in r.warnings[-1]
+
+
+def test_nothing_loaded_sql_path_says_how_to_load(tmp_path: Path) -> None:
+    app = Curbside(Settings(home=tmp_path / "empty"))
+    service = OdbService(app, search=lambda text, k: [])
+    try:
+        r = _get(service, drug="Januvia")
+    finally:
+        service.close()
+        app.close()
+    assert r.trace[0].status == "error"
+    assert r.trace[0].error == (
+        "No ODB formulary is loaded; run `curbside coverage load DIR` with the ministry's XML extract in DIR."
+    )
+    assert r.needs_more_info and r.coverage is None and r.confidence == 0.0 and r.formulary is None
+
+
+def test_both_paths_fail(tuned: callable) -> None:
+    r = _get(tuned(broken_search, odb_sql_timeout_ms=1), drug="Januvia")
+    assert [t.status for t in r.trace] == ["timeout", "error"]
+    assert r.needs_more_info and r.coverage is None and r.confidence == 0.0
+    assert r.summary.startswith("The formulary could not be read for this request;")
