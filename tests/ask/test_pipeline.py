@@ -259,3 +259,18 @@ def test_prompt_holds_the_configured_number_of_trimmed_passages(make_core, llm: 
     assert all(len(body) <= 302 for body in bodies)  # 300 characters cut at a word, plus " …"
     # [3] was not in the prompt: it is unknown to the answer, whatever the search found
     assert any("[3]" in w for w in answer.warnings) and len(answer.citations) == 2
+
+
+def test_sentences_without_a_marker_are_flagged(make_core, llm: ScriptedLLM) -> None:
+    llm.replies.append(quoting_model(extra=" Everyone should take it daily."))
+    answer = ask(make_core(local_llm_url=llm.url), DEPRESSION)
+    assert answer.status == "answered"
+    assert answer.metadata["uncited_sentences"] == ["Everyone should take it daily."]
+    assert any("1 of 3 sentences" in w and "unsupported" in w for w in answer.warnings)
+
+
+def test_fully_cited_answer_has_no_uncited_warning(make_core, llm: ScriptedLLM) -> None:
+    llm.replies.append(quoting_model())
+    answer = ask(make_core(local_llm_url=llm.url), DEPRESSION)
+    assert "uncited_sentences" not in answer.metadata
+    assert not any("cite no passage" in w for w in answer.warnings)

@@ -24,11 +24,11 @@ ODB_FILE = "ontario/odb-formulary-edition-43-2025-08-29.xml"
 
 
 @pytest.fixture(scope="session")
-def odb_xml(pytestconfig: pytest.Config) -> Path:
-    # tests/conftest.py's require_shared (skip, or fail under CI, naming the missing path); it is not an
-    # importable module, so take it from the plugin manager, where pytest registers it by its path
-    root = pytestconfig.pluginmanager.get_plugin(str(Path(__file__).resolve().parents[1] / "conftest.py"))
-    return root.require_shared(ODB_FILE)
+def odb_xml(shared_data: Path) -> Path:
+    # through shared_data: skipped (failed under CI) with the missing path named, and marked shared_data
+    path = shared_data / ODB_FILE
+    assert path.exists(), f"shared data missing: {path}"
+    return path
 
 
 @pytest.fixture(scope="session")
@@ -50,10 +50,3 @@ def loaded(subset_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
 @pytest.fixture(scope="session")
 def odb_app(loaded: tuple[Curbside, LoadReport]) -> Curbside:
     return loaded[0]
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # tests on the real extract carry the shared_data marker, like users of the shared_data fixture
-    for item in items:
-        if "odb_xml" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.shared_data)

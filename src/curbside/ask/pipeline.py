@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from curbside.ask.clarify import clarifying_question
 from curbside.ask.query import compose_query
 from curbside.errors import UpstreamError, ValidationError
+from curbside.kb.sentences import split_sentences
 from curbside.llm.extractive import extractive_answer
 from curbside.llm.markers import check_markers
 from curbside.llm.prompts import answer_messages
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
 
 __all__ = ["AskRequest", "Asker"]
 
+_MARKER = re.compile(r"\[\d+\]")
+_LEADING_MARKERS = re.compile(r"^(?:\s*\[\d+\])+\s*")
 MIN_ANSWER_WORDS = 3  # fewer words than this beside the markers is no answer (small models emit "[1]" alone)
 
 
@@ -148,6 +151,13 @@ class Asker:
             warnings.append(f"The model's answer {reason}, so it is not shown; this is the extractive answer instead.")
             meta["llm_error"] = "UNGROUNDED"
             return self._extractive(text, hits, warnings, meta, status="degraded")
+        uncited = _uncited_sentences(check.text)
+        if uncited:
+            total = len(split_sentences(check.text))
+            warnings.append(
+                f"{len(uncited)} of {total} sentences of the model's answer cite no passage; read them as unsupported."
+            )
+            meta["uncited_sentences"] = uncited
         if completion.finish_reason == "length":
             warnings.append("The model's answer was cut at CURBSIDE_LLM_MAX_TOKENS.")
         citations = [Citation.from_passage(new, shown[old - 1]) for new, old in enumerate(check.cited, 1)]
@@ -179,6 +189,18 @@ class Asker:
         if self.settings.min_similarity is not None:
             return self.settings.min_similarity
         return self.engine.embedder.relevance_threshold
+
+
+def _uncited_sentences(text: str) -> list[str]:
+    """Sentences of a generated answer with no [n]; a marker opening the next sentence counts for this one."""
+    sentences = split_sentences(text)
+    out = []
+    for i, sentence in enumerate(sentences):
+        own = _LEADING_MARKERS.sub("", sentence)  # markers opening a sentence belong to the one before
+        following = sentences[i + 1] if i + 1 < len(sentences) else ""
+        if own and not _MARKER.search(own) and not _MARKER.match(following.lstrip()):
+            out.append(own)
+    return out
 
 
 def _prompt_question(request: AskRequest, text: str) -> str:

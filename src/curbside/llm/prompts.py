@@ -15,12 +15,12 @@ SYSTEM_PROMPT = (
     "sentence with the number of the passage that supports it in square brackets, like [1] or [2][3]. "
     "If the passages do not answer the question, say that the sources provided do not answer it."
 )
+# the format example carries no clinical content: small models copy examples into their answers
 INSTRUCTION = (
     "Answer the question in two to five sentences using only the passages above. "
-    "After each sentence, write the number of the passage it comes from in square brackets, "
-    "for example: Metformin should not be started below an eGFR of 30 [2]."
+    "End each sentence with the number of the passage that supports it, in square brackets "
+    "(for example [1] or [2])."
 )
-
 
 
 def passage_heading(passage: Passage) -> str:
