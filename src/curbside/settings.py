@@ -90,6 +90,10 @@ class Settings(BaseSettings):
     llm_passages: int = Field(
         3, ge=1, le=20, description="Top passages put in the model's prompt (prompt reading dominates on CPU)."
     )
+    llm_breaker_failures: int = Field(
+        5, ge=1, description="Consecutive model failures that open the circuit (answers skip the model)."
+    )
+    llm_breaker_open_s: float = Field(60.0, gt=0, description="How long an open circuit skips the model.")
     llm_passage_chars: int = Field(1200, ge=200, le=20000, description="Characters of each passage in the prompt.")
 
     # --- tools (#5) ----------------------------------------------------------------------

@@ -274,3 +274,16 @@ def test_fully_cited_answer_has_no_uncited_warning(make_core, llm: ScriptedLLM) 
     answer = ask(make_core(local_llm_url=llm.url), DEPRESSION)
     assert "uncited_sentences" not in answer.metadata
     assert not any("cite no passage" in w for w in answer.warnings)
+
+
+def test_a_failing_model_is_skipped_once_the_circuit_opens(make_core, llm: ScriptedLLM) -> None:
+    core = make_core(local_llm_url=llm.url, llm_breaker_failures=2, llm_breaker_open_s=60)
+    llm.default = Reply(status=503)
+    for _ in range(2):
+        assert ask(core, DEPRESSION).metadata["llm_error"] == "UPSTREAM_ERROR"
+    assert len(llm.requests) == 2
+    skipped = ask(core, DEPRESSION)
+    assert skipped.status == "degraded" and skipped.metadata["llm_error"] == "CIRCUIT_OPEN"
+    assert any("2 times in a row" in w for w in skipped.warnings)
+    assert len(llm.requests) == 2  # the model was not called
+    assert skipped.citations and "first-line" in skipped.answer.lower()

@@ -21,6 +21,7 @@ from curbside.ask.clarify import clarifying_question
 from curbside.ask.query import compose_query
 from curbside.errors import UpstreamError, ValidationError
 from curbside.kb.sentences import split_sentences
+from curbside.llm.breaker import CircuitBreaker
 from curbside.llm.extractive import extractive_answer
 from curbside.llm.markers import check_markers
 from curbside.llm.prompts import answer_messages
@@ -58,6 +59,10 @@ class Asker:
         self.engine = engine
         self.settings = settings
         self.model = model
+        # one breaker per application: a dead or hung model costs its timeout a few times, not on every question
+        self.breaker = CircuitBreaker(
+            failure_threshold=settings.llm_breaker_failures, open_seconds=settings.llm_breaker_open_s
+        )
 
     async def ask(self, request: AskRequest) -> Answer:
         started = time.perf_counter()
@@ -125,6 +130,13 @@ class Asker:
         meta |= {"llm_endpoint": client.name, "model_reason": self.model.reason}
         warnings = [*warnings, *self.model.warnings]
         shown = hits[: self.settings.llm_passages]  # the fallback below still draws on every hit
+        if not self.breaker.allow():
+            warnings.append(
+                f"The {client.name} model failed {self.breaker.consecutive_failures} times in a row, so it is skipped "
+                f"for {self.breaker.retry_in():.0f} s more; this is the extractive answer."
+            )
+            meta["llm_error"] = "CIRCUIT_OPEN"
+            return self._extractive(text, hits, warnings, meta, status="degraded")
         try:
             completion = await client.complete(
                 answer_messages(prompt_question, shown, passage_chars=self.settings.llm_passage_chars),
@@ -132,9 +144,14 @@ class Asker:
                 temperature=self.settings.llm_temperature,
             )
         except UpstreamError as exc:
+            self.breaker.record_failure()
             warnings.append(f"The {client.name} model failed ({exc.message}); this is the extractive answer instead.")
             meta["llm_error"] = exc.code
             return self._extractive(text, hits, warnings, meta, status="degraded")
+        except BaseException:
+            self.breaker.abandon()  # cancelled mid-call: no verdict on the model, but free the trial slot
+            raise
+        self.breaker.record_success()  # the endpoint works, even if this answer turns out ungrounded
         meta |= {"generation_ms": round(completion.total_ms, 1), "ttft_ms": _round(completion.ttft_ms, 1)}
         check = check_markers(completion.text, range(1, len(shown) + 1))
         if check.unknown:

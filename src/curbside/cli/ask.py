@@ -6,7 +6,7 @@ import textwrap
 
 import click
 
-from curbside.cli._common import app_context, echo_json, json_option
+from curbside.cli._common import app_context, echo_json, json_option, stderr_is_tty
 
 __all__ = ["ask", "print_answer"]
 
@@ -57,7 +57,14 @@ def ask(
         use_llm=not no_llm,
     )
     with app_context() as app:
-        answer = asyncio.run(app.asker.ask(request))
+        if stderr_is_tty() and app.model_choice.client is not None and not no_llm:
+            from rich.console import Console
+
+            # a local model on a CPU takes seconds to answer: say what is happening
+            with Console(stderr=True).status(f"Answering with {app.llm_description()} …"):
+                answer = asyncio.run(app.asker.ask(request))
+        else:
+            answer = asyncio.run(app.asker.ask(request))
     if as_json:
         echo_json(answer.model_dump())
         return

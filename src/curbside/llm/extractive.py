@@ -37,6 +37,12 @@ _QUESTION_ONLY = frozenset("tell explain give list describe whats best".split())
 TERM_PREFIX = 6
 MIN_WORDS = 4
 MAX_CHARS = 600
+# web-page furniture that survives HTML extraction: never an answer
+_BOILERPLATE = re.compile(
+    r"^(?:click|jump to|skip to|back to top|download|print this|share this|sign in|log in|subscribe)\b"
+    r"|\bclick (?:here|to)\b",
+    re.IGNORECASE,
+)
 HEADING_MAX_WORDS = 12
 DUPLICATE_JACCARD = 0.6
 RANK_PRIOR = 0.35  # a top passage's sentence needs less term overlap than a fifth passage's
@@ -87,7 +93,7 @@ def passage_sentences(passage: Passage, rank: int) -> list[Sentence]:
         for raw in split_sentences(line):
             text = " ".join(raw.split())
             words = terms(text)
-            if len(text.split()) < MIN_WORDS or len(text) > MAX_CHARS or _is_heading(text):
+            if len(text.split()) < MIN_WORDS or len(text) > MAX_CHARS or _is_heading(text) or _BOILERPLATE.search(text):
                 continue
             out.append(Sentence(text, rank, len(out), frozenset(words), len(words)))
     return out

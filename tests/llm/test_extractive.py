@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+from curbside.llm.extractive import extractive_answer, terms
+from curbside.types import Passage
+
+
+def passage(doc: str, text: str, title: str = "Guide", section: str = "") -> Passage:
+    return Passage(
+        chunk_id=f"{doc}:v1:0",
+        doc_key=doc,
+        title=title,
+        section_path=section,
+        score=1.0,
+        text=f"{title} > {section}\n\n{text}" if section else f"{title}\n\n{text}",
+    )
+
+
+def test_best_sentences_are_quoted_in_passage_order_with_markers() -> None:
+    first = passage(
+        "a",
+        "Hypertension is common. Measure blood pressure in both arms at the first visit. "
+        "Confirm hypertension with home or ambulatory monitoring before treating it.",
+    )
+    second = passage("b", "Thiazide diuretics are a first-line treatment of hypertension in adults.")
+    answer = extractive_answer("how to confirm hypertension before treating", [first, second], 3)
+    assert "Hypertension is common." not in answer.text  # shares one word only: outranked
+    assert "Confirm hypertension with home or ambulatory monitoring before treating it. [1]" in answer.text
+    positions = [answer.text.index(s.text) for s in answer.sentences]
+    assert positions == sorted(positions)
+    assert [c.n for c in answer.citations] == list(range(1, len(answer.citations) + 1))
+    assert answer.citations[0].chunk_id == "a:v1:0"
+
+
+def test_word_families_meet() -> None:
+    assert terms("pregnant diabetic doses") == terms("pregnancy diabetes dose")
+
+
+def test_repeats_headings_and_page_furniture_are_left_out() -> None:
+    text = (
+        "Metformin and renal function\n\n"
+        "Starting metformin is not recommended when the eGFR is between 30 and 45. "
+        "Click to view the metformin table in a new window. "
+        "Starting metformin is not recommended when the eGFR is between 30 and 45!"
+    )
+    answer = extractive_answer("starting metformin eGFR 30 to 45", [passage("m", text)], 4)
+    assert answer.text == "Starting metformin is not recommended when the eGFR is between 30 and 45. [1]"
+
+
+def test_no_shared_word_falls_back_to_the_top_passage_opening() -> None:
+    top = passage("t", "Artemisinin combinations are given for three days. Severe cases need artesunate.")
+    answer = extractive_answer("zzz qqq", [top], 4)
+    assert answer.text.startswith("Artemisinin combinations are given for three days. [1]")
