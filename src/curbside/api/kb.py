@@ -32,9 +32,12 @@ def search(
     source_type: str | None = None,
     specialty: str | None = None,
     doc_key: str | None = None,
+    namespace: Annotated[
+        str, Query(min_length=1, description="'kb' (documents) or 'odb' (formulary passages).")
+    ] = "kb",
 ) -> SearchResponse:
     """Hybrid (dense + BM25) search of the knowledge base, with the relevance threshold applied."""
-    filters = SearchFilters(source_type=source_type, specialty=specialty, doc_key=doc_key)
+    filters = SearchFilters(source_type=source_type, specialty=specialty, doc_key=doc_key, namespace=namespace)
     return core.search_engine.search(q, k=k, mode=mode, filters=filters)
 
 

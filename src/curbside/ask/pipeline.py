@@ -51,6 +51,11 @@ class AskRequest(BaseModel):
     source_type: str | None = None
     specialty: str | None = None
     doc_key: str | None = None
+    namespace: str = Field(
+        "kb",
+        min_length=1,
+        description="Search namespace: 'kb' (ingested documents) or e.g. 'odb' (formulary passages).",
+    )
     use_llm: bool = Field(True, description="False forces the extractive answer even when a model is configured.")
 
 
@@ -83,7 +88,12 @@ class Asker:
             return Answer(status="clarify", answer="", clarifying_question=clarify, metadata=meta)
 
         k = request.k or s.answer_passages
-        filters = SearchFilters(source_type=request.source_type, specialty=request.specialty, doc_key=request.doc_key)
+        filters = SearchFilters(
+            source_type=request.source_type,
+            specialty=request.specialty,
+            doc_key=request.doc_key,
+            namespace=request.namespace,
+        )
         searched = time.perf_counter()
         response = await asyncio.to_thread(self.engine.search, text, k=k, filters=filters)
         meta |= {

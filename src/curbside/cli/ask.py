@@ -23,6 +23,9 @@ __all__ = ["ask", "print_answer"]
 @click.option("--source-type", help="Only sources of this type.")
 @click.option("--specialty", help="Only sources of this specialty.")
 @click.option("--doc-key", help="Only this document.")
+@click.option(
+    "--namespace", default="kb", show_default=True, help="'kb' (ingested documents) or 'odb' (formulary passages)."
+)
 @click.option("--no-llm", is_flag=True, help="Extractive answer even when a model is configured.")
 @json_option
 def ask(
@@ -33,6 +36,7 @@ def ask(
     source_type: str | None,
     specialty: str | None,
     doc_key: str | None,
+    namespace: str,
     no_llm: bool,
     as_json: bool,
 ) -> None:
@@ -54,6 +58,7 @@ def ask(
         source_type=source_type,
         specialty=specialty,
         doc_key=doc_key,
+        namespace=namespace,
         use_llm=not no_llm,
     )
     with app_context() as app:
