@@ -124,3 +124,19 @@ def test_openapi_documents_the_routes_with_models(client: TestClient) -> None:
         {"$ref": "#/components/schemas/ToolResult"},
         {"$ref": "#/components/schemas/ErrorBody"},
     ]
+
+
+def _ok_count(client: TestClient) -> float:
+    response = client.get("/metrics")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/plain")
+    prefix = 'tool_calls_total{status="ok",tool="source.passages"} '
+    values = [float(line[len(prefix) :]) for line in response.text.splitlines() if line.startswith(prefix)]
+    return values[0] if values else 0.0
+
+
+def test_metrics_route_exposes_tool_counts(client: TestClient) -> None:
+    before = _ok_count(client)
+    client.post("/v1/tools/source.passages", json={"chunk_ids": ["nope:v1:0"]})
+    assert _ok_count(client) == before + 1
+    lines = client.get("/metrics").text.splitlines()
+    assert any(line.startswith('tool_execution_duration_seconds_count{tool="source.passages"}') for line in lines)

@@ -37,9 +37,10 @@ def create_app(curbside: Curbside | None = None, *, warm_up: bool = True) -> Fas
     app.state.curbside = core
     install_error_handlers(app)
 
-    from curbside.api import ask, health, kb, tools
+    from curbside.api import ask, health, kb, metrics, tools
 
     app.include_router(health.router)
+    app.include_router(metrics.router)
     app.include_router(tools.router)
     app.include_router(ask.router)
     app.include_router(kb.router)
