@@ -8,8 +8,9 @@ From the coverage spec ("Confidence Scoring Formula")::
                + 0.02 per SQL record beyond the first (at most +0.06)
     penalties  = 0.1 per conflict between the two paths
 
-The spec writes the penalty as ``0.1 * has_conflict``; Curbside charges it per
-conflict (issue #5), so two disagreements cost more than one. The result is
+The spec writes the penalty as ``0.1 * has_conflict``, yet its confidence levels
+put "multiple conflicts" below one; Curbside charges it per conflict, so two
+disagreements cost more than one. The result is
 clamped to [0, 1] and rounded to 4 places so sums like 0.9 + 0.03 x 3 compare exactly.
 """
 
