@@ -10,7 +10,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-__all__ = ["Answer", "AnswerStatus", "Citation", "Passage", "SearchFilters", "SearchResponse", "SourcePassage", "SourcePassages"]
+__all__ = [
+    "Answer",
+    "AnswerStatus",
+    "Citation",
+    "Passage",
+    "SearchFilters",
+    "SearchResponse",
+    "SourcePassage",
+    "SourcePassages",
+]
 
 
 class Passage(BaseModel):
@@ -30,12 +39,16 @@ class Passage(BaseModel):
     version: int = 1
     namespace: str = "kb"
 
-    def excerpt(self, limit: int = 300) -> str:
-        """The chunk body on one line, without its title-path line, cut at a word boundary."""
+    @property
+    def body(self) -> str:
+        """The chunk text without its title-path line."""
         # the chunker writes a title-path line first unless the document has neither title nor sections
         has_path_line = bool(self.title.strip() or self.section_path.strip())
-        body = self.text.split("\n\n", 1)[-1] if has_path_line else self.text
-        body = " ".join(body.split())
+        return self.text.split("\n\n", 1)[-1] if has_path_line else self.text
+
+    def excerpt(self, limit: int = 300) -> str:
+        """The chunk body on one line, without its title-path line, cut at a word boundary."""
+        body = " ".join(self.body.split())
         if len(body) <= limit:
             return body
         cut = body[:limit].rsplit(" ", 1)[0]

@@ -100,7 +100,7 @@ class Asker:
             "expanded_query": response.expanded_query,
             "search_ms": _ms(searched),
             "passages_considered": len(response.hits),
-            "relevance_threshold": self._threshold(),
+            "relevance_threshold": self.engine.default_threshold(),
         }
         warnings = list(response.warnings)
         if not response.hits:
@@ -211,11 +211,6 @@ class Asker:
             )
         meta |= {"mode": None, "model_used": None}
         return Answer(status="no_source", answer=message, warnings=warnings, metadata=meta)
-
-    def _threshold(self) -> float | None:
-        if self.settings.min_similarity is not None:
-            return self.settings.min_similarity
-        return self.engine.embedder.relevance_threshold
 
 
 def _uncited_sentences(text: str) -> list[str]:

@@ -47,6 +47,7 @@ def ask(
     curbside ask --condition malaria --finding pregnant --finding "first trimester"
     """
     import asyncio
+    import contextlib
 
     from curbside.ask.pipeline import AskRequest
 
@@ -62,13 +63,13 @@ def ask(
         use_llm=not no_llm,
     )
     with app_context() as app:
+        status: contextlib.AbstractContextManager[object] = contextlib.nullcontext()
         if stderr_is_tty() and app.model_choice.client is not None and not no_llm:
             from rich.console import Console
 
             # a local model on a CPU takes seconds to answer: say what is happening
-            with Console(stderr=True).status(f"Answering with {app.llm_description()} …"):
-                answer = asyncio.run(app.asker.ask(request))
-        else:
+            status = Console(stderr=True).status(f"Answering with {app.llm_description()} …")
+        with status:
             answer = asyncio.run(app.asker.ask(request))
     if as_json:
         echo_json(answer.model_dump())

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from curbside.app import Curbside
     from curbside.kb.ingest import DocumentOutcome, Ingestor
+    from curbside.store.database import Database
 
 __all__ = ["BackgroundIngest"]
 
@@ -26,7 +27,7 @@ class BackgroundIngest:
         self._core = core
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="curbside-ingest")
         self._ingestor: Ingestor | None = None
-        self._closers: list[object] = []
+        self._db: Database | None = None
 
     def submit(self, job_id: int) -> Future[DocumentOutcome | None]:
         return self._pool.submit(self._run, job_id)
@@ -47,8 +48,7 @@ class BackgroundIngest:
             from curbside.store.sqlite_indexes import Fts5Index, SqliteVecIndex
 
             core = self._core
-            db = Database(core.settings.db_path)
-            self._closers.append(db)
+            db = self._db = Database(core.settings.db_path)
             documents = DocumentStore(db, SqliteVecIndex(db), Fts5Index(db))
             self._ingestor = Ingestor(
                 db=db,
@@ -63,7 +63,7 @@ class BackgroundIngest:
 
     def close(self, wait: bool = True) -> None:
         self._pool.shutdown(wait=wait)
-        for db in self._closers:
-            db.close()  # type: ignore[attr-defined]
-        self._closers.clear()
+        if self._db is not None:
+            self._db.close()
+        self._db = None
         self._ingestor = None

@@ -86,10 +86,8 @@ class ExtractiveAnswer:
 
 
 def passage_sentences(passage: Passage, rank: int) -> list[Sentence]:
-    has_path_line = bool(passage.title.strip() or passage.section_path.strip())
-    body = passage.text.split("\n\n", 1)[-1] if has_path_line else passage.text
     out: list[Sentence] = []
-    for line in body.splitlines():
+    for line in passage.body.splitlines():
         for raw in split_sentences(line):
             text = " ".join(raw.split())
             words = terms(text)

@@ -31,7 +31,7 @@ def passage_heading(passage: Passage) -> str:
 def answer_messages(question: str, passages: Sequence[Passage], *, passage_chars: int = 1200) -> list[Message]:
     blocks = []
     for n, passage in enumerate(passages, 1):
-        body = passage.text.split("\n\n", 1)[-1].strip()
+        body = passage.body.strip()
         if len(body) > passage_chars:
             body = body[:passage_chars].rsplit(" ", 1)[0] + " …"
         blocks.append(f"[{n}] {passage_heading(passage)}\n{body}")

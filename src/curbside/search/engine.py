@@ -109,9 +109,7 @@ class SearchEngine:
         if max_per_document is not None:
             max_per_document = _check_int("max_per_document", max_per_document, MAX_K)
         if min_similarity is USE_SETTINGS:
-            threshold = s.min_similarity
-            if threshold is None and mode != "bm25":  # bm25 applies no threshold; don't ask the embedder
-                threshold = self.embedder.relevance_threshold
+            threshold = self.default_threshold(mode)
         else:
             threshold = min_similarity
         if threshold is not None and not (isinstance(threshold, int | float) and -1.0 <= threshold <= 1.0):
@@ -197,6 +195,14 @@ class SearchEngine:
             warnings=warnings,
             took_ms=(time.perf_counter() - started) * 1000.0,
         )
+
+    def default_threshold(self, mode: str = "hybrid") -> float | None:
+        """``Settings.min_similarity``, else the embedder's calibrated threshold; bm25 applies none."""
+        if self.settings.min_similarity is not None:
+            return self.settings.min_similarity
+        if mode == "bm25":  # nothing is embedded: don't ask the embedder
+            return None
+        return self.embedder.relevance_threshold
 
     # --- helpers -----------------------------------------------------------------------------
     def _check_query(self, query: object) -> str:
