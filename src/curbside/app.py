@@ -14,12 +14,13 @@ from curbside.settings import Settings
 
 if TYPE_CHECKING:
     from curbside.ask.pipeline import Asker
+    from curbside.ask.screening import PromptScreen
     from curbside.coverage.odb.service import OdbService
     from curbside.kb.background import BackgroundIngest
     from curbside.kb.chunking import Chunker
     from curbside.kb.ingest import Ingestor
     from curbside.kb.jobs import JobStore
-    from curbside.llm.endpoints import ModelChoice
+    from curbside.llm.endpoints import ModelRouter
     from curbside.search.embedders.base import Embedder
     from curbside.search.engine import SearchEngine
     from curbside.store.database import Database
@@ -115,19 +116,32 @@ class Curbside:
         )
 
     @cached_property
-    def model_choice(self) -> ModelChoice:
-        from curbside.llm.endpoints import choose_model
+    def models(self) -> ModelRouter:
+        """The configured LLM endpoints and the PHI routing policy between them."""
+        from curbside.llm.endpoints import ModelRouter
 
-        return choose_model(self.settings)
+        return ModelRouter(self.settings)
 
     def llm_description(self) -> str:
-        return self.model_choice.description
+        return self.models.description
+
+    @cached_property
+    def phi_screen(self) -> PromptScreen:
+        """PHI screening of text before it may leave the machine (the detector loads on first use)."""
+        from curbside.ask.screening import PromptScreen
+
+        def detector():  # noqa: ANN202 - the PHI package loads spaCy: only when text is first screened
+            from curbside.phi import get_detector
+
+            return get_detector(self.settings)
+
+        return PromptScreen(detector)
 
     @cached_property
     def asker(self) -> Asker:
         from curbside.ask.pipeline import Asker
 
-        return Asker(engine=self.search_engine, settings=self.settings, model=self.model_choice)
+        return Asker(engine=self.search_engine, settings=self.settings, router=self.models, screen=self.phi_screen)
 
     @cached_property
     def background(self) -> BackgroundIngest:
@@ -153,7 +167,8 @@ class Curbside:
         """Load models and open the store now, so first requests meet their timeouts."""
         self.embedder.warm_up()
         _ = self.search_engine
-        _ = self.model_choice  # logs the cloud-unscreened warning at startup, not at the first question
+        _ = self.models  # logs routing warnings at startup, not at the first question
+        self.phi_screen.screen("warm up the PHI detector")
         self.tools.warm_up()
 
     def close(self) -> None:

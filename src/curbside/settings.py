@@ -96,6 +96,17 @@ class Settings(BaseSettings):
     llm_breaker_open_s: float = Field(60.0, gt=0, description="How long an open circuit skips the model.")
     llm_passage_chars: int = Field(1200, ge=200, le=20000, description="Characters of each passage in the prompt.")
 
+    # --- PHI routing (#4) -------------------------------------------------------------------
+    llm_routing: Literal["hybrid", "local-only", "cloud-only"] = Field(
+        "hybrid",
+        description="hybrid: prompts with PHI go to the local model, others to the cloud one; local-only; "
+        "cloud-only (prompts with PHI get the extractive answer).",
+    )
+    max_patient_context_chars: int = Field(20000, ge=1, description="Longest patient context given with a question.")
+    log_level: Literal["debug", "info", "warning", "error"] = Field(
+        "warning", description="Level of the JSON log on stderr (messages pass the PHI redactor)."
+    )
+
     # --- tools (#5) ----------------------------------------------------------------------
     tool_user: str = Field("local", min_length=1, description="Caller of CLI/HTTP/MCP tool calls until #4 adds auth.")
     tool_role: str = Field("clinician", min_length=1, description="Role of that default caller.")

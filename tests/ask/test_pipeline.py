@@ -16,7 +16,6 @@ from scripted_llm import Reply, ScriptedLLM
 from curbside.app import Curbside
 from curbside.ask.pipeline import AskRequest
 from curbside.errors import ValidationError
-from curbside.llm.endpoints import CLOUD_UNSCREENED_WARNING
 from curbside.search.passages import open_passages
 from curbside.settings import Settings
 from curbside.types import Answer
@@ -65,7 +64,7 @@ def test_answered_extractively_with_valid_citations(make_core) -> None:
     core = make_core()
     answer = ask(core, DEPRESSION)
     assert answer.status == "answered"
-    assert answer.metadata["mode"] == "extractive" and answer.metadata["model_used"] is None
+    assert answer.metadata["mode"] == "extractive" and answer.metadata["model_used"] == "extractive"
     assert all(c.doc_key == "cep-anxiety-and-depression" for c in answer.citations)
     assert "first-line" in answer.answer.lower()
     assert_citations_valid(core, answer, verbatim=True)
@@ -175,7 +174,7 @@ def test_generated_answer_is_checked_and_renumbered(make_core, llm: ScriptedLLM)
     answer = ask(core, DEPRESSION)
     assert answer.status == "answered"
     assert answer.metadata["mode"] == "generated" and answer.metadata["llm_endpoint"] == "local"
-    assert answer.metadata["model_used"] == "scripted-model"
+    assert answer.metadata["model_used"] == "local" and answer.metadata["llm_model"] == "scripted-model"
     assert "[9]" not in answer.answer and any("[9]" in w for w in answer.warnings)
     # the model cited prompt passage [2] first: it becomes [1]
     prompt = llm.user_prompt()
@@ -233,21 +232,6 @@ def test_no_source_and_clarify_never_call_the_model(make_core, llm: ScriptedLLM)
     assert ask(core, OFF_TOPIC).status == "no_source"
     assert ask(core, "diabetes drug choices please").status == "clarify"
     assert llm.requests == []
-
-
-def test_cloud_only_answers_carry_the_unscreened_warning(make_core, llm: ScriptedLLM) -> None:
-    llm.replies.append(quoting_model())
-    answer = ask(make_core(cloud_llm_url=llm.url), DEPRESSION)
-    assert answer.status == "answered" and answer.metadata["llm_endpoint"] == "cloud"
-    assert CLOUD_UNSCREENED_WARNING in answer.warnings
-
-
-def test_local_endpoint_is_preferred_when_both_are_set(make_core, llm: ScriptedLLM) -> None:
-    with ScriptedLLM() as cloud:
-        llm.replies.append(quoting_model())
-        answer = ask(make_core(local_llm_url=llm.url, cloud_llm_url=cloud.url), DEPRESSION)
-        assert cloud.requests == []
-    assert answer.metadata["llm_endpoint"] == "local" and len(llm.requests) == 1
 
 
 def test_prompt_holds_the_configured_number_of_trimmed_passages(make_core, llm: ScriptedLLM) -> None:

@@ -1,23 +1,75 @@
+"""The routing policy: which endpoint a prompt may reach, by mode and PHI verdict."""
+
 from __future__ import annotations
 
-from curbside.llm.endpoints import CLOUD_UNSCREENED_WARNING, choose_model
+import pytest
+
+from curbside.llm.endpoints import ModelRouter
 from curbside.settings import Settings
 
-
-def test_no_endpoint_means_extractive() -> None:
-    choice = choose_model(Settings())
-    assert choice.client is None and choice.description == "none (extractive answers)"
+LOCAL = "http://127.0.0.1:9/v1"
+CLOUD = "https://cloud.example/v1"
 
 
-def test_local_endpoint_wins_over_cloud() -> None:
-    choice = choose_model(Settings(local_llm_url="http://127.0.0.1:9/v1", cloud_llm_url="https://cloud.example/v1"))
-    assert choice.client is not None and choice.client.name == "local"
-    assert choice.warnings == []
-
-
-def test_cloud_only_warns_that_phi_screening_is_not_active() -> None:
-    choice = choose_model(
-        Settings(cloud_llm_url="https://cloud.example/v1", cloud_llm_model="gpt-x", cloud_llm_key="k")
+def router(mode: str, *, local: bool = True, cloud: bool = True) -> ModelRouter:
+    return ModelRouter(
+        Settings(llm_routing=mode, local_llm_url=LOCAL if local else None, cloud_llm_url=CLOUD if cloud else None)  # type: ignore[arg-type]
     )
-    assert choice.client is not None and choice.client.name == "cloud" and choice.client.model == "gpt-x"
-    assert choice.warnings == [CLOUD_UNSCREENED_WARNING]
+
+
+@pytest.mark.parametrize(
+    ("mode", "local", "cloud", "phi", "expected"),
+    [
+        # hybrid: PHI stays local; the rest goes to the cloud when there is one
+        ("hybrid", True, True, True, "local"),
+        ("hybrid", True, True, False, "cloud"),
+        ("hybrid", False, True, True, None),
+        ("hybrid", False, True, False, "cloud"),
+        ("hybrid", True, False, True, "local"),
+        ("hybrid", True, False, False, "local"),
+        ("hybrid", False, False, False, None),
+        # local-only never calls the cloud, whatever is configured
+        ("local-only", True, True, False, "local"),
+        ("local-only", True, True, True, "local"),
+        ("local-only", False, True, False, None),
+        # cloud-only never calls the local model and never sends PHI
+        ("cloud-only", True, True, False, "cloud"),
+        ("cloud-only", True, True, True, None),
+        ("cloud-only", True, False, False, None),
+    ],
+)
+def test_route_by_mode_endpoints_and_phi(mode: str, local: bool, cloud: bool, phi: bool, expected: str | None) -> None:
+    route = router(mode, local=local, cloud=cloud).route(phi)
+    assert route.endpoint == expected
+    assert route.model_used == (expected or "extractive")
+    assert route.reason
+
+
+def test_only_a_router_that_may_reach_the_cloud_needs_screening() -> None:
+    assert router("hybrid").needs_screening
+    assert not router("local-only").needs_screening
+    assert not router("hybrid", cloud=False).needs_screening
+    assert router("cloud-only", local=False).needs_screening
+
+
+def test_an_endpoint_the_mode_forbids_is_reported_unused() -> None:
+    assert any("cloud model is unused" in w for w in router("local-only").warnings)
+    assert any("local model is unused" in w for w in router("cloud-only").warnings)
+    assert router("hybrid").warnings == []
+
+
+def test_no_endpoint_means_extractive_answers() -> None:
+    plain = ModelRouter(Settings())
+    assert not plain.has_model and plain.description == "none (extractive answers)"
+
+
+def test_unknown_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="llm_routing"):
+        Settings(llm_routing="everywhere")  # type: ignore[arg-type]
+
+
+def test_each_endpoint_has_its_own_breaker() -> None:
+    both = router("hybrid")
+    for _ in range(5):
+        both.breakers["local"].record_failure()
+    assert not both.breakers["local"].allow() and both.breakers["cloud"].allow()

@@ -2,7 +2,8 @@
 
 Steps: compose and check the query → clarify when under-specified → hybrid
 search with the relevance threshold → ``no_source`` when nothing passes →
-a generated answer when a model is configured (markers checked against the
+screen the outgoing prompt for PHI and route it (``llm/endpoints.py``) → a
+generated answer from the permitted model (markers checked against the
 passages) else the extractive one → assemble with metadata. A failing model
 degrades to the extractive answer; it never fails the request.
 """
@@ -10,6 +11,7 @@ degrades to the extractive answer; it never fails the request.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import time
 from collections.abc import Sequence
@@ -21,18 +23,21 @@ from curbside.ask.clarify import clarifying_question
 from curbside.ask.query import compose_query
 from curbside.errors import UpstreamError, ValidationError
 from curbside.kb.sentences import split_sentences
-from curbside.llm.breaker import CircuitBreaker
 from curbside.llm.extractive import extractive_answer
 from curbside.llm.markers import check_markers
 from curbside.llm.prompts import answer_messages
 from curbside.types import Answer, Citation, Passage, SearchFilters
 
 if TYPE_CHECKING:
-    from curbside.llm.endpoints import ModelChoice
+    from curbside.ask.screening import PromptScreen, ScreenResult
+    from curbside.llm.client import Message
+    from curbside.llm.endpoints import Endpoint, ModelRouter
     from curbside.search.engine import SearchEngine
     from curbside.settings import Settings
 
 __all__ = ["AskRequest", "Asker"]
+
+log = logging.getLogger(__name__)
 
 _MARKER = re.compile(r"\[\d+\]")
 _LEADING_MARKERS = re.compile(r"^(?:\s*\[\d+\])+\s*")
@@ -57,19 +62,39 @@ class AskRequest(BaseModel):
         description="Search namespace: 'kb' (ingested documents) or e.g. 'odb' (formulary passages).",
     )
     use_llm: bool = Field(True, description="False forces the extractive answer even when a model is configured.")
+    patient_context: str | None = Field(
+        None,
+        description="Chart facts for this patient (may hold PHI). Given to the model with the passages, never searched; "
+        "a prompt holding PHI never reaches the cloud endpoint.",
+    )
 
 
 class Asker:
-    def __init__(self, *, engine: SearchEngine, settings: Settings, model: ModelChoice) -> None:
+    def __init__(self, *, engine: SearchEngine, settings: Settings, router: ModelRouter, screen: PromptScreen) -> None:
         self.engine = engine
         self.settings = settings
-        self.model = model
-        # one breaker per application: a dead or hung model costs its timeout a few times, not on every question
-        self.breaker = CircuitBreaker(
-            failure_threshold=settings.llm_breaker_failures, open_seconds=settings.llm_breaker_open_s
-        )
+        self.router = router
+        self.screen = screen
 
     async def ask(self, request: AskRequest) -> Answer:
+        answer = await self._ask(request)
+        meta = answer.metadata
+        # the question goes through the log formatter's PHI redactor; the patient context is never logged
+        log.info(
+            "ask %s",
+            answer.status,
+            extra={
+                "event": "ask",
+                "question": request.question,
+                "status": answer.status,
+                "model_used": meta.get("model_used"),
+                "phi_detected": meta.get("phi_detected"),
+                "took_ms": meta.get("took_ms"),
+            },
+        )
+        return answer
+
+    async def _ask(self, request: AskRequest) -> Answer:
         started = time.perf_counter()
         s = self.settings
         text = compose_query(request.question, request.condition, request.findings, max_findings=s.max_findings)
@@ -80,7 +105,16 @@ class Asker:
                 f"The question is {len(text)} characters long; the limit is {s.max_query_chars} "
                 "(CURBSIDE_MAX_QUERY_CHARS). Ask it more briefly."
             )
+        context = (request.patient_context or "").strip() or None
+        if context and len(context) > s.max_patient_context_chars:
+            raise ValidationError(
+                f"The patient context is {len(context)} characters long; the limit is {s.max_patient_context_chars} "
+                "(CURBSIDE_MAX_PATIENT_CONTEXT_CHARS). Give the facts that bear on the question."
+            )
         meta: dict[str, object] = {"query": text, "embedder": self.engine.embedder.model_id}
+        # the user's own words, screened on every path so the answer and the audit trail can say whether they held PHI
+        screened = await asyncio.to_thread(self.screen.screen, request.question, request.condition, *request.findings, context)
+        meta |= screened.metadata() | {"routing_mode": self.router.mode, "model_used": "extractive"}
 
         clarify = clarifying_question(text)
         if clarify is not None:
@@ -109,21 +143,57 @@ class Asker:
         hits = response.hits
         meta["top_similarity"] = _round(max((h.similarity or 0.0) for h in hits))
 
-        client = self.model.client if request.use_llm else None
-        if client is None:
+        if not request.use_llm:
+            meta["routing_reason"] = "the request asked for the extractive answer"
+            answer = self._extractive(text, hits, warnings, meta, status="answered")
+        elif not self.router.has_model:
+            meta["routing_reason"] = self.router.route(screened.phi).reason
             answer = self._extractive(text, hits, warnings, meta, status="answered")
         else:
-            prompt_question = _prompt_question(request, text)
-            answer = await self._generated(prompt_question, text, hits, warnings, meta)
+            shown = hits[: s.llm_passages]  # the fallback below still draws on every hit
+            messages = answer_messages(
+                _prompt_question(request, text), shown, passage_chars=s.llm_passage_chars, patient_context=context
+            )
+            answer = await self._routed(messages, screened, text, hits, shown, warnings, meta)
         answer.metadata["took_ms"] = _ms(started)
         return answer
+
+    async def _routed(
+        self,
+        messages: list[Message],
+        screened: ScreenResult,
+        text: str,
+        hits: Sequence[Passage],
+        shown: Sequence[Passage],
+        warnings: list[str],
+        meta: dict[str, object],
+    ) -> Answer:
+        phi = screened.phi
+        if self.router.needs_screening:
+            # the whole outgoing prompt, passages included, before anything may go to the cloud
+            prompt = await asyncio.to_thread(self.screen.screen, *(m["content"] for m in messages))
+            phi = phi or prompt.phi
+            meta |= {
+                "phi_detected": phi,
+                "phi_types": sorted(set(screened.types) | set(prompt.types)),
+                "phi_screen_ms": round(screened.ms + prompt.ms, 2),
+            }
+            if prompt.error:
+                meta["phi_screen_error"] = prompt.error
+            if prompt.error or screened.error:
+                warnings.append("PHI screening failed, so the prompt was treated as holding PHI and kept off the cloud.")
+        route = self.router.route(phi)
+        meta["routing_reason"] = route.reason
+        if route.endpoint is None:
+            return self._extractive(text, hits, warnings, meta, status="answered")
+        return await self._generated(route.endpoint, messages, text, hits, shown, warnings, meta)
 
     # --- answer paths --------------------------------------------------------------------------
     def _extractive(
         self, text: str, hits: Sequence[Passage], warnings: list[str], meta: dict[str, object], *, status: str
     ) -> Answer:
         extract = extractive_answer(text, hits, self.settings.answer_max_sentences)
-        meta |= {"mode": "extractive", "model_used": None}
+        meta |= {"mode": "extractive", "model_used": "extractive"}
         return Answer(
             status=status,  # type: ignore[arg-type]
             answer=extract.text,
@@ -133,35 +203,38 @@ class Asker:
         )
 
     async def _generated(
-        self, prompt_question: str, text: str, hits: Sequence[Passage], warnings: list[str], meta: dict[str, object]
+        self,
+        endpoint: Endpoint,
+        messages: list[Message],
+        text: str,
+        hits: Sequence[Passage],
+        shown: Sequence[Passage],
+        warnings: list[str],
+        meta: dict[str, object],
     ) -> Answer:
-        client = self.model.client
-        assert client is not None
-        meta |= {"llm_endpoint": client.name, "model_reason": self.model.reason}
-        warnings = [*warnings, *self.model.warnings]
-        shown = hits[: self.settings.llm_passages]  # the fallback below still draws on every hit
-        if not self.breaker.allow():
+        client = self.router.client(endpoint)
+        breaker = self.router.breakers[endpoint]
+        meta["llm_endpoint"] = client.name
+        if not breaker.allow():
             warnings.append(
-                f"The {client.name} model failed {self.breaker.consecutive_failures} times in a row, so it is skipped "
-                f"for {self.breaker.retry_in():.0f} s more; this is the extractive answer."
+                f"The {client.name} model failed {breaker.consecutive_failures} times in a row, so it is skipped "
+                f"for {breaker.retry_in():.0f} s more; this is the extractive answer."
             )
             meta["llm_error"] = "CIRCUIT_OPEN"
             return self._extractive(text, hits, warnings, meta, status="degraded")
         try:
             completion = await client.complete(
-                answer_messages(prompt_question, shown, passage_chars=self.settings.llm_passage_chars),
-                max_tokens=self.settings.llm_max_tokens,
-                temperature=self.settings.llm_temperature,
+                messages, max_tokens=self.settings.llm_max_tokens, temperature=self.settings.llm_temperature
             )
         except UpstreamError as exc:
-            self.breaker.record_failure()
+            breaker.record_failure()
             warnings.append(f"The {client.name} model failed ({exc.message}); this is the extractive answer instead.")
             meta["llm_error"] = exc.code
             return self._extractive(text, hits, warnings, meta, status="degraded")
         except BaseException:
-            self.breaker.abandon()  # cancelled mid-call: no verdict on the model, but free the trial slot
+            breaker.abandon()  # cancelled mid-call: no verdict on the model, but free the trial slot
             raise
-        self.breaker.record_success()  # the endpoint works, even if this answer turns out ungrounded
+        breaker.record_success()  # the endpoint works, even if this answer turns out ungrounded
         meta |= {"generation_ms": round(completion.total_ms, 1), "ttft_ms": _round(completion.ttft_ms, 1)}
         check = check_markers(completion.text, range(1, len(shown) + 1))
         if check.unknown:
@@ -188,7 +261,7 @@ class Asker:
         if completion.finish_reason == "length":
             warnings.append("The model's answer was cut at CURBSIDE_LLM_MAX_TOKENS.")
         citations = [Citation.from_passage(new, shown[old - 1]) for new, old in enumerate(check.cited, 1)]
-        meta |= {"mode": "generated", "model_used": completion.model}
+        meta |= {"mode": "generated", "model_used": endpoint, "llm_model": completion.model}
         return Answer(status="answered", answer=check.text, citations=citations, warnings=warnings, metadata=meta)
 
     async def _no_source(
@@ -209,7 +282,7 @@ class Asker:
                 "No passage in the knowledge base is relevant enough to answer this question, so no answer is given. "
                 "Rephrase it, or ingest a source that covers it."
             )
-        meta |= {"mode": None, "model_used": None}
+        meta |= {"mode": None, "model_used": "extractive"}
         return Answer(status="no_source", answer=message, warnings=warnings, metadata=meta)
 
 

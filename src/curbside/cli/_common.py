@@ -45,6 +45,7 @@ def app_context() -> Iterator[Any]:
     except PydanticValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in exc.errors())
         raise ConfigError(f"Invalid CURBSIDE_* settings: {problems}") from exc
+    _configure_logging_once(settings)
     app = Curbside(settings)
     try:
         yield app
@@ -58,3 +59,15 @@ def echo_json(data: Any) -> None:
 
 def stderr_is_tty() -> bool:
     return sys.stderr.isatty()
+
+
+_logging_configured = False
+
+
+def _configure_logging_once(settings: Any) -> None:
+    global _logging_configured
+    if not _logging_configured:
+        from curbside.logs import configure_logging
+
+        configure_logging(settings)
+        _logging_configured = True

@@ -64,7 +64,7 @@ def ask(
     )
     with app_context() as app:
         status: contextlib.AbstractContextManager[object] = contextlib.nullcontext()
-        if stderr_is_tty() and app.model_choice.client is not None and not no_llm:
+        if stderr_is_tty() and app.models.has_model and not no_llm:
             from rich.console import Console
 
             # a local model on a CPU takes seconds to answer: say what is happening

@@ -21,6 +21,7 @@ def serve(host: str, port: int, log_level: str) -> None:
     with app_context() as core:
         click.echo(f"Curbside API on http://{host}:{port} (docs: /docs); data in {core.settings.home}", err=True)
         click.echo(f"Answers: {core.llm_description()}", err=True)
-        for warning in core.model_choice.warnings:
+        for warning in core.models.warnings:
             click.echo(f"warning: {warning}", err=True)
-        uvicorn.run(create_app(core), host=host, port=port, log_level=log_level)
+        # log_config=None keeps our redacting JSON handler on uvicorn's loggers
+        uvicorn.run(create_app(core), host=host, port=port, log_level=log_level, log_config=None)

@@ -1,59 +1,128 @@
-"""Which configured model answers.
+"""Which configured model may answer a prompt: the PHI routing policy.
 
 Two OpenAI-compatible endpoints can be set: a local one (on the clinic's machine)
-and a cloud one. Until PHI screening exists (issue #4), the local endpoint is used
-whenever it is set, and the cloud one only when it is the only one set — with a
-warning that questions reach it unscreened.
+and a cloud one. ``CURBSIDE_LLM_ROUTING`` decides between them
+(query-orchestrator.md, "PHI Detection & Routing"):
+
+- ``hybrid`` (default): a prompt with PHI goes to the local model; one without
+  goes to the cloud model when one is set, else to the local one.
+- ``local-only``: only the local model is ever called.
+- ``cloud-only``: only the cloud model, and only with prompts free of PHI.
+
+With no permitted model the answer is extractive: nothing leaves the machine.
+The caller screens the whole outgoing prompt first; a screen that failed counts
+as PHI found. The router only decides; it sends nothing.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Literal
 
+from curbside.llm.breaker import CircuitBreaker
 from curbside.llm.client import ChatClient
 from curbside.settings import Settings
 
-__all__ = ["CLOUD_UNSCREENED_WARNING", "ModelChoice", "choose_model"]
+__all__ = ["Endpoint", "ModelRouter", "Route", "RoutingMode"]
 
 log = logging.getLogger(__name__)
 
-CLOUD_UNSCREENED_WARNING = (
-    "Only the cloud LLM endpoint is configured and PHI screening is not active yet: questions and "
-    "retrieved passages are sent to it unscreened. Do not put patient details in questions, or set "
-    "CURBSIDE_LOCAL_LLM_URL to a model on this machine."
-)
+RoutingMode = Literal["hybrid", "local-only", "cloud-only"]
+Endpoint = Literal["local", "cloud"]
 
 
-@dataclass(slots=True)
-class ModelChoice:
-    client: ChatClient | None
+@dataclass(frozen=True, slots=True)
+class Route:
+    """Where one prompt goes: ``endpoint`` None means the extractive answer."""
+
+    endpoint: Endpoint | None
     reason: str
-    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def model_used(self) -> str:
+        return self.endpoint or "extractive"
+
+
+class ModelRouter:
+    def __init__(self, settings: Settings, clients: dict[Endpoint, ChatClient] | None = None) -> None:
+        self.mode: RoutingMode = settings.llm_routing
+        self.clients: dict[Endpoint, ChatClient] = clients if clients is not None else _clients(settings)
+        if self.mode == "local-only":
+            self.clients.pop("cloud", None)
+        elif self.mode == "cloud-only":
+            self.clients.pop("local", None)
+        # one breaker per endpoint: a dead local model must not stop PHI-free prompts reaching the cloud
+        self.breakers = {
+            name: CircuitBreaker(
+                failure_threshold=settings.llm_breaker_failures, open_seconds=settings.llm_breaker_open_s
+            )
+            for name in self.clients
+        }
+        self.warnings: list[str] = []
+        if "local" in settings_endpoints(settings) and "local" not in self.clients:
+            self.warnings.append("CURBSIDE_LOCAL_LLM_URL is set but routing is cloud-only: the local model is unused.")
+        if "cloud" in settings_endpoints(settings) and "cloud" not in self.clients:
+            self.warnings.append("CURBSIDE_CLOUD_LLM_URL is set but routing is local-only: the cloud model is unused.")
+        for warning in self.warnings:
+            log.warning(warning)
+
+    @property
+    def has_model(self) -> bool:
+        return bool(self.clients)
+
+    @property
+    def needs_screening(self) -> bool:
+        """Only a prompt that may reach the cloud must be screened before it is sent."""
+        return "cloud" in self.clients
 
     @property
     def description(self) -> str:
-        return self.client.describe() if self.client else "none (extractive answers)"
+        if not self.clients:
+            return "none (extractive answers)"
+        parts = ", ".join(client.describe() for client in self.clients.values())
+        return f"{parts}; routing {self.mode}" + (", PHI screened before the cloud" if self.needs_screening else "")
+
+    def route(self, phi_detected: bool) -> Route:
+        """The endpoint for a prompt whose screen said ``phi_detected`` (True also when the screen failed)."""
+        local, cloud = "local" in self.clients, "cloud" in self.clients
+        if not local and not cloud:
+            return Route(None, f"no LLM endpoint is permitted under routing {self.mode}")
+        if phi_detected:
+            if local:
+                return Route("local", "the prompt holds PHI, so it stays on the local model")
+            return Route(None, "the prompt holds PHI and no local model is permitted, so nothing is sent")
+        if cloud:
+            return Route("cloud", "no PHI was found in the prompt")
+        return Route("local", f"the local model answers everything under routing {self.mode}")
+
+    def client(self, endpoint: Endpoint) -> ChatClient:
+        return self.clients[endpoint]
 
 
-def choose_model(settings: Settings) -> ModelChoice:
+def settings_endpoints(settings: Settings) -> set[Endpoint]:
+    names: set[Endpoint] = set()
     if settings.local_llm_url:
-        return ModelChoice(_client(settings, "local"), "the local endpoint is configured")
+        names.add("local")
     if settings.cloud_llm_url:
-        log.warning(CLOUD_UNSCREENED_WARNING)
-        return ModelChoice(
-            _client(settings, "cloud"), "only the cloud endpoint is configured", [CLOUD_UNSCREENED_WARNING]
+        names.add("cloud")
+    return names
+
+
+def _clients(settings: Settings) -> dict[Endpoint, ChatClient]:
+    clients: dict[Endpoint, ChatClient] = {}
+    if settings.local_llm_url:
+        clients["local"] = _client(
+            settings, "local", settings.local_llm_url, settings.local_llm_model, settings.local_llm_key
         )
-    return ModelChoice(None, "no LLM endpoint is configured")
+    if settings.cloud_llm_url:
+        clients["cloud"] = _client(
+            settings, "cloud", settings.cloud_llm_url, settings.cloud_llm_model, settings.cloud_llm_key
+        )
+    return clients
 
 
-def _client(settings: Settings, name: str) -> ChatClient:
-    url, model, key = (
-        (settings.local_llm_url, settings.local_llm_model, settings.local_llm_key)
-        if name == "local"
-        else (settings.cloud_llm_url, settings.cloud_llm_model, settings.cloud_llm_key)
-    )
-    assert url is not None
+def _client(settings: Settings, name: str, url: str, model: str, key: str | None) -> ChatClient:
     return ChatClient(
         name=name,
         base_url=url,

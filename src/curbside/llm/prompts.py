@@ -28,12 +28,20 @@ def passage_heading(passage: Passage) -> str:
     return where + (f" (p. {passage.page})" if passage.page else "")
 
 
-def answer_messages(question: str, passages: Sequence[Passage], *, passage_chars: int = 1200) -> list[Message]:
+def answer_messages(
+    question: str, passages: Sequence[Passage], *, passage_chars: int = 1200, patient_context: str | None = None
+) -> list[Message]:
     blocks = []
     for n, passage in enumerate(passages, 1):
         body = passage.body.strip()
         if len(body) > passage_chars:
             body = body[:passage_chars].rsplit(" ", 1)[0] + " …"
         blocks.append(f"[{n}] {passage_heading(passage)}\n{body}")
-    user = f"Question: {question}\n\nPassages:\n\n" + "\n\n".join(blocks) + f"\n\nQuestion: {question}\n{INSTRUCTION}"
+    # the patient's facts come before the passages, marked as context: they are not a source to cite
+    context = f"Patient context (not a source; do not cite it):\n{patient_context.strip()}\n\n" if patient_context else ""
+    user = (
+        f"Question: {question}\n\n{context}Passages:\n\n"
+        + "\n\n".join(blocks)
+        + f"\n\nQuestion: {question}\n{INSTRUCTION}"
+    )
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
