@@ -41,3 +41,10 @@ def test_unopenable_path_is_a_config_error(tmp_path) -> None:
     blocker.write_text("x")
     with pytest.raises((ConfigError, OSError)):
         Database(blocker / "sub" / "db.sqlite3")
+
+
+def test_dicts_names_columns_and_handles_no_rows(tmp_path) -> None:
+    db = Database(tmp_path / "d.sqlite3")
+    assert db.dicts("SELECT 1 AS a, 'x' AS b UNION ALL SELECT 2, 'y'") == [{"a": 1, "b": "x"}, {"a": 2, "b": "y"}]
+    assert db.dicts("SELECT 1 AS a WHERE 0") == []
+    db.close()

@@ -62,11 +62,11 @@ class Database:
 
     def dicts(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[dict[str, Any]]:
         cursor = self.conn.execute(sql, params)
-        rows = cursor.fetchall()
-        if not rows:
+        try:
+            names = [d[0] for d in cursor.get_description()]  # apsw: only while the statement is running
+        except apsw.ExecutionCompleteError:  # no row at all
             return []
-        names = [d[0] for d in cursor.get_description()]
-        return [dict(zip(names, row, strict=True)) for row in rows]
+        return [dict(zip(names, row, strict=True)) for row in cursor]
 
     def scalar(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> Any:
         row = self.one(sql, params)
