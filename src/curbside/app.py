@@ -15,7 +15,12 @@ from curbside.settings import Settings
 if TYPE_CHECKING:
     from curbside.ask.pipeline import Asker
     from curbside.ask.screening import PromptScreen
+    from curbside.audit.trail import AuditTrail
+    from curbside.auth.ratelimit import RateLimiter
+    from curbside.auth.users import UserStore
+    from curbside.coverage.adp.service import AdpService
     from curbside.coverage.odb.service import OdbService
+    from curbside.coverage.ohip.service import OhipService
     from curbside.kb.background import BackgroundIngest
     from curbside.kb.chunking import Chunker
     from curbside.kb.ingest import Ingestor
@@ -150,6 +155,28 @@ class Curbside:
         return BackgroundIngest(self)
 
     @cached_property
+    def audit(self) -> AuditTrail:
+        """The keyed audit trail; questions pass the PHI redactor (loaded on the first one recorded)."""
+        from curbside.audit import AuditTrail, phi_redactor
+
+        self.settings.home.mkdir(parents=True, exist_ok=True)
+        return AuditTrail.from_settings(self.settings, redact=phi_redactor(self.settings))
+
+    @cached_property
+    def users(self) -> UserStore:
+        """API users and their hashed keys (rows MACed with the audit key)."""
+        from curbside.auth.users import UserStore
+
+        return UserStore(self.db, key=self.audit.key)
+
+    @cached_property
+    def rate_limiter(self) -> RateLimiter:
+        """Per-user request limits and per-tool limits, in CURBSIDE_RATE_LIMIT_STORAGE."""
+        from curbside.auth.ratelimit import RateLimiter
+
+        return RateLimiter.from_settings(self.settings)
+
+    @cached_property
     def tools(self) -> ToolExecutor:
         """Every tool, run through one executor (with this app's own metrics registry)."""
         from curbside.tools.catalog import build_executor
@@ -163,6 +190,20 @@ class Curbside:
 
         return OdbService(self)
 
+    @cached_property
+    def ohip(self) -> OhipService:
+        """The OHIP Schedule of Benefits: ``schedule.get`` (SQL and search paths) over the loaded edition."""
+        from curbside.coverage.ohip.service import OhipService
+
+        return OhipService(self)
+
+    @cached_property
+    def adp(self) -> AdpService:
+        """The ADP manuals and funding rules: ``adp.get`` (SQL and search paths) over the loaded edition."""
+        from curbside.coverage.adp.service import AdpService
+
+        return AdpService(self)
+
     def warm_up(self) -> None:
         """Load models and open the store now, so first requests meet their timeouts."""
         self.embedder.warm_up()
@@ -172,12 +213,15 @@ class Curbside:
         self.tools.warm_up()
 
     def close(self) -> None:
-        if "odb" in self.__dict__:
-            self.odb.close()
-            del self.__dict__["odb"]
+        for service in ("odb", "ohip", "adp"):  # coverage services: each holds a thread pool and a reader
+            if service in self.__dict__:
+                self.__dict__.pop(service).close()
         if "background" in self.__dict__:
             self.background.close()
             del self.__dict__["background"]
+        if "audit" in self.__dict__:
+            self.audit.close()
+            del self.__dict__["audit"]
         if "db" in self.__dict__:
             self.db.close()
             del self.__dict__["db"]

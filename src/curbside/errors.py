@@ -10,6 +10,7 @@ The tree::
     │   ├── EmptyDocumentError       EMPTY_DOCUMENT
     │   ├── DocumentParseError       PARSE_ERROR (corrupt, encrypted, not what it claims)
     │   ├── NotFoundError            NOT_FOUND
+    │   ├── UnauthenticatedError     UNAUTHENTICATED (no API key, or an unknown or revoked one; HTTP 401)
     │   ├── PermissionDeniedError    PERMISSION_DENIED (the caller's role may not do this)
     │   └── RateLimitedError         RATE_LIMITED (try again after ``retry_after`` seconds)
     ├── StateError                   the request conflicts with stored state (HTTP 409, CLI exit 3)
@@ -17,6 +18,8 @@ The tree::
     │   ├── RetryLimitError          RETRY_LIMIT
     │   └── ModelMismatchError       MODEL_MISMATCH
     ├── ConfigError                  CONFIG_ERROR (settings or installed parts missing; CLI exit 4)
+    ├── PhiDetectorError             PHI_DETECTOR_ERROR (PHI detection failed: treat the text as PHI)
+    ├── AuditIntegrityError          AUDIT_INTEGRITY (the audit trail fails its check; HTTP 503, CLI exit 6)
     └── UpstreamError                UPSTREAM_ERROR / UPSTREAM_TIMEOUT (a configured service failed)
 
 Core code raises these; the CLI and the HTTP API translate them once, at the edge.
@@ -25,6 +28,7 @@ Core code raises these; the CLI and the HTTP API translate them once, at the edg
 from __future__ import annotations
 
 __all__ = [
+    "AuditIntegrityError",
     "ConfigError",
     "CurbsideError",
     "DocumentParseError",
@@ -35,9 +39,11 @@ __all__ = [
     "ModelMismatchError",
     "NotFoundError",
     "PermissionDeniedError",
+    "PhiDetectorError",
     "RateLimitedError",
     "RetryLimitError",
     "StateError",
+    "UnauthenticatedError",
     "UnsupportedFormatError",
     "UpstreamError",
     "ValidationError",
@@ -89,6 +95,16 @@ class NotFoundError(InputError):
     code = "NOT_FOUND"
 
 
+class UnauthenticatedError(InputError):
+    """No usable credentials; ``challenge`` is the ``WWW-Authenticate`` value an HTTP edge sends."""
+
+    code = "UNAUTHENTICATED"
+
+    def __init__(self, message: str, *, challenge: str = 'Bearer realm="curbside"', code: str | None = None) -> None:
+        super().__init__(message, code=code)
+        self.challenge = challenge
+
+
 class PermissionDeniedError(InputError):
     code = "PERMISSION_DENIED"
 
@@ -120,6 +136,20 @@ class ModelMismatchError(StateError):
 
 class ConfigError(CurbsideError):
     code = "CONFIG_ERROR"
+    exit_code = 4
+
+
+class AuditIntegrityError(CurbsideError):
+    """The audit trail was edited, truncated or cannot be checked: nothing more is recorded until it is resolved."""
+
+    code = "AUDIT_INTEGRITY"
+    exit_code = 6
+
+
+class PhiDetectorError(CurbsideError):
+    """The PHI detector could not load or failed on a text; callers must assume the text holds PHI."""
+
+    code = "PHI_DETECTOR_ERROR"
     exit_code = 4
 
 

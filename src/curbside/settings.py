@@ -108,21 +108,90 @@ class Settings(BaseSettings):
     )
 
     # --- tools (#5) ----------------------------------------------------------------------
-    tool_user: str = Field("local", min_length=1, description="Caller of CLI/HTTP/MCP tool calls until #4 adds auth.")
-    tool_role: str = Field("clinician", min_length=1, description="Role of that default caller.")
     tool_passages_timeout_s: float = Field(2.0, gt=0, description="source.passages: whole call.")
     tool_passages_rate_limit: int | None = Field(120, ge=1, description="source.passages calls per user per minute.")
     tool_odb_timeout_s: float = Field(
         2.0, gt=0, description="odb.get: whole call, above the tool's own 1.5 s total across its SQL and search paths."
     )
     tool_odb_rate_limit: int | None = Field(60, ge=1, description="odb.get calls per user per minute.")
-    tool_audit_keep: int = Field(1000, ge=1, description="Tool calls the in-memory audit sink keeps (until #4).")
 
     # --- coverage data (#5, #6) ------------------------------------------------------------
     odb_sql_timeout_ms: int = Field(500, ge=1, description="odb.get: the SQL path (formulary tables).")
     odb_search_timeout_ms: int = Field(1000, ge=1, description="odb.get: the search path (ODB passages).")
     odb_total_timeout_ms: int = Field(1500, ge=1, description="odb.get: both paths together, merge included.")
     odb_search_k: int = Field(8, ge=1, le=50, description="odb.get: passages the search path fetches.")
+    ohip_sql_timeout_ms: int = Field(500, ge=1, description="schedule.get: the SQL path (Schedule of Benefits tables).")
+    ohip_search_timeout_ms: int = Field(1000, ge=1, description="schedule.get: the search path (Schedule passages).")
+    ohip_total_timeout_ms: int = Field(1500, ge=1, description="schedule.get: both paths together, merge included.")
+    ohip_search_k: int = Field(8, ge=1, le=50, description="schedule.get: passages the search path fetches.")
+    tool_schedule_timeout_s: float = Field(
+        2.0, gt=0, description="schedule.get: whole call, above the tool's own 1.5 s total across its two paths."
+    )
+    tool_schedule_rate_limit: int | None = Field(60, ge=1, description="schedule.get calls per user per minute.")
+    adp_sql_timeout_ms: int = Field(500, ge=1, description="adp.get: the SQL path (ADP rule tables).")
+    adp_search_timeout_ms: int = Field(1000, ge=1, description="adp.get: the search path (ADP manual passages).")
+    adp_total_timeout_ms: int = Field(1500, ge=1, description="adp.get: both paths together, merge included.")
+    adp_search_k: int = Field(8, ge=1, le=50, description="adp.get: passages the search path fetches.")
+    tool_adp_timeout_s: float = Field(
+        2.0, gt=0, description="adp.get: whole call, above the tool's own 1.5 s total across its SQL and search paths."
+    )
+    tool_adp_rate_limit: int | None = Field(60, ge=1, description="adp.get calls per user per minute.")
+    coverage_answer_timeout_ms: int = Field(
+        2500, ge=1, description="coverage.answer: all its domain-tool calls together (each also has its own timeout)."
+    )
+    coverage_answer_followup_below: float = Field(
+        0.7, ge=0.0, le=1.0, description="coverage.answer: ask follow-up questions below this confidence (spec: 0.7)."
+    )
+    tool_coverage_timeout_s: float = Field(
+        3.0, gt=0, description="coverage.answer: whole call, above coverage_answer_timeout_ms plus routing and merge."
+    )
+    tool_coverage_rate_limit: int | None = Field(60, ge=1, description="coverage.answer calls per user per minute.")
+
+    # --- audit and access (#4) ----------------------------------------------------------------
+    audit_key_path: Path | None = Field(
+        None,
+        description="HMAC key of the audit trail (a 0600 file, created on first use); default CURBSIDE_HOME/audit.key. "
+        "Keep a copy off this machine: without it the trail cannot be verified.",
+    )
+    audit_head_path: Path | None = Field(
+        None, description="Anchor of the trail's head (row count and last MAC); default CURBSIDE_HOME/audit.head."
+    )
+    rate_limit: str | None = Field(
+        "120/minute",
+        description="HTTP and MCP requests per user, in the `limits` notation ('60/minute;1000/hour'); empty: none.",
+    )
+    rate_limit_storage: str = Field(
+        "memory://", description="Rate-limit counters: memory:// (this process) or redis://host:6379 (shared)."
+    )
+    operator_name: str = Field(
+        "operator", min_length=1, max_length=64, description="User the local CLI and MCP over stdio are audited as."
+    )
+
+    @field_validator("rate_limit")
+    @classmethod
+    def _parse_rate_limit(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        from limits import parse_many
+
+        try:
+            parse_many(value)
+        except ValueError as exc:
+            raise ValueError(
+                f"{value!r} is not a rate limit; write e.g. '120/minute' or '60/minute;1000/hour'"
+            ) from exc
+        return value.strip()
+
+    # --- PHI (#4) ------------------------------------------------------------------------------
+    phi_max_chars: int = Field(
+        1_000_000, ge=1, description="Longest text the PHI detector accepts; longer text is refused (ValidationError)."
+    )
+    phi_window_chars: int = Field(
+        20_000, ge=1000, le=500_000, description="The PHI detector analyses long text in windows of this many characters."
+    )
+    phi_score_threshold: float = Field(
+        0.5, ge=0.0, le=1.0, description="Lowest recognizer score that counts as PHI."
+    )
 
     @field_validator("home", mode="before")
     @classmethod

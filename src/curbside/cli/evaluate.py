@@ -1,4 +1,4 @@
-"""`curbside eval`: measure retrieval quality on a BEIR-format dataset."""
+"""`curbside eval`: measure retrieval quality on a BEIR-format dataset, and PHI detection on labelled notes."""
 
 from __future__ import annotations
 
@@ -91,4 +91,92 @@ def format_result(result: dict[str, Any]) -> str:
     lines.append(f"\ningest: {done} in {ingest['seconds']:.1f} s (encoder {ingest['embed_seconds']:.1f} s); "
                  f"total {result['seconds']['total']:.1f} s")
     lines.extend(f"note: {note}" for note in result["notes"])
+    return "\n".join(lines)
+
+
+@eval_group.command("phi")
+@click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["auto", "jsonl", "presidio-synth"]),
+    default="auto",
+    show_default=True,
+    help=(
+        "jsonl: one note per line, {text, phi: [{start, end, type, text}]} (PhysioNet deid dev notes). "
+        "presidio-synth: Presidio's synth_dataset_v2.json list; its labels are mapped to Curbside's PHI types "
+        "(PERSON; STREET_ADDRESS, ZIP_CODE -> ADDRESS; GPE -> LOCATION; DATE_TIME -> DATE; PHONE_NUMBER -> PHONE; "
+        "EMAIL_ADDRESS -> EMAIL; US_SSN -> SIN_SSN; CREDIT_CARD, IBAN_CODE, US_DRIVER_LICENSE -> ID; AGE -> AGE "
+        "when over 89) and the rest (ORGANIZATION, TITLE, NRP, DOMAIN_NAME, IP_ADDRESS, ages up to 89) are not "
+        "scored. auto: a file that starts with '[' is presidio-synth."
+    ),
+)
+@json_option
+def phi(file: Path, fmt: str, as_json: bool) -> None:
+    """Score the PHI detector on FILE: span recall, precision and F2, and recall per gold type.
+
+    A gold span is found when a detected span overlaps it; a detected span is correct when it
+    overlaps a gold span; F2 = 5PR/(4P+R) weighs recall four times as much as precision. Types
+    are ignored overall. The detector's settings come from CURBSIDE_PHI_*.
+    """
+    from pydantic import ValidationError as PydanticValidationError
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from curbside.errors import ConfigError
+    from curbside.phi import get_detector
+    from curbside.phi.evaluate import evaluate_phi, load_phi_dataset
+    from curbside.settings import Settings
+
+    load_phi_dataset(file, fmt)  # type: ignore[arg-type]  # a missing or malformed file fails before the model loads
+    try:
+        settings = Settings()
+    except PydanticValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in exc.errors())
+        raise ConfigError(f"Invalid CURBSIDE_* settings: {problems}") from exc
+    detector = get_detector(settings)
+    progress = Progress(
+        TextColumn("notes"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=as_json or not stderr_is_tty(),
+        transient=True,
+    )
+    with progress:
+        task = progress.add_task("notes", total=None)
+        result = evaluate_phi(
+            file,
+            detector.detect,
+            fmt=fmt,  # type: ignore[arg-type]
+            on_start=lambda total: progress.update(task, total=total),
+            on_note=lambda: progress.advance(task),
+        )
+    if as_json:
+        echo_json(result)
+    else:
+        click.echo(format_phi_result(result))
+
+
+def format_phi_result(result: dict[str, Any]) -> str:
+    """Overall figures, then one row per gold type."""
+    clean = result["notes_without_phi"]
+    lines = [
+        f"{result['dataset']} ({result['format']}): {result['notes']} notes, {result['gold']} gold spans, "
+        f"{result['detected']} detected",
+        "",
+        f"recall {result['recall']:.4f}   precision {result['precision']:.4f}   F2 {result['f2']:.4f}",
+        "",
+        f"{'gold type':<20}{'gold':>7}{'found':>7}{'recall':>9}",
+    ]
+    for kind, counts in result["by_type_counts"].items():
+        lines.append(f"{kind:<20}{counts['gold']:>7}{counts['found']:>7}{result['by_type'][kind]:>9.4f}")
+    lines.append("")
+    if clean["count"]:
+        lines.append(f"notes without PHI: {clean['count']}, of which flagged: {clean['flagged']}")
+    latency = result["latency_ms"]
+    lines.append(
+        f"{result['notes_per_second']} notes/s; detect per note p50 {latency['p50']} ms, p95 {latency['p95']} ms"
+    )
     return "\n".join(lines)

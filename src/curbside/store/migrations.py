@@ -182,7 +182,196 @@ CREATE INDEX odb_generics_class ON odb_generics(class_key);
 CREATE INDEX odb_lu_notes_set ON odb_lu_notes(lu_set);
 """
 
+_AUDIT_AND_ACCESS = """
+-- the keyed audit trail (#4): each row's mac is an HMAC-SHA256 over the row and the previous
+-- row's mac, with a key kept outside this database (curbside.audit); seq runs 1, 2, 3 … with no gaps
+CREATE TABLE audit_log (
+    seq        INTEGER PRIMARY KEY,
+    at         TEXT NOT NULL,               -- UTC, ISO 8601 with microseconds: sorts as text
+    action     TEXT NOT NULL,               -- ask, search, passages, tool, user.add, access.denied …
+    user       TEXT NOT NULL,
+    role       TEXT NOT NULL,
+    channel    TEXT,                        -- http, mcp-http, cli, mcp-stdio
+    session    TEXT,
+    question   TEXT,                        -- always through the PHI redactor, never raw
+    intent     TEXT,
+    sources    TEXT NOT NULL DEFAULT '[]',  -- JSON list
+    tools      TEXT NOT NULL DEFAULT '[]',  -- JSON list
+    model_used TEXT,
+    phi        INTEGER,                     -- PHI detected (ask) or handled (tool); NULL: unknown
+    outcome    TEXT NOT NULL,               -- answer status, ok, or an error code
+    details    TEXT NOT NULL DEFAULT '{}',  -- JSON object
+    prev_mac   TEXT NOT NULL,
+    mac        TEXT NOT NULL
+);
+CREATE INDEX audit_log_at ON audit_log(at);
+-- append-only for ordinary SQL; a hand editor can drop these, which the MAC chain then catches
+CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+
+-- API keys: only a SHA-256 of each key is stored; mac (same key as the trail) stops a hand-made user
+CREATE TABLE api_users (
+    id         INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    role       TEXT NOT NULL CHECK (role IN ('clinician', 'admin', 'auditor')),
+    key_prefix TEXT NOT NULL,               -- the key's first characters, to tell keys apart in listings
+    key_sha256 TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT,
+    mac        TEXT NOT NULL
+);
+CREATE UNIQUE INDEX api_users_active_name ON api_users(name) WHERE revoked_at IS NULL;
+CREATE INDEX api_users_prefix ON api_users(key_prefix);
+"""
+
+_ADP_MANUALS = """
+-- Assistive Devices Program manuals (#6): one edition row per manual; a load replaces every ADP row
+-- in one transaction, so a failed load leaves the previous edition whole
+CREATE TABLE adp_editions (
+    id            INTEGER PRIMARY KEY,
+    manual        TEXT NOT NULL,            -- 'core' (the ADP Manual), 'mobility-devices', ...
+    title         TEXT NOT NULL,
+    edition       TEXT NOT NULL,            -- as printed on every page, e.g. 'July 2023'
+    edition_date  TEXT NOT NULL,            -- '2023-07'
+    source_name   TEXT NOT NULL,
+    source_sha256 TEXT NOT NULL,
+    data_sha256   TEXT NOT NULL,            -- the project's rule files the load was checked against
+    page_count    INTEGER NOT NULL,
+    counts        TEXT NOT NULL DEFAULT '{}',
+    status        TEXT NOT NULL CHECK (status IN ('current', 'superseded')),
+    loaded_at     TEXT NOT NULL,
+    superseded_at TEXT
+);
+CREATE TABLE adp_paragraphs (             -- numbered paragraphs ('305.01'), or a section's unnumbered text
+    manual        TEXT NOT NULL,
+    paragraph_id  TEXT NOT NULL,
+    section_id    TEXT NOT NULL,
+    section_title TEXT NOT NULL,
+    part          TEXT NOT NULL,
+    page          INTEGER NOT NULL,
+    page_end      INTEGER NOT NULL,
+    text          TEXT NOT NULL,
+    PRIMARY KEY (manual, paragraph_id)
+);
+CREATE TABLE adp_categories (             -- the Categories of Devices of the ADP Manual, §105.05
+    name          TEXT PRIMARY KEY,
+    ord           INTEGER NOT NULL,
+    page          INTEGER NOT NULL,
+    policy_manual TEXT                      -- the loaded Policy and Administration Manual for it, if any
+);
+CREATE TABLE adp_devices (                -- device types a loaded Policy and Administration Manual lists
+    key          TEXT PRIMARY KEY,
+    name         TEXT NOT NULL,
+    category     TEXT NOT NULL REFERENCES adp_categories(name),
+    device_group TEXT NOT NULL,
+    manual       TEXT NOT NULL,
+    section      TEXT NOT NULL,
+    page         INTEGER NOT NULL,
+    listed_as    TEXT NOT NULL,
+    follow_up    TEXT
+);
+CREATE TABLE adp_not_listed (             -- kinds of products §205.01 says ADP will not list
+    key     TEXT PRIMARY KEY,
+    manual  TEXT NOT NULL,
+    section TEXT NOT NULL,
+    page    INTEGER NOT NULL,
+    quote   TEXT NOT NULL
+);
+CREATE TABLE adp_terms (                  -- words that name a device, a category or a not-listed kind
+    term   TEXT NOT NULL,
+    kind   TEXT NOT NULL CHECK (kind IN ('device', 'category', 'category_key', 'not_listed', 'not_a_category')),
+    target TEXT NOT NULL,                   -- device key, category name, not-listed key, or the message
+    PRIMARY KEY (term, kind, target)
+);
+CREATE TABLE adp_rules (                  -- funding_rules.toml, verified against the manuals at load
+    id              TEXT PRIMARY KEY,
+    ord             INTEGER NOT NULL,
+    kind            TEXT NOT NULL,
+    topic           TEXT NOT NULL,
+    applies_to      TEXT NOT NULL,          -- JSON list: 'all', categories, device groups, device keys
+    funding_model   TEXT,
+    adp_percent     REAL,
+    adp_up_to       INTEGER NOT NULL DEFAULT 0,
+    client_percent  REAL,
+    client_minimum  INTEGER NOT NULL DEFAULT 0,
+    years           INTEGER,
+    summary         TEXT NOT NULL,
+    manual          TEXT NOT NULL,
+    section         TEXT NOT NULL,
+    page            INTEGER NOT NULL,
+    quotes          TEXT NOT NULL           -- JSON list of the manual's words
+);
+"""
+
+_OHIP_SCHEDULE = """
+-- OHIP Schedule of Benefits (#6): rows of the current edition only, replaced in one transaction
+CREATE TABLE ohip_editions (
+    id            INTEGER PRIMARY KEY,
+    published     TEXT NOT NULL,             -- YYYY-MM-DD
+    effective     TEXT NOT NULL,             -- YYYY-MM-DD
+    amendment     TEXT,                      -- 'Amd 12 Draft 1'
+    source_name   TEXT NOT NULL,
+    source_sha256 TEXT NOT NULL,
+    report        TEXT NOT NULL DEFAULT '{}', -- the parse report (codes found, with a fee, fee unknown ...)
+    status        TEXT NOT NULL CHECK (status IN ('current', 'superseded')),
+    loaded_at     TEXT NOT NULL,
+    superseded_at TEXT
+);
+CREATE TABLE ohip_sections (              -- one table-of-contents entry: 'Anaesthesia (01)', first page 'A72'
+    section_key INTEGER PRIMARY KEY,
+    part        TEXT NOT NULL,             -- 'A'
+    part_title  TEXT NOT NULL,             -- 'Consultations and Visits'
+    title       TEXT NOT NULL,
+    specialty   TEXT,                      -- '01'
+    first_page  TEXT NOT NULL,
+    last_page   TEXT NOT NULL
+);
+CREATE TABLE ohip_codes (
+    code       TEXT PRIMARY KEY,
+    title      TEXT NOT NULL,
+    defined_on TEXT                        -- the General Preamble page whose heading names the code
+);
+CREATE TABLE ohip_listings (              -- a code as listed in one section, with its fee there
+    id          INTEGER PRIMARY KEY,
+    code        TEXT NOT NULL REFERENCES ohip_codes(code),
+    section_key INTEGER NOT NULL REFERENCES ohip_sections(section_key),
+    description TEXT NOT NULL,
+    heading     TEXT,
+    page        TEXT NOT NULL,
+    line        INTEGER NOT NULL,          -- in the source text file
+    status      TEXT NOT NULL CHECK (status IN ('aligned', 'independent_consideration', 'percent', 'unknown')),
+    fee         REAL,
+    fee_text    TEXT NOT NULL,
+    components  TEXT NOT NULL DEFAULT '{}',
+    unit        TEXT,
+    percent     REAL,
+    prefix      TEXT,
+    reason      TEXT
+);
+CREATE TABLE ohip_rules (                 -- payment rules, notes, commentary ... under a heading
+    rule_key    INTEGER PRIMARY KEY,
+    section_key INTEGER NOT NULL REFERENCES ohip_sections(section_key),
+    heading     TEXT NOT NULL,
+    kind        TEXT NOT NULL,
+    page        TEXT NOT NULL,
+    text        TEXT NOT NULL
+);
+CREATE TABLE ohip_rule_codes (
+    rule_key INTEGER NOT NULL REFERENCES ohip_rules(rule_key),
+    code     TEXT NOT NULL,
+    relation TEXT NOT NULL CHECK (relation IN ('subject', 'mention')),
+    PRIMARY KEY (rule_key, code, relation)
+);
+CREATE INDEX ohip_listings_code ON ohip_listings(code);
+CREATE INDEX ohip_rule_codes_code ON ohip_rule_codes(code, relation);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", _INITIAL),
     Migration(2, "odb_formulary", _ODB_FORMULARY),
+    Migration(3, "audit_and_access", _AUDIT_AND_ACCESS),
+    Migration(4, "ohip_schedule", _OHIP_SCHEDULE),
+    Migration(5, "adp_manuals", _ADP_MANUALS),
 )

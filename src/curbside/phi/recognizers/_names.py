@@ -1,0 +1,361 @@
+"""Person names from context: titles, credentials, relatives, verbs of contact, and word lists.
+
+spaCy's NER misses most names in ICU notes (capitals everywhere, no sentences), so these
+rules carry them: "Dr. Marder", "NP CAROL", "Emily Parker, RN", "son bill", "Sons Smokey,
+Morris and Roger", "per DAVID", "j. o'brien", "Gerry Masci arrived", and listed surnames.
+"""
+
+from __future__ import annotations
+
+from presidio_analyzer.nlp_engine import NlpArtifacts
+
+from curbside.phi._lexicon import Lexicon
+from curbside.phi._tokens import Token, tokenize
+from curbside.phi.recognizers._base import Found, RuleRecognizer, next_index, prev_index
+from curbside.phi.recognizers._words import WordClasses
+
+__all__ = ["ClinicalNameRecognizer", "same_line"]
+
+TITLES = frozenset("dr drs doctor mr mrs ms miss mister mssrs messrs prof professor".split())
+AMBIGUOUS_TITLES = frozenset("mr ms drs".split())
+# words that cannot follow a title as a name ("Dr. aware" is; "Dr. Noone" is not)
+AFTER_TITLE_BLOCK = frozenset(
+    "a an the to of in on at is was be and or for with by from as it he she they we you i that this there his her "
+    "their our my your not no yes am are were been has have had do does did would can could should may might must "
+    "shall will re".split()
+)
+# roles written before a name: "NP Carol", "caseworker Leona ..." (pt/ot/pa are too ambiguous)
+ROLES_BEFORE = frozenset(
+    "np rn nurse attending resident intern fellow housestaff pcp surgeon cardiologist physician hospitalist "
+    "intensivist chaplain rabbi priest pastor reverend rev therapist nutritionist dietitian dietician "
+    "pharmacist neurologist nephrologist oncologist pulmonologist radiologist anesthesiologist caseworker "
+    "anesthesia sw worker manager coordinator liaison interpreter translator".split()
+)
+# credentials written after a name: "Emily Parker, RN", "DEGIORGIO RRT"
+CREDENTIALS = frozenset(
+    "rn md np rrt crt phd msw licsw lcsw lsw crna pharmd rph cnm bsn lpn aprn mph sn rd ldn acnp fnp anp ccrn".split()
+)
+# credentials that are also everyday chart words ("MD aware", "low MD"): need a comma or a real name
+LOOSE_CREDENTIALS = frozenset("md np rn sn rd".split())
+RELATIVES = frozenset(
+    "son sons daughter daughters dtr dtrs dau husband hus hubby wife spouse sister sisters sis brother brothers "
+    "bro mother mom mum father dad aunt uncle niece nephew cousin grandson grandsons granddaughter "
+    "granddaughters grandaughter grandchild grandchildren granddtr grandmother grandfather stepson "
+    "stepdaughter sibling siblings friend friends neighbor neighbour boyfriend girlfriend partner fiance "
+    "fiancee proxy hcp guardian law".split()  # "law": son-in-law, dtr in law
+)
+VERBS_AFTER = frozenset(
+    "aware notified informed paged called updated present visited visiting came saw examined phoned spoke "
+    "ordered recommended recommends agrees agreed consented requested stated states wants feels reported "
+    "arrived contacted following follows discussed explained wishes asked told decided declined family".split()
+)
+# after these even an unknown word in capitals counts ("MAROTTA AWARE")
+STRONG_VERBS_AFTER = frozenset("aware notified paged informed updated".split())
+WORDS_BEFORE = frozenset("per by paged called notified informed contacted page told asked".split())
+# "with" names someone only after a verb of talking: "spoke with", "discussed with", "met with"
+TALK_BEFORE_WITH = frozenset(
+    "spoke spoken speaking discussed discussion met meeting talked talking conversation consulted conferred".split()
+)
+MAX_NAME_WORDS = 3
+# words that trigger the rules are never names themselves ("wife and FRIEND came")
+CONTEXT_WORDS = TITLES | ROLES_BEFORE | CREDENTIALS | RELATIVES | VERBS_AFTER | WORDS_BEFORE
+
+
+class ClinicalNameRecognizer(RuleRecognizer):
+    ENTITIES = ("PERSON",)
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        super().__init__()
+        self.words = WordClasses(lexicon)
+        self.lex = lexicon
+
+    def find(self, text: str, nlp_artifacts: NlpArtifacts | None) -> list[Found]:
+        tokens = tokenize(text)
+        clinical = self.words.clinical_positions(tokens)
+        strength = [0 if t.key in CONTEXT_WORDS else self.words.strength(t, clinical) for t in tokens]
+        found: list[Found] = []
+        for i, token in enumerate(tokens):
+            if not token.is_word:
+                continue
+            key = token.key
+            if key in TITLES:
+                found += self._after_title(text, tokens, strength, i)
+            elif key in RELATIVES:
+                found += self._relatives(text, tokens, strength, i)
+            if key in ROLES_BEFORE:  # "NP Carol" (and, below, "Carol NP")
+                found += self._after(text, tokens, strength, i, minimum=2, score=0.75)
+            if key in CREDENTIALS:
+                loose = key in LOOSE_CREDENTIALS and not _comma_before(tokens, i)
+                found += self._before(
+                    text, tokens, strength, i, minimum=2 if loose else 1, score=0.85, allow_clinical=True
+                )
+            elif key in VERBS_AFTER:
+                found += self._before(text, tokens, strength, i, minimum=2, score=0.7)
+                if key in STRONG_VERBS_AFTER:
+                    found += self._before(text, tokens, strength, i, minimum=1, score=0.7, unknown_only=True)
+            elif key in WORDS_BEFORE or (key == "with" and i > 0 and tokens[i - 1].key in TALK_BEFORE_WITH):
+                found += self._after(text, tokens, strength, i, minimum=2, score=0.7)
+            elif key == "named" or (key == "is" and i > 0 and tokens[i - 1].key == "name"):
+                found += self._after(text, tokens, strength, i, minimum=1, score=0.8, unknown_ok=True)
+            if strength[i] == 3 and self._stands_alone(token):
+                found.append((token.start, token.end, "PERSON", 0.6))
+            found += self._pair(text, tokens, strength, i)
+            found += self._initial(text, tokens, strength, i, clinical)
+        return found
+
+    # --- word tests ------------------------------------------------------------------------
+    def _stands_alone(self, token: Token) -> bool:
+        """A listed name counts with no context when it is long enough and, in a line of capitals,
+        not one of the rarest surnames (those are as often misspellings: "STAS", "WEIN")."""
+        if len(token.key) < 5 or token.key in CONTEXT_WORDS:
+            return False
+        if token.caseless and token.key not in self.lex.given_names:
+            return self.lex.surname_rank.get(token.key, 1_000_000) <= 50_000
+        return True
+
+    def _unknown(self, token: Token) -> bool:
+        """A word in no list at all, long enough not to be an abbreviation: 'Masci', 'KONDOULI'."""
+        return (
+            token.is_word
+            and token.capitalized  # "H. longicornis", "Candida glabrata": lower case in prose is no name
+            and len(token.key) >= 4
+            and token.key not in CONTEXT_WORDS
+            and not self.words.is_word(token.key)
+            and token.key not in self.lex.clinical
+            and not self.words.stop(token)
+            and not self.words.calendar(token)
+            and "'" not in token.key[2:]
+            and self.lex.zipf(token.key) < 3.0
+            and (self.lex.is_name(token.key) or not self.words.misspelt(token.key))
+        )
+
+    def _rare_capitalised(self, token: Token) -> bool:
+        """A capitalised, rarely used word where case means something: 'Halfpenny', 'Canvan', 'Hosty'."""
+        return (
+            token.is_word
+            and token.title_signal
+            and (token.text[1:].islower() or "'" in token.text)
+            and len(token.key) >= 3
+            and self.lex.zipf(token.key) < 3.5
+            and token.key not in self.lex.clinical
+            and token.key not in CONTEXT_WORDS
+            and not self.words.stop(token)
+            and not self.words.calendar(token)
+        )
+
+    def _name_word(self, token: Token) -> bool:
+        """A listed name written with a capital in mixed case, even if it is also clinical ('Bernard Foley')."""
+        return self.lex.is_name(token.key) and token.title_signal
+
+    # --- rules ---------------------------------------------------------------------------
+    def _after_title(self, text: str, tokens: tuple[Token, ...], strength: list[int], i: int) -> list[Found]:
+        """After a title almost anything is a name, but not 'Dr aware', 'MS clears', 'MR given'."""
+        j = next_index(tokens, i, ".")
+        if j is None or not same_line(text, tokens[i], tokens[j]) or not tokens[j].is_word:
+            return []
+        first = tokens[j]
+        if first.key in AFTER_TITLE_BLOCK:
+            return []
+        if tokens[i].key in AMBIGUOUS_TITLES:
+            # "MR" is also mitral regurgitation, "MS" mental status, "drs" dressings
+            initial = first.is_initial and j + 1 < len(tokens) and tokens[j + 1].text == "."
+            if not (strength[j] >= 2 or initial or self._unknown(first) or self._name_word(first)):
+                return []
+        # a dictionary word that is nobody's name is no name: "Dr aware", "MS clears", "MR given"
+        if self.words.is_word(first.key) and not self.lex.is_name(first.key) and not first.is_initial:
+            return []
+        return [self._extend(text, tokens, strength, j, 0.9)]
+
+    def _after(
+        self,
+        text: str,
+        tokens: tuple[Token, ...],
+        strength: list[int],
+        i: int,
+        *,
+        minimum: int,
+        score: float,
+        unknown_ok: bool = False,
+    ) -> list[Found]:
+        """Name words right after a context word: the first must reach ``minimum``."""
+        j = next_index(tokens, i, ".:-,")
+        if j is None or not same_line(text, tokens[i], tokens[j]) or not tokens[j].is_word:
+            return []
+        if strength[j] < minimum and not (unknown_ok and self._unknown(tokens[j])):
+            return []
+        return [self._extend(text, tokens, strength, j, score)]
+
+    def _extend(self, text: str, tokens: tuple[Token, ...], strength: list[int], j: int, score: float) -> Found:
+        """Grow a name from token j over following name words and initials ('Art White', 'J. Smith')."""
+        start, end = tokens[j].start, tokens[j].end
+        words = 1
+        k = j
+        while words < MAX_NAME_WORDS:
+            n = next_index(tokens, k, ".-")
+            if n is None or not same_line(text, tokens[k], tokens[n]) or not tokens[n].is_word:
+                break
+            if tokens[n].start - end > 3:
+                break
+            nxt = tokens[n]
+            after_given = tokens[k].key in self.lex.given_names and strength[k] >= 1
+            if (
+                strength[n] >= 2
+                or (strength[n] >= 1 and (tokens[k].is_initial or after_given))
+                or (nxt.is_initial and nxt.is_upper and not nxt.caseless)
+                or (self._unknown(nxt) and strength[k] >= 1)
+                or (after_given and self._rare_capitalised(nxt))
+            ):
+                end = nxt.end
+                k = n
+                words += 1
+            else:
+                break
+        return (start, end, "PERSON", score)
+
+    def _before(
+        self,
+        text: str,
+        tokens: tuple[Token, ...],
+        strength: list[int],
+        i: int,
+        *,
+        minimum: int,
+        score: float,
+        allow_clinical: bool = False,
+        unknown_only: bool = False,
+    ) -> list[Found]:
+        """Name words right before a credential or a verb ('Parker, RN', 'DAVID AWARE')."""
+        j = prev_index(tokens, i, ",")
+        if j is None or not same_line(text, tokens[j], tokens[i]) or not tokens[j].is_word:
+            return []
+        last = tokens[j]
+        if unknown_only:
+            if not self._unknown(last):
+                return []
+        elif strength[j] < minimum and not (allow_clinical and self._name_word(last)):
+            if not (self._unknown(last) and (minimum <= 1 or not last.caseless)):
+                return []
+        elif strength[j] == 1 and self.words.is_word(last.key) and self.lex.zipf(last.key) >= 4.0:
+            return []  # "skin care, CNS", "at times MD": a common word, not a surname
+        start = last.start
+        k = j
+        words = 1
+        while words < MAX_NAME_WORDS:
+            p = prev_index(tokens, k, ".-")
+            if p is None or not tokens[p].is_word or not same_line(text, tokens[p], tokens[k]):
+                break
+            word = tokens[p]
+            initial = word.is_initial and (word.text.isupper() or tokens[p + 1].text == ".")
+            if (
+                strength[p] >= 2
+                or initial
+                or (self._unknown(word) and word.title_signal)
+                or (word.key in self.lex.given_names and strength[p] >= 1)
+                or (self._unknown(word) and words == 1 and (strength[k] >= 2 or tokens[k].key in self.lex.given_names))
+            ):
+                start = word.start
+                k = p
+                words += 1
+            else:
+                break
+        return [(start, last.end, "PERSON", score)]
+
+    def _relatives(self, text: str, tokens: tuple[Token, ...], strength: list[int], i: int) -> list[Found]:
+        """'son bill', 'daughter, Maria', 'Sons Smokey, Morris and Roger', 'Hank Przybylo (son)'."""
+        found: list[Found] = []
+        j = next_index(tokens, i, ",:-(")
+        while j is not None and same_line(text, tokens[i], tokens[j]) and self._relative_name(tokens[j], strength[j]):
+            name = self._extend(text, tokens, strength, j, 0.85)
+            found.append(name)
+            last = j
+            while last + 1 < len(tokens) and tokens[last + 1].end <= name[1]:
+                last += 1
+            n = last + 1  # a list of names goes on after ",", "&" or "and"
+            if n < len(tokens) and tokens[n].text in {",", "&"}:
+                n += 1
+            if n < len(tokens) and tokens[n].key == "and":
+                n += 1
+            if n == last + 1 or n >= len(tokens):
+                break
+            j = n
+        # the relation after the name: "Hank Przybylo (son)", "Irene - daughter"
+        p = prev_index(tokens, i, "(-,")
+        if p is not None and strength[p] >= 2 and same_line(text, tokens[p], tokens[i]):
+            found += self._before(text, tokens, strength, p + 1, minimum=2, score=0.8)
+        return found
+
+    def _relative_name(self, token: Token, strength: int) -> bool:
+        if strength >= 2 or self._unknown(token) or (strength == 0 and self._name_word(token)):
+            return True
+        rare = not self.lex.is_word(token.key) or self.lex.zipf(token.key) < 3.5
+        if token.is_word and len(token.key) >= 3 and rare and not self.words.stop(token):
+            # after "brother" a nickname that is common on the web, or a rare dictionary word, counts: "VINNY"
+            return (
+                token.key not in self.lex.clinical and token.key not in CONTEXT_WORDS and not self.words.calendar(token)
+            )
+        if strength == 1 and (token.key in self.lex.given_names or not self.words.is_word(token.key)):
+            return True
+        # "Sons Smokey, ...": where case means something, a capitalised rarer word after a relation
+        return (
+            token.is_word
+            and token.title_signal
+            and self.lex.zipf(token.key) < 4.0
+            and token.key not in self.lex.clinical
+            and not self.words.stop(token)
+        )
+
+    def _pair(self, text: str, tokens: tuple[Token, ...], strength: list[int], i: int) -> list[Found]:
+        """A given name followed by a surname-like word: 'Gerry Masci', 'LINDSEY CARDARELLI'."""
+        token = tokens[i]
+        if strength[i] < 1 or token.key not in self.lex.given_names:
+            return []
+        j = next_index(tokens, i, ".")
+        if j is None or not tokens[j].is_word or not same_line(text, token, tokens[j]):
+            return []
+        if tokens[j].start - token.end > 3:
+            return []
+        if tokens[j].is_initial:  # "Robert V. Degiorgio"
+            k = next_index(tokens, j, ".")
+            if k is not None and (strength[k] >= 2 or self._unknown(tokens[k])) and same_line(text, token, tokens[k]):
+                return [(token.start, tokens[k].end, "PERSON", 0.8)]
+            return []
+        if strength[j] >= 2 and (strength[i] >= 2 or strength[j] == 3):
+            return [self._extend(text, tokens, strength, i, 0.75)]
+        if strength[i] == 3 and self._unknown(tokens[j]):  # "LEONA LABOWICH", "BEA TURA"
+            return [(token.start, tokens[j].end, "PERSON", 0.7)]
+        return []
+
+    def _initial(
+        self, text: str, tokens: tuple[Token, ...], strength: list[int], i: int, clinical: frozenset[int]
+    ) -> list[Found]:
+        """An initial with a period, then a name: 'j. o'brien', 'W. MAROTTA' — not 'n/v. Fruit', '2L. Contd'."""
+        token = tokens[i]
+        if not token.is_initial or i + 1 >= len(tokens) or tokens[i + 1].text != ".":
+            return []
+        if (
+            i > 0
+            and tokens[i - 1].end == token.start
+            and (tokens[i - 1].text[-1:].isalnum() or tokens[i - 1].text in {"/", "'", "’"})
+        ):
+            return []  # the end of "n/v", "2L", "80'S"
+        if i > 0 and tokens[i - 1].text in {"&", "/"}:
+            return []  # "I & O."
+        j = next_index(tokens, i + 1)
+        if j is None or not same_line(text, token, tokens[j]) or tokens[j].start - tokens[i + 1].end > 2:
+            return []
+        follower = tokens[j]
+        # the word after "X." starts a sentence too: only a listed name or an unknown word counts
+        if token.key in {"r", "l", "p", "a", "s", "o", "m"} and strength[j] < 2:
+            return []  # right, left, and the S/O/A/P of a note: "R. mainstem", "P. ANTIBX", "a.m."
+        if (strength[j] >= 2 or self._unknown(follower)) and j not in clinical and follower.capitalized:
+            return [(token.start, follower.end, "PERSON", 0.7)]
+        return []
+
+
+def same_line(text: str, a: Token, b: Token) -> bool:
+    lo, hi = (a, b) if a.start <= b.start else (b, a)
+    return "\n" not in text[lo.end : hi.start]
+
+
+def _comma_before(tokens: tuple[Token, ...], i: int) -> bool:
+    return i > 0 and tokens[i - 1].text == ","
