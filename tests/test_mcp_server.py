@@ -1,5 +1,5 @@
 """The MCP server: in process through ``mcp.Client``, and as real ``curbside mcp`` subprocesses
-over stdio and streamable HTTP."""
+over stdio (the local operator) and streamable HTTP (clinician or admin API keys only)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,15 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 from pydantic import BaseModel
 
 from curbside.app import Curbside
@@ -156,7 +160,11 @@ def _free_port() -> int:
         return port
 
 
-def test_streamable_http_subprocess_serves_the_tools(home: Path, tmp_path: Path) -> None:
+def test_streamable_http_subprocess_serves_the_tools_to_api_keys_only(home: Path, tmp_path: Path) -> None:
+    core = Curbside(Settings(home=home))
+    keys = {role: core.users.add(f"mcp-{role}", role).key for role in ("clinician", "auditor")}
+    seen = core.audit.count()
+    core.close()
     port = _free_port()
     log = tmp_path / "mcp-http.log"
     with log.open("wb") as sink:
@@ -177,11 +185,38 @@ def test_streamable_http_subprocess_serves_the_tools(home: Path, tmp_path: Path)
                 assert time.monotonic() < deadline, "curbside mcp --transport http did not start listening"
                 time.sleep(0.1)
 
+        url = f"http://127.0.0.1:{port}/mcp"
+        ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        refused = {
+            "none": httpx.post(url, json=ping),
+            "bad": httpx.post(url, json=ping, headers={"Authorization": "Bearer cs_" + "x" * 43}),
+            "auditor": httpx.post(url, json=ping, headers={"Authorization": f"Bearer {keys['auditor']}"}),
+        }
+        assert {who: r.status_code for who, r in refused.items()} == {"none": 401, "bad": 401, "auditor": 403}
+        assert refused["none"].json()["error"]["code"] == "UNAUTHENTICATED"
+        assert refused["none"].headers["www-authenticate"].startswith("Bearer")
+        assert refused["auditor"].json()["error"]["code"] == "PERMISSION_DENIED"
+
         async def scenario() -> None:
-            async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=60) as client:
+            http = create_mcp_http_client(headers={"Authorization": f"Bearer {keys['clinician']}"})
+            async with http, Client(streamable_http_client(url, http_client=http), read_timeout_seconds=60) as client:
                 await _list_and_call(client)
 
         asyncio.run(scenario())
     finally:
         server.terminate()
         server.wait(timeout=10)
+    core = Curbside(Settings(home=home))
+    try:
+        rows = [r for r in core.audit.export(datetime(2000, 1, 1)) if r["seq"] > seen]
+    finally:
+        core.close()
+    denied = [r for r in rows if r["action"] == "access.denied"]
+    assert [(r["user"], r["channel"]) for r in denied] == [("mcp-auditor", "mcp-http")]
+    (call,) = [r for r in rows if r["action"] == "tool"]
+    assert (call["user"], call["role"], call["tools"], call["outcome"]) == (
+        "mcp-clinician",
+        "clinician",
+        ["source.passages"],
+        "ok",
+    )

@@ -14,24 +14,14 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TextIO
 
+from curbside.redaction import phi_redactor, redact_or_withhold
+
 if TYPE_CHECKING:
     from curbside.settings import Settings
 
-__all__ = ["JsonFormatter", "configure_logging", "phi_redactor"]
+__all__ = ["JsonFormatter", "configure_logging"]
 
-WITHHELD = "[withheld: PHI redaction failed]"
 _EXTRA_SKIP = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime", "taskName"}
-
-
-def phi_redactor(settings: Settings | None = None) -> Callable[[str], str]:
-    """``redact(text)`` of the PHI detector, loaded on the first log line that needs it."""
-
-    def redact(text: str) -> str:
-        from curbside.phi import get_detector
-
-        return get_detector(settings).redact(text)
-
-    return redact
 
 
 class JsonFormatter(logging.Formatter):
@@ -42,10 +32,7 @@ class JsonFormatter(logging.Formatter):
     def _clean(self, text: str) -> str:
         if not text or not any(ch.isalnum() for ch in text):
             return text
-        try:
-            return self.redact(text)
-        except Exception:  # noqa: BLE001 - an unredacted line is the one thing a log must never hold
-            return WITHHELD
+        return redact_or_withhold(self.redact, text)[0]
 
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, object] = {

@@ -12,11 +12,19 @@ same JSON as text; anything but ``ok`` is an MCP tool error (``isError``) whose 
 is ``CODE: message`` and whose structured content is ``{status, error, call_id}``.
 A tool that needs confirmation runs when the request's ``_meta`` carries
 ``"curbside/confirm": true``.
+
+Who calls: over stdio (or in process) the local operator, who started the server;
+over HTTP every request must carry a clinician or admin API key
+(``Authorization: Bearer …`` or ``X-API-Key``), checked by ``require_api_key`` before
+the MCP app sees the request, and tool calls run as that key's user and role.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import uuid
 from typing import TYPE_CHECKING, Any
 
 from mcp import types
@@ -27,18 +35,25 @@ from curbside import __version__
 from curbside.tools.base import ToolCaller, ToolResult, ToolSpec
 
 if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Receive, Scope, Send
+
     from curbside.app import Curbside
 
 __all__ = [
+    "CALLER_SCOPE_KEY",
     "CONFIRM_META_KEY",
     "build_mcp_server",
+    "require_api_key",
     "run_http",
     "run_stdio",
     "to_call_tool_result",
     "to_mcp_tool",
 ]
 
+log = logging.getLogger("curbside.mcp")
+
 CONFIRM_META_KEY = "curbside/confirm"
+CALLER_SCOPE_KEY = "curbside.caller"  # where require_api_key leaves the authenticated caller in the ASGI scope
 _INSTRUCTIONS = (
     "Curbside clinical tools. Results cite their sources; coverage answers carry the formulary edition. "
     "Tools marked requires_confirmation in _meta run only when the request's _meta has "
@@ -47,7 +62,11 @@ _INSTRUCTIONS = (
 
 
 def build_mcp_server(app: Curbside, *, caller: ToolCaller | None = None) -> Server[Any]:
-    """An MCP server over ``app.tools``; calls run as ``caller`` (default: the app's local caller)."""
+    """An MCP server over ``app.tools``.
+
+    Calls over HTTP run as the caller ``require_api_key`` authenticated (and are refused
+    without one); otherwise as ``caller`` (default: the local operator).
+    """
     executor = app.tools
 
     async def list_tools(
@@ -58,7 +77,12 @@ def build_mcp_server(app: Curbside, *, caller: ToolCaller | None = None) -> Serv
     async def call_tool(ctx: ServerRequestContext[Any], params: types.CallToolRequestParams) -> types.CallToolResult:
         meta = params.meta or {}
         confirm = meta.get(CONFIRM_META_KEY) is True
-        result = await executor.call(params.name, params.arguments or {}, caller=caller, confirm=confirm)
+        who = caller
+        if ctx.request is not None:  # HTTP: only ever the authenticated caller, never the operator
+            who = _authenticated_caller(ctx.request)
+            if who is None:
+                return _unauthenticated(params.name)
+        result = await executor.call(params.name, params.arguments or {}, caller=who, confirm=confirm)
         return to_call_tool_result(result)
 
     def input_schema(name: str) -> dict[str, Any] | None:
@@ -118,10 +142,76 @@ async def run_stdio(app: Curbside) -> None:
 
 
 async def run_http(app: Curbside, *, host: str, port: int, path: str = "/mcp") -> None:
-    """Serve streamable HTTP at ``http://host:port{path}`` (DNS-rebinding protection on loopback)."""
+    """Serve streamable HTTP at ``http://host:port{path}`` (DNS-rebinding protection on loopback),
+    to clinician and admin API keys only."""
     import uvicorn
 
+    _ = app.audit.key  # an unusable audit key stops the server here, not at the first call
+    if not app.users.list():
+        log.warning("no API users: MCP over HTTP answers 401 to everyone; add one with `curbside users add`")
     server = build_mcp_server(app)
     asgi = server.streamable_http_app(streamable_http_path=path, host=host)
-    config = uvicorn.Config(asgi, host=host, port=port, log_level="warning")
+    config = uvicorn.Config(require_api_key(asgi, app), host=host, port=port, log_level="warning")
     await uvicorn.Server(config).serve()
+
+
+def require_api_key(asgi: ASGIApp, app: Curbside) -> ASGIApp:
+    """``asgi`` behind the API-key check: HTTP requests without a clinician or admin key get the API's
+    401/403/429 error bodies; admitted ones carry their caller in ``scope[CALLER_SCOPE_KEY]``."""
+
+    async def guarded(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":  # lifespan: the session manager's start and stop
+            await asgi(scope, receive, send)
+            return
+        from starlette.datastructures import Headers
+
+        from curbside.api.errors import error_response
+        from curbside.errors import CurbsideError
+
+        headers = Headers(scope=scope)
+        try:
+            caller = await asyncio.to_thread(_admit, app, headers, scope.get("method", "POST"), scope.get("path", ""))
+        except CurbsideError as exc:
+            await error_response(exc)(scope, receive, send)
+            return
+        scope[CALLER_SCOPE_KEY] = caller
+        await asgi(scope, receive, send)
+
+    return guarded
+
+
+def _admit(app: Curbside, headers: Any, method: str, path: str) -> ToolCaller:
+    from curbside.api.deps import authenticate, refuse
+    from curbside.auth.roles import CLINICAL, role_allows
+
+    authorization = headers.get("authorization", "")
+    scheme, _, token = authorization.partition(" ")
+    key = token.strip() if scheme.lower() == "bearer" else headers.get("x-api-key")
+    # the MCP session id is the server's own opaque id: a safe session for the audit trail
+    caller = authenticate(app, key, session=headers.get("mcp-session-id"))
+    if not role_allows(caller.role, CLINICAL):
+        refuse(app, caller, CLINICAL, channel="mcp-http", method=method, path=path)
+    return caller
+
+
+def _authenticated_caller(request: Any) -> ToolCaller | None:
+    from starlette.requests import Request
+
+    if not isinstance(request, Request):
+        return None
+    caller = request.scope.get(CALLER_SCOPE_KEY)
+    return caller if isinstance(caller, ToolCaller) else None
+
+
+def _unauthenticated(tool: str) -> types.CallToolResult:
+    result = ToolResult(
+        tool=tool,
+        status="denied",
+        error={
+            "code": "UNAUTHENTICATED",
+            "message": "MCP over HTTP needs a clinician or admin API key; serve it with curbside.mcp_server.run_http.",
+        },
+        duration_ms=0.0,
+        call_id=uuid.uuid4().hex,
+    )
+    return to_call_tool_result(result)

@@ -5,6 +5,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from api_auth import admin_headers
 from fastapi.testclient import TestClient
 
 from curbside.api import create_app
@@ -31,9 +32,9 @@ def api_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Pat
 
 @pytest.fixture
 def client(api_home: Path, tmp_path: Path) -> Iterator[TestClient]:
-    """A client over a private copy of the module's home, so writes stay in one test."""
+    """A client over a private copy of the module's home, so writes stay in one test; it sends an admin key."""
     home = tmp_path / "home"
     shutil.copytree(api_home, home)
     core = Curbside(Settings(home=home))
-    with TestClient(create_app(core, warm_up=False)) as test_client:
+    with TestClient(create_app(core, warm_up=False), headers=admin_headers(core)) as test_client:
         yield test_client

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from api_auth import admin_headers
 from fastapi.testclient import TestClient
 
 from curbside.api import create_app
@@ -197,7 +198,8 @@ def test_oversized_upload_is_refused_before_anything_is_stored(api_home: Path, t
     home = tmp_path / "small"
     shutil.copytree(api_home, home)
     originals = sorted(p.name for p in (home / "originals").rglob("*"))
-    with TestClient(create_app(Curbside(Settings(home=home, max_file_bytes=1000)), warm_up=False)) as small:
+    core = Curbside(Settings(home=home, max_file_bytes=1000))
+    with TestClient(create_app(core, warm_up=False), headers=admin_headers(core)) as small:
         jobs_before = small.get("/v1/jobs").json()["jobs"]
         response = small.post("/v1/documents", files={"file": ("big.txt", b"word " * 1000)})
         assert response.status_code == 413 and error_code(response) == "FILE_TOO_LARGE"

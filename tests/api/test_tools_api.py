@@ -1,4 +1,7 @@
-"""Tool routes through FastAPI's TestClient over a real application on the sample documents."""
+"""Tool routes through FastAPI's TestClient over a real application on the sample documents.
+
+The client carries an admin key (admin may reach every route here: tools and /metrics).
+"""
 
 from __future__ import annotations
 
@@ -29,7 +32,8 @@ def core(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Curbside]:
 
 @pytest.fixture(scope="module")
 def client(core: Curbside) -> TestClient:
-    return TestClient(create_app(core, warm_up=False))
+    key = core.users.add("tools-admin", "admin").key
+    return TestClient(create_app(core, warm_up=False), headers={"Authorization": f"Bearer {key}"})
 
 
 class Note(BaseModel):

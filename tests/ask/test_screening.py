@@ -9,7 +9,8 @@ import re
 from dataclasses import dataclass
 
 from curbside.ask.screening import PromptScreen
-from curbside.logs import WITHHELD, JsonFormatter
+from curbside.logs import JsonFormatter
+from curbside.redaction import WITHHELD
 
 
 @dataclass

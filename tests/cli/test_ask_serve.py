@@ -63,6 +63,8 @@ def test_ask_bad_input_exits_2(samples_home: Path, args: list[str], message: str
 
 
 def test_serve_starts_a_real_server(samples_home: Path) -> None:
+    code, key, _ = invoke("users", "add", "dr-serve", "--role", "clinician")
+    assert code == 0 and key.strip().startswith("cs_")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -84,9 +86,11 @@ def test_serve_starts_a_real_server(samples_home: Path) -> None:
                 assert time.monotonic() < deadline, "server did not start"
                 time.sleep(0.2)
         assert health.json()["documents"] == 4
-        answer = httpx.post(
-            f"http://127.0.0.1:{port}/v1/ask", json={"question": "can I start metformin if eGFR is 35?"}, timeout=30
-        ).json()
+        question = {"question": "can I start metformin if eGFR is 35?"}
+        refused = httpx.post(f"http://127.0.0.1:{port}/v1/ask", json=question, timeout=30)
+        assert refused.status_code == 401 and refused.json()["error"]["code"] == "UNAUTHENTICATED"
+        bearer = {"Authorization": f"Bearer {key.strip()}"}
+        answer = httpx.post(f"http://127.0.0.1:{port}/v1/ask", json=question, headers=bearer, timeout=60).json()
         assert answer["status"] == "answered" and answer["citations"]
     finally:
         proc.terminate()

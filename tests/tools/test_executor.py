@@ -363,3 +363,22 @@ def test_a_failing_check_fails_closed_without_raising(
     assert result.error.code == "INTERNAL_ERROR" and "redis" not in result.error.message
     assert runs == []
     assert any(result.call_id in r.getMessage() for r in caplog.records)
+
+
+def test_a_call_cancelled_by_its_caller_still_leaves_an_audit_row(make_executor: ExecutorFactory) -> None:
+    sink = InMemoryAuditSink(keep=10)
+
+    async def slow(ctx: ToolContext, args: EchoArgs) -> EchoResult:
+        await asyncio.sleep(5)
+        raise AssertionError("not reached")
+
+    executor = make_executor(tool("test.slow", slow, timeout_s=10.0), hooks=ToolHooks(audit=sink))
+
+    async def outer() -> None:
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(0.05):  # the orchestrator's total budget, not the tool's own timeout
+                await executor.call("test.slow", {"text": "x"})
+
+    asyncio.run(outer())
+    (event,) = sink.events
+    assert event.tool == "test.slow" and event.status == "timeout" and event.error_code == "CANCELLED"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -12,6 +13,8 @@ from curbside.api.errors import install_error_handlers
 from curbside.app import Curbside
 
 __all__ = ["create_app"]
+
+log = logging.getLogger("curbside.api")
 
 
 def create_app(curbside: Curbside | None = None, *, warm_up: bool = True) -> FastAPI:
@@ -25,6 +28,7 @@ def create_app(curbside: Curbside | None = None, *, warm_up: bool = True) -> Fas
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if warm_up:
             core.warm_up()
+            _check_access(core)
         yield
         core.close()
 
@@ -37,11 +41,22 @@ def create_app(curbside: Curbside | None = None, *, warm_up: bool = True) -> Fas
     app.state.curbside = core
     install_error_handlers(app)
 
-    from curbside.api import ask, health, kb, metrics, tools
+    from curbside.api import ask, audit, health, kb, metrics, search, tools
 
     app.include_router(health.router)
     app.include_router(metrics.router)
     app.include_router(tools.router)
     app.include_router(ask.router)
+    app.include_router(search.router)
     app.include_router(kb.router)
+    app.include_router(audit.router)
     return app
+
+
+def _check_access(core: Curbside) -> None:
+    """At startup: an unusable audit key stops the server now (ConfigError), not at the first request."""
+    _ = core.audit.key
+    if not core.users.list():
+        log.warning(
+            "no API users: every route but /healthz answers 401; add one with `curbside users add NAME --role ROLE`"
+        )

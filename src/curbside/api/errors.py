@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from curbside.errors import (
+    AuditIntegrityError,
     ConfigError,
     CurbsideError,
     FileTooLargeError,
@@ -22,11 +23,12 @@ from curbside.errors import (
     PermissionDeniedError,
     RateLimitedError,
     StateError,
+    UnauthenticatedError,
     UnsupportedFormatError,
     UpstreamError,
 )
 
-__all__ = ["ERROR_RESPONSES", "ErrorBody", "ErrorDetail", "http_status", "install_error_handlers"]
+__all__ = ["ERROR_RESPONSES", "ErrorBody", "ErrorDetail", "error_response", "http_status", "install_error_handlers"]
 
 
 class ErrorDetail(BaseModel):
@@ -42,13 +44,17 @@ class ErrorBody(BaseModel):
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "Bad input"},
+    401: {"model": ErrorBody, "description": "No API key, or an unknown or revoked one (UNAUTHENTICATED)"},
+    403: {"model": ErrorBody, "description": "The key's role may not use this route (PERMISSION_DENIED)"},
     404: {"model": ErrorBody, "description": "Not found"},
     422: {"model": ErrorBody, "description": "Request does not match the schema"},
+    429: {"model": ErrorBody, "description": "Over the per-user rate limit; see Retry-After (RATE_LIMITED)"},
 }
 
 # most specific first: the first matching class decides
 _STATUS: tuple[tuple[type[CurbsideError], int], ...] = (
     (NotFoundError, 404),
+    (UnauthenticatedError, 401),
     (PermissionDeniedError, 403),
     (RateLimitedError, 429),
     (FileTooLargeError, 413),
@@ -56,6 +62,7 @@ _STATUS: tuple[tuple[type[CurbsideError], int], ...] = (
     (InputError, 400),
     (StateError, 409),
     (ConfigError, 503),
+    (AuditIntegrityError, 503),  # nothing may run unrecorded
 )
 
 
@@ -73,14 +80,23 @@ def _body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return ErrorBody(error=detail).model_dump(exclude_none=True)
 
 
+def error_response(exc: CurbsideError) -> JSONResponse:
+    """The response for ``exc``: its status, the error body, and Retry-After / WWW-Authenticate where they apply."""
+    retry_after = exc.retry_after if isinstance(exc, RateLimitedError) else None
+    headers: dict[str, str] = {}
+    if retry_after:
+        headers["Retry-After"] = str(int(retry_after + 0.999))
+    if isinstance(exc, UnauthenticatedError):
+        headers["WWW-Authenticate"] = exc.challenge
+    return JSONResponse(
+        _body(exc.code, exc.message, retry_after=retry_after), status_code=http_status(exc), headers=headers or None
+    )
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(CurbsideError)
     async def _curbside(_: Request, exc: CurbsideError) -> JSONResponse:
-        retry_after = getattr(exc, "retry_after", None)
-        headers = {"Retry-After": str(int(retry_after + 0.999))} if retry_after else None
-        return JSONResponse(
-            _body(exc.code, exc.message, retry_after=retry_after), status_code=http_status(exc), headers=headers
-        )
+        return error_response(exc)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -1,4 +1,7 @@
-"""Knowledge-base routes: search, passages, documents (upload, delete) and jobs."""
+"""Knowledge-base administration (admin key): documents (upload, delete) and jobs; changes are audited.
+
+Search and passages, open to clinicians, are in ``api/search.py``.
+"""
 
 from __future__ import annotations
 
@@ -7,55 +10,27 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, File, Form, Query, UploadFile, status
 from pydantic import BaseModel, Field
 
-from curbside.api.deps import get_curbside
+from curbside.api.deps import AdminCaller, Core, admin_caller
 from curbside.api.errors import ERROR_RESPONSES, ErrorBody
-from curbside.app import Curbside
-from curbside.errors import NotFoundError
-from curbside.types import SearchFilters, SearchResponse, SourcePassages
+from curbside.audit import AuditEntry
+from curbside.tools.base import ToolCaller
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES)
+router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES, dependencies=[Depends(admin_caller)])
 
 
-def _split(value: str | None) -> list[str]:
-    return [part.strip() for part in (value or "").split(",") if part.strip()]
-
-
-# --- search and passages ------------------------------------------------------------------------
-@router.get("/search", response_model=SearchResponse, tags=["search"])
-def search(
-    core: Annotated[Curbside, Depends(get_curbside)],
-    q: Annotated[str, Query(description="Question or keywords.")],
-    k: Annotated[int | None, Query(ge=1, le=100, description="Hits to return (default 10).")] = None,
-    mode: Literal["hybrid", "dense", "bm25"] = "hybrid",
-    source_type: str | None = None,
-    specialty: str | None = None,
-    doc_key: str | None = None,
-    namespace: Annotated[
-        str, Query(min_length=1, description="'kb' (documents) or 'odb' (formulary passages).")
-    ] = "kb",
-) -> SearchResponse:
-    """Hybrid (dense + BM25) search of the knowledge base, with the relevance threshold applied."""
-    filters = SearchFilters(source_type=source_type, specialty=specialty, doc_key=doc_key, namespace=namespace)
-    return core.search_engine.search(q, k=k, mode=mode, filters=filters)
-
-
-@router.get("/passages", response_model=SourcePassages, tags=["search"])
-def passages(
-    core: Annotated[Curbside, Depends(get_curbside)],
-    chunk_ids: Annotated[str, Query(description="Comma-separated chunk ids, e.g. 'guide:v1:3,guide:v1:4'.")],
-    highlight_terms: Annotated[
-        str | None, Query(description="Comma-separated terms to mark **like this** (up to 5 snippets each).")
-    ] = None,
-) -> SourcePassages:
-    """Open passages by chunk id (full text, source, page, section, highlights)."""
-    from curbside.search.passages import open_passages
-
-    result = open_passages(core.documents, _split(chunk_ids), _split(highlight_terms))
-    if not result.passages:
-        raise NotFoundError(f"No stored passage has the chunk id(s): {', '.join(result.missing)}.")
-    return result
+def _change(caller: ToolCaller, action: str, doc_key: str | None = None, **details: Any) -> AuditEntry:
+    return AuditEntry(
+        action=action,
+        user=caller.user,
+        role=caller.role,
+        session=caller.session,
+        channel="http",
+        sources=(doc_key,) if doc_key else (),
+        outcome="started",
+        details=details,
+    )
 
 
 # --- documents ----------------------------------------------------------------------------------------
@@ -80,7 +55,8 @@ class DocumentRemoved(BaseModel):
     responses={413: {"model": ErrorBody}, 415: {"model": ErrorBody}},
 )
 async def upload(
-    core: Annotated[Curbside, Depends(get_curbside)],
+    core: Core,
+    caller: AdminCaller,
     file: Annotated[UploadFile, File(description="PDF, DOCX, HTML, .nxml, Markdown or text.")],
     doc_key: Annotated[str | None, Form(description="Key of the document (default: from the file name).")] = None,
     source_type: Annotated[str | None, Form()] = None,
@@ -89,27 +65,38 @@ async def upload(
     """Upload a document; it is ingested by a background job whose id the response gives."""
     import asyncio
 
+    from curbside.audit import audited_async
     from curbside.kb.ingest import IngestOptions
 
     limit = core.settings.max_file_bytes
-    data = await file.read(limit + 1)  # one byte over the limit is enough to refuse it
-    options = IngestOptions(doc_key=doc_key or None, source_type=source_type or None, specialty=specialty or None)
-    submission = await asyncio.to_thread(core.ingestor.submit, file.filename or "", data, options)
-    if submission.job is not None:
-        core.background.submit(submission.job.id)
+    async with audited_async(core.audit, _change(caller, "documents.upload", doc_key)) as scope:
+        data = await file.read(limit + 1)  # one byte over the limit is enough to refuse it
+        options = IngestOptions(doc_key=doc_key or None, source_type=source_type or None, specialty=specialty or None)
+        submission = await asyncio.to_thread(core.ingestor.submit, file.filename or "", data, options)
+        if submission.job is not None:
+            core.background.submit(submission.job.id)
+        job_id = submission.job.id if submission.job else None
+        scope.update(
+            sources=(submission.doc_key,), outcome=submission.status, details={"job_id": job_id, "bytes": len(data)}
+        )
     return UploadAccepted(
         doc_key=submission.doc_key,
         status=submission.status,
-        job_id=submission.job.id if submission.job else None,
+        job_id=job_id,
         version=submission.version,
         message=submission.message,
     )
 
 
 @router.delete("/documents/{doc_key}", response_model=DocumentRemoved, tags=["documents"])
-def remove_document(doc_key: str, core: Annotated[Curbside, Depends(get_curbside)]) -> DocumentRemoved:
+def remove_document(doc_key: str, core: Core, caller: AdminCaller) -> DocumentRemoved:
     """Take a document out of search (its rows stay for audit)."""
-    return DocumentRemoved(doc_key=doc_key, removed_version=core.ingestor.remove(doc_key))
+    from curbside.audit import audited
+
+    with audited(core.audit, _change(caller, "documents.remove", doc_key)) as scope:
+        removed = core.ingestor.remove(doc_key)
+        scope.update(outcome="ok", details={"removed_version": removed})
+    return DocumentRemoved(doc_key=doc_key, removed_version=removed)
 
 
 # --- jobs ---------------------------------------------------------------------------------------------
@@ -146,7 +133,7 @@ class JobList(BaseModel):
 
 @router.get("/jobs", response_model=JobList, tags=["jobs"])
 def list_jobs(
-    core: Annotated[Curbside, Depends(get_curbside)],
+    core: Core,
     state: Literal["pending", "running", "completed", "failed", "superseded"] | None = None,
     doc_key: str | None = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
@@ -158,7 +145,7 @@ def list_jobs(
 
 
 @router.get("/jobs/{job_id}", response_model=JobView, tags=["jobs"])
-def get_job(job_id: int, core: Annotated[Curbside, Depends(get_curbside)]) -> JobView:
+def get_job(job_id: int, core: Core) -> JobView:
     return JobView.of(core.jobs.get(job_id))
 
 
@@ -169,8 +156,12 @@ def get_job(job_id: int, core: Annotated[Curbside, Depends(get_curbside)]) -> Jo
     tags=["jobs"],
     responses={409: {"model": ErrorBody}},
 )
-def retry_job(job_id: int, core: Annotated[Curbside, Depends(get_curbside)]) -> JobView:
+def retry_job(job_id: int, core: Core, caller: AdminCaller) -> JobView:
     """Queue a failed job again (at most CURBSIDE_JOB_MAX_RETRIES times); it runs in the background."""
-    job = core.jobs.retry(job_id)
-    core.background.submit(job.id)
+    from curbside.audit import audited
+
+    with audited(core.audit, _change(caller, "jobs.retry", job_id=job_id)) as scope:
+        job = core.jobs.retry(job_id)
+        core.background.submit(job.id)
+        scope.update(sources=(job.doc_key,), outcome="ok")
     return JobView.of(job)

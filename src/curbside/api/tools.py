@@ -3,7 +3,8 @@
 A call answers with its ``ToolResult`` whatever the outcome, under the HTTP status
 that outcome maps to (200 ok, 422 bad arguments, 403 denied, 429 rate limited with
 Retry-After, 409 needs confirmation, 504 timed out, 500 failed). Only a tool name
-that does not exist is an ordinary 404 error body.
+that does not exist is an ordinary 404 error body. Clinician or admin key; calls run
+as that user, with that role, and land on the audit trail through the executor.
 """
 
 from __future__ import annotations
@@ -13,14 +14,15 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Query, Response
 from pydantic import BaseModel
 
-from curbside.api.deps import get_curbside
+from curbside.api.deps import ClinicalCaller, Core, clinical_caller
 from curbside.api.errors import ERROR_RESPONSES, ErrorBody, http_status
-from curbside.app import Curbside
 from curbside.tools.base import ToolCaller, ToolInfo, ToolResult, error_class_for_code
 
 __all__ = ["get_caller", "router"]
 
-router = APIRouter(prefix="/v1/tools", tags=["tools"], responses=ERROR_RESPONSES)
+router = APIRouter(
+    prefix="/v1/tools", tags=["tools"], responses=ERROR_RESPONSES, dependencies=[Depends(clinical_caller)]
+)
 
 _STATUS_BY_OUTCOME = {
     "ok": 200,
@@ -31,9 +33,9 @@ _STATUS_BY_OUTCOME = {
 }
 
 
-def get_caller(core: Annotated[Curbside, Depends(get_curbside)]) -> ToolCaller:
-    """Who an HTTP tool call runs as: the local default caller until #4 authenticates requests."""
-    return core.tools.default_caller
+def get_caller(caller: ClinicalCaller) -> ToolCaller:
+    """Who an HTTP tool call runs as: the key's user, with its role and the request's session."""
+    return caller
 
 
 class ToolList(BaseModel):
@@ -41,7 +43,7 @@ class ToolList(BaseModel):
 
 
 @router.get("", response_model=ToolList)
-def list_tools(core: Annotated[Curbside, Depends(get_curbside)]) -> ToolList:
+def list_tools(core: Core) -> ToolList:
     """Every tool with its flags, limits and argument/result JSON schemas."""
     return ToolList(tools=[ToolInfo.from_spec(spec) for spec in core.tools.registry])
 
@@ -61,7 +63,7 @@ def list_tools(core: Annotated[Curbside, Depends(get_curbside)]) -> ToolList:
 async def call_tool(
     name: str,
     response: Response,
-    core: Annotated[Curbside, Depends(get_curbside)],
+    core: Core,
     caller: Annotated[ToolCaller, Depends(get_caller)],
     arguments: Annotated[
         dict[str, Any] | None,

@@ -20,7 +20,7 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from curbside.cli import ask, coverage, demo, evaluate, kb, mcp, search, serve, tool
+    from curbside.cli import ask, audit, coverage, demo, evaluate, kb, mcp, search, serve, tool, users
 
     for command in (
         kb.ingest,
@@ -36,6 +36,8 @@ def _register() -> None:
         coverage.coverage_group,
         demo.demo,
         evaluate.eval_group,
+        users.users_group,
+        audit.audit_group,
     ):
         cli.add_command(command)
 

@@ -27,6 +27,11 @@ __all__ = ["ask", "print_answer"]
     "--namespace", default="kb", show_default=True, help="'kb' (ingested documents) or 'odb' (formulary passages)."
 )
 @click.option("--no-llm", is_flag=True, help="Extractive answer even when a model is configured.")
+@click.option(
+    "--context-file",
+    type=click.File("r", encoding="utf-8"),
+    help="Patient context for the model ('-' reads stdin); a prompt holding PHI never reaches the cloud model.",
+)
 @json_option
 def ask(
     question: str,
@@ -38,6 +43,7 @@ def ask(
     doc_key: str | None,
     namespace: str,
     no_llm: bool,
+    context_file: click.utils.LazyFile | None,
     as_json: bool,
 ) -> None:
     """Answer QUESTION from the knowledge base, citing every sentence.
@@ -45,11 +51,14 @@ def ask(
     \b
     curbside ask "can I start metformin if eGFR is 35?"
     curbside ask --condition malaria --finding pregnant --finding "first trimester"
+    curbside ask "dose adjustment?" --context-file chart.txt
     """
     import asyncio
     import contextlib
 
     from curbside.ask.pipeline import AskRequest
+    from curbside.audit import audited_ask
+    from curbside.auth import operator_caller
 
     request = AskRequest(
         question=question,
@@ -61,6 +70,7 @@ def ask(
         doc_key=doc_key,
         namespace=namespace,
         use_llm=not no_llm,
+        patient_context=context_file.read() if context_file is not None else None,
     )
     with app_context() as app:
         status: contextlib.AbstractContextManager[object] = contextlib.nullcontext()
@@ -70,7 +80,8 @@ def ask(
             # a local model on a CPU takes seconds to answer: say what is happening
             status = Console(stderr=True).status(f"Answering with {app.llm_description()} …")
         with status:
-            answer = asyncio.run(app.asker.ask(request))
+            # recorded on the audit trail as the machine's operator, like every CLI action
+            answer = asyncio.run(audited_ask(app, request, operator_caller(app.settings), channel="cli"))
     if as_json:
         echo_json(answer.model_dump())
         return
@@ -97,4 +108,5 @@ def print_answer(answer: object, *, width: int = 96) -> None:
         click.echo(f"warning: {warning}", err=True)
     meta = answer.metadata
     model = meta.get("model_used") or meta.get("mode") or "no answer"
-    click.echo(f"\n({answer.status}; {model}; {meta.get('took_ms', 0):.0f} ms)")
+    phi = {True: "; PHI found", False: "; no PHI found"}.get(meta.get("phi_detected"), "")  # type: ignore[arg-type]
+    click.echo(f"\n({answer.status}; {model}{phi}; {meta.get('took_ms', 0):.0f} ms)")

@@ -37,8 +37,11 @@ def answer_messages(
         if len(body) > passage_chars:
             body = body[:passage_chars].rsplit(" ", 1)[0] + " …"
         blocks.append(f"[{n}] {passage_heading(passage)}\n{body}")
-    # the patient's facts come before the passages, marked as context: they are not a source to cite
-    context = f"Patient context (not a source; do not cite it):\n{patient_context.strip()}\n\n" if patient_context else ""
+    # the patient's facts come before the passages, marked as context: they are not a source to cite.
+    # The heading stands in its own block so the PHI screen's cache recognises the context it already read.
+    context = (
+        f"Patient context (not a source; do not cite it):\n\n{patient_context.strip()}\n\n" if patient_context else ""
+    )
     user = (
         f"Question: {question}\n\n{context}Passages:\n\n"
         + "\n\n".join(blocks)

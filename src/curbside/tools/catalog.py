@@ -9,9 +9,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from curbside.tools.base import ToolCaller, ToolContext, ToolSpec
+from curbside.tools.base import ToolContext, ToolSpec
 from curbside.tools.executor import ToolExecutor
-from curbside.tools.hooks import InMemoryAuditSink, ToolHooks
+from curbside.tools.hooks import ToolHooks, application_hooks
 from curbside.tools.metrics import ToolMetrics
 from curbside.tools.passages import passages_tool
 from curbside.tools.registry import ToolRegistry
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from curbside.app import Curbside
     from curbside.settings import Settings
 
-__all__ = ["build_executor", "build_registry", "odb_get_tool"]
+__all__ = ["adp_get_tool", "build_executor", "build_registry", "odb_get_tool", "schedule_get_tool"]
 
 log = logging.getLogger("curbside.tools")
 
@@ -36,6 +36,11 @@ def build_registry(settings: Settings) -> ToolRegistry:
     odb = odb_get_tool(settings)
     if odb is not None:
         registry.register(odb)
+    registry.register(schedule_get_tool(settings))
+    registry.register(adp_get_tool(settings))
+    from curbside.coverage.answer.tool import coverage_answer_tool  # routes to the coverage tools above
+
+    registry.register(coverage_answer_tool(settings))
     return registry
 
 
@@ -45,13 +50,16 @@ def build_executor(
     hooks: ToolHooks | None = None,
     metrics_registry: CollectorRegistry | None = None,
 ) -> ToolExecutor:
-    """The executor over the built-in tools, with the default hooks unless given others."""
+    """The executor over the built-in tools with the application's hooks (roles, the shared rate
+    limiter, the audit trail) unless given others; calls without a caller run as the local operator."""
+    from curbside.auth.access import operator_caller
+
     settings = app.settings
     return ToolExecutor(
         app,
         build_registry(settings),
-        default_caller=ToolCaller(user=settings.tool_user, role=settings.tool_role),
-        hooks=hooks or ToolHooks(audit=InMemoryAuditSink(keep=settings.tool_audit_keep)),
+        default_caller=operator_caller(settings),
+        hooks=hooks or application_hooks(app),
         metrics=ToolMetrics(metrics_registry),
     )
 
@@ -96,3 +104,71 @@ def _warm_search(app: Curbside) -> None:
     app.embedder.warm_up()
     _ = app.documents
     app.odb.warm_up()  # its drug-name index takes ~70 ms to build
+
+
+def schedule_get_tool(settings: Settings) -> ToolSpec[Any, Any]:
+    """``schedule.get``: OHIP Schedule of Benefits fee codes, fees by specialty, payment rules and premiums."""
+    from curbside.coverage.ohip.tool import ScheduleGetArgs, ScheduleGetResult, run_schedule_get
+
+    async def schedule_get(ctx: ToolContext, args: ScheduleGetArgs) -> ScheduleGetResult:
+        return await run_schedule_get(ctx.app, args)
+
+    return ToolSpec(
+        name="schedule.get",
+        description=(
+            "OHIP Schedule of Benefits: a fee code's fee in each specialty section, its definition, payment rules "
+            "(limits), documentation and commentary, the premiums that apply to it, and checks of its payment "
+            "rules against the facts given (MRP, hours since admission, day). Takes codes, a specialty or "
+            "section, or a question in plain words (q); answers needs_more_info with the follow-up a billing "
+            "clerk would ask. Every answer carries the Schedule's effective date and cites section and page."
+        ),
+        args_model=ScheduleGetArgs,
+        result_model=ScheduleGetResult,
+        handler=schedule_get,
+        category="coverage",
+        requires_phi=False,
+        timeout_s=settings.tool_schedule_timeout_s,
+        rate_limit=settings.tool_schedule_rate_limit,
+        warm_up=_warm_schedule,
+    )
+
+
+def _warm_schedule(app: Curbside) -> None:
+    # schedule.get's search path embeds the question; its word index takes a moment to build
+    app.embedder.warm_up()
+    _ = app.documents
+    app.ohip.warm_up()
+
+
+def adp_get_tool(settings: Settings) -> ToolSpec[Any, Any]:
+    """``adp.get``: Assistive Devices Program funding, exclusions and eligibility from the ADP manuals."""
+    from curbside.coverage.adp.tool import AdpGetArgs, AdpGetResult, run_adp_get
+
+    async def adp_get(ctx: ToolContext, args: AdpGetArgs) -> AdpGetResult:
+        return await run_adp_get(ctx.app, args)
+
+    return ToolSpec(
+        name="adp.get",
+        description=(
+            "Ontario Assistive Devices Program (ADP): what ADP pays for a device and what the client pays, "
+            "funding for Ontario Works, ODSP and ACSD recipients, exclusions (batteries, repairs …) and "
+            "eligibility, each cited by manual, section and page. Takes a question in plain words (q) or a "
+            "structured device {category, type}; answers needs_more_info with the follow-up a vendor would ask "
+            "when the device is unknown or the fields disagree. Every answer carries the manuals' edition."
+        ),
+        args_model=AdpGetArgs,
+        result_model=AdpGetResult,
+        handler=adp_get,
+        category="coverage",
+        requires_phi=False,
+        timeout_s=settings.tool_adp_timeout_s,
+        rate_limit=settings.tool_adp_rate_limit,
+        warm_up=_warm_adp,
+    )
+
+
+def _warm_adp(app: Curbside) -> None:
+    # adp.get's search path embeds the question: load the model and the term index outside the call's budget
+    app.embedder.warm_up()
+    _ = app.documents
+    app.adp.warm_up()

@@ -88,13 +88,13 @@ class ToolExecutor:
         try:
             spec = self.registry.get(name)
         except CurbsideError as exc:
-            return self._finish(call, None, "error", _detail(exc))
+            return await self._finish(call, None, "error", _detail(exc))
         try:
             args = _validate(spec, arguments, call)
             self.hooks.permissions.authorize(call.caller, spec)
             prompt = self.hooks.confirmation.prompt(call.caller, spec, call.argument_dict)
             if prompt is not None and not confirm:
-                return self._finish(
+                return await self._finish(
                     call,
                     spec,
                     "needs_confirmation",
@@ -102,15 +102,15 @@ class ToolExecutor:
                 )
             self.hooks.rate_limiter.acquire(call.caller, spec)
         except PermissionDeniedError as exc:
-            return self._finish(call, spec, "denied", _detail(exc))
+            return await self._finish(call, spec, "denied", _detail(exc))
         except RateLimitedError as exc:
-            return self._finish(call, spec, "rate_limited", _detail(exc))
+            return await self._finish(call, spec, "rate_limited", _detail(exc))
         except CurbsideError as exc:
-            return self._finish(call, spec, "error", _detail(exc))
+            return await self._finish(call, spec, "error", _detail(exc))
         except Exception:
             # a failing check (e.g. a limiter whose store is down) fails closed: the tool does not run
             log.exception("checks for tool %s failed (call_id=%s)", name, call.call_id)
-            return self._finish(call, spec, "error", _internal(spec, call))
+            return await self._finish(call, spec, "error", _internal(spec, call))
         return await self._run(spec, args, call)
 
     async def _run(self, spec: ToolSpec[Any, Any], args: BaseModel, call: _Call) -> ToolResult:
@@ -127,16 +127,21 @@ class ToolExecutor:
                 code="TIMEOUT",
                 message=f"Tool {spec.name!r} did not finish within {spec.timeout_s:g} s; try again or narrow the request.",
             )
-            return self._finish(call, spec, "timeout", detail, ran=ran)
+            return await self._finish(call, spec, "timeout", detail, ran=ran)
         except CurbsideError as exc:
-            return self._finish(call, spec, "error", _detail(exc), ran=ran)
+            return await self._finish(call, spec, "error", _detail(exc), ran=ran)
+        except asyncio.CancelledError:
+            # cancelled by whoever awaited the call (an orchestrator's total timeout): no result, but a row
+            detail = ToolErrorDetail(code="CANCELLED", message=f"Tool {spec.name!r} was cancelled by its caller.")
+            self._audit(call, spec, self._outcome(call, "timeout", detail, None))
+            raise
         except Exception:
             # a bug or an unforeseen failure: the traceback stays in the server log, keyed by call id
             log.exception("tool %s failed unexpectedly (call_id=%s)", spec.name, call.call_id)
-            return self._finish(call, spec, "error", _internal(spec, call), ran=ran)
-        return self._finish(call, spec, "ok", None, result=result, ran=ran)
+            return await self._finish(call, spec, "error", _internal(spec, call), ran=ran)
+        return await self._finish(call, spec, "ok", None, result=result, ran=ran)
 
-    def _finish(
+    async def _finish(
         self,
         call: _Call,
         spec: ToolSpec[Any, Any] | None,
@@ -151,7 +156,22 @@ class ToolExecutor:
         self.metrics.count(label, status)
         if ran is not None:
             self.metrics.observe(label, ended - ran)
-        outcome = ToolResult(
+        outcome = self._outcome(call, status, error, result, ended=ended)
+        # the trail's write ends in an fsync: off the event loop, so concurrent calls do not queue behind it
+        await asyncio.to_thread(self._audit, call, spec, outcome)
+        return outcome
+
+    @staticmethod
+    def _outcome(
+        call: _Call,
+        status: ToolStatus,
+        error: ToolErrorDetail | None,
+        result: dict[str, Any] | None,
+        *,
+        ended: float | None = None,
+    ) -> ToolResult:
+        ended = time.perf_counter() if ended is None else ended
+        return ToolResult(
             tool=call.name,
             status=status,
             result=result,
@@ -159,8 +179,6 @@ class ToolExecutor:
             duration_ms=round((ended - call.started) * 1000, 3),
             call_id=call.call_id,
         )
-        self._audit(call, spec, outcome)
-        return outcome
 
     def _audit(self, call: _Call, spec: ToolSpec[Any, Any] | None, outcome: ToolResult) -> None:
         canonical = json.dumps(call.argument_dict, sort_keys=True, default=str, ensure_ascii=False)

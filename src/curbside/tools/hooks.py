@@ -1,10 +1,10 @@
 """The checks around every tool call, as small protocols with working defaults.
 
-Issue #4 owns authentication, roles, the shared rate limiter and the tamper-evident
-audit trail; it replaces these defaults through ``ToolHooks`` without touching the
-executor. The defaults are real, not stubs: a role check, a per-(user, tool)
-sliding-window limiter, confirmation that only the caller can give, and an audit
-sink that keeps recent calls in memory and logs them.
+The defaults are real, not stubs: a role check, a per-(user, tool) sliding-window
+limiter, confirmation that only the caller can give, and an audit sink that keeps
+recent calls in memory and logs them. The application replaces them
+(``application_hooks``): the caller's real role (``curbside.auth``), the shared
+``limits``-based rate limiter, and the keyed audit trail (``curbside.audit``).
 """
 
 from __future__ import annotations
@@ -17,10 +17,15 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from curbside.errors import PermissionDeniedError, RateLimitedError
 from curbside.tools.base import ToolCaller, ToolSpec, ToolStatus
+
+if TYPE_CHECKING:
+    from curbside.app import Curbside
+    from curbside.audit.trail import AuditTrail
+    from curbside.auth.ratelimit import RateLimiter as SharedLimiter
 
 __all__ = [
     "AuditSink",
@@ -30,9 +35,12 @@ __all__ = [
     "PermissionPolicy",
     "RateLimiter",
     "RolePermissionPolicy",
+    "SharedToolRateLimiter",
     "SlidingWindowRateLimiter",
     "ToolAuditEvent",
     "ToolHooks",
+    "TrailAuditSink",
+    "application_hooks",
 ]
 
 log = logging.getLogger("curbside.tools.audit")
@@ -66,8 +74,8 @@ class AuditSink(Protocol):
 class ToolAuditEvent:
     """One call as the audit trail sees it.
 
-    Argument values are not kept: they may hold PHI and no redactor exists yet (#4
-    brings one). Their names and a digest of the canonical JSON identify the call.
+    Argument values are not kept: they may hold PHI in any field. Their names and a
+    digest of the canonical JSON identify the call.
     """
 
     call_id: str
@@ -176,3 +184,42 @@ class ToolHooks:
     rate_limiter: RateLimiter = field(default_factory=SlidingWindowRateLimiter)
     confirmation: ConfirmationPolicy = field(default_factory=ExplicitConfirmation)
     audit: AuditSink = field(default_factory=InMemoryAuditSink)
+
+
+class SharedToolRateLimiter:
+    """``spec.rate_limit`` calls per (user, tool) per minute, counted by the application's ``limits`` limiter,
+    so the limits hold across server processes when its storage is shared (Redis)."""
+
+    def __init__(self, limiter: Callable[[], SharedLimiter]) -> None:
+        self._limiter = limiter  # resolved per call: building the executor must not open the limiter's storage
+
+    def acquire(self, caller: ToolCaller, spec: ToolSpec[Any, Any]) -> None:
+        if spec.rate_limit is None:
+            return
+        self._limiter().hit_per_minute(spec.rate_limit, "tool", spec.name, caller.user, what=f"tool {spec.name!r}")
+
+
+class TrailAuditSink:
+    """Every tool call as a row of the keyed audit trail (argument names and a keyed digest, no values)."""
+
+    def __init__(self, trail: Callable[[], AuditTrail]) -> None:
+        self._trail = trail  # resolved on the first call: listing tools must not create the audit key
+
+    def record(self, event: ToolAuditEvent) -> None:
+        from curbside.audit.chain import digest
+        from curbside.audit.entries import tool_entry
+
+        trail = self._trail()
+        trail.append(tool_entry(event, arguments_digest=lambda sha: digest(trail.key, "tool-arguments", sha)))
+
+
+def application_hooks(app: Curbside) -> ToolHooks:
+    """The application's checks: the caller's real role (and a trail that can record), the shared
+    rate limiter, and the audit trail."""
+    from curbside.auth.access import RoleToolPolicy
+
+    return ToolHooks(
+        permissions=RoleToolPolicy(before_call=lambda: app.audit.check_writable()),
+        rate_limiter=SharedToolRateLimiter(lambda: app.rate_limiter),
+        audit=TrailAuditSink(lambda: app.audit),
+    )

@@ -1,0 +1,68 @@
+"""Search routes (clinician or admin key): hybrid search and opening passages, each recorded on the audit trail."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, Query
+
+from curbside.api.deps import ClinicalCaller, Core, clinical_caller
+from curbside.api.errors import ERROR_RESPONSES
+from curbside.errors import NotFoundError
+from curbside.types import SearchFilters, SearchResponse, SourcePassages
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/v1", tags=["search"], responses=ERROR_RESPONSES, dependencies=[Depends(clinical_caller)])
+
+
+def _split(value: str | None) -> list[str]:
+    return [part.strip() for part in (value or "").split(",") if part.strip()]
+
+
+@router.get("/search", response_model=SearchResponse)
+def search(
+    core: Core,
+    caller: ClinicalCaller,
+    q: Annotated[str, Query(description="Question or keywords.")],
+    k: Annotated[int | None, Query(ge=1, le=100, description="Hits to return (default 10).")] = None,
+    mode: Literal["hybrid", "dense", "bm25"] = "hybrid",
+    source_type: str | None = None,
+    specialty: str | None = None,
+    doc_key: str | None = None,
+    namespace: Annotated[
+        str, Query(min_length=1, description="'kb' (documents) or 'odb' (formulary passages).")
+    ] = "kb",
+) -> SearchResponse:
+    """Hybrid (dense + BM25) search of the knowledge base, with the relevance threshold applied."""
+    from curbside.audit import audited, search_entry
+
+    filters = SearchFilters(source_type=source_type, specialty=specialty, doc_key=doc_key, namespace=namespace)
+    entry = search_entry(caller, q, channel="http", mode=mode, namespace=namespace)
+    with audited(core.audit, entry) as scope:
+        response = core.search_engine.search(q, k=k, mode=mode, filters=filters)
+        scope.entry = search_entry(caller, q, channel="http", mode=mode, namespace=namespace, response=response)
+    return response
+
+
+@router.get("/passages", response_model=SourcePassages)
+def passages(
+    core: Core,
+    caller: ClinicalCaller,
+    chunk_ids: Annotated[str, Query(description="Comma-separated chunk ids, e.g. 'guide:v1:3,guide:v1:4'.")],
+    highlight_terms: Annotated[
+        str | None, Query(description="Comma-separated terms to mark **like this** (up to 5 snippets each).")
+    ] = None,
+) -> SourcePassages:
+    """Open passages by chunk id (full text, source, page, section, highlights)."""
+    from curbside.audit import audited, passages_entry
+    from curbside.search.passages import open_passages
+
+    ids, terms = _split(chunk_ids), _split(highlight_terms)
+    entry = passages_entry(caller, ids, channel="http", highlight_terms=len(terms))
+    with audited(core.audit, entry) as scope:
+        result = open_passages(core.documents, ids, terms)
+        if not result.passages:
+            raise NotFoundError(f"No stored passage has the chunk id(s): {', '.join(result.missing)}.")
+        scope.entry = passages_entry(caller, ids, channel="http", highlight_terms=len(terms), result=result)
+    return result
