@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from coverage_helpers import loaded_home, shared_path
 from odb_subset import write_subset
 
 from curbside.app import Curbside
-from curbside.coverage.loading import LoadReport, load_directory
-from curbside.settings import Settings
+from curbside.coverage.loading import LoadReport
 
 ODB_FILE = "ontario/odb-formulary-edition-43-2025-08-29.xml"
 
@@ -26,9 +26,7 @@ ODB_FILE = "ontario/odb-formulary-edition-43-2025-08-29.xml"
 @pytest.fixture(scope="session")
 def odb_xml(shared_data: Path) -> Path:
     # through shared_data: skipped (failed under CI) with the missing path named, and marked shared_data
-    path = shared_data / ODB_FILE
-    assert path.exists(), f"shared data missing: {path}"
-    return path
+    return shared_path(shared_data, ODB_FILE)
 
 
 @pytest.fixture(scope="session")
@@ -40,11 +38,7 @@ def subset_dir(odb_xml: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def loaded(subset_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Curbside, LoadReport]]:
-    app = Curbside(Settings(home=tmp_path_factory.mktemp("odb-home")))
-    report = load_directory(app, subset_dir)
-    yield app, report
-    app.odb.close()
-    app.close()
+    yield from loaded_home(subset_dir, tmp_path_factory.mktemp("odb-home"))
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,6 @@ import pytest
 from curbside.app import Curbside
 from curbside.coverage.confidence import ConfidenceInputs, confidence
 from curbside.coverage.conflicts import FieldComparison, detect
-from curbside.coverage.odb.search_path import engine_search
 from curbside.coverage.odb.service import OdbService
 from curbside.coverage.odb.tool import OdbGetArgs
 from curbside.types import Passage
@@ -54,7 +53,7 @@ def test_detector_reports_each_disagreement_once() -> None:
 
 
 def test_a_stale_passage_is_a_conflict_and_costs_confidence(odb_app: Curbside) -> None:
-    real = next(p for p in engine_search(odb_app.search_engine)("Januvia", 8) if "DIN 02388839" in p.text)
+    real = next(p for p in odb_app.odb.search("Januvia", 8) if "DIN 02388839" in p.text)
     stale = real.model_copy(
         update={
             "text": real.text.replace(

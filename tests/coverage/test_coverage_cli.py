@@ -52,7 +52,8 @@ def test_load_again_is_unchanged(runner: CliRunner, subset_dir: Path) -> None:
 
 def test_status(runner: CliRunner) -> None:
     code, out, _ = run(runner, "coverage", "status", "--json")
-    (odb,) = json.loads(out)["sources"]
+    odb, ohip, adp = json.loads(out)["sources"]
+    assert (ohip["source"], ohip["loaded"], adp["source"], adp["loaded"]) == ("ohip", False, "adp", False)
     assert code == 0 and odb["loaded"] and odb["edition"] == LABEL and odb["edition_code"] == "4345"
     assert odb["file"] == "odb-formulary-edition-43-2025-08-29.xml" and odb["passages"]["documents"] == 5
     code, out, _ = run(runner, "coverage", "status")
@@ -66,7 +67,8 @@ def test_bad_folders_exit_with_the_reason(runner: CliRunner, odb_xml: Path, tmp_
     assert (
         code == 2
         and err.strip()
-        == f"Error [VALIDATION_ERROR]: No coverage source files in {empty} (expected odb: odb*formulary*.xml)."
+        == f"Error [VALIDATION_ERROR]: No coverage source files in {empty} (expected odb: odb*formulary*.xml; "
+        "ohip: ohip*schedule*benefits*.txt; adp: *adp*manual*.pdf)."
     )
     broken = tmp_path / "broken"
     broken.mkdir()
@@ -80,7 +82,7 @@ def test_status_of_an_empty_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("CURBSIDE_HOME", str(tmp_path / "fresh"))
     code, out, _ = run(CliRunner(), "coverage", "status")
     assert code == 0
-    assert (
-        out.strip()
-        == "odb: not loaded (run `curbside coverage load DIR` with the ministry's odb*formulary*.xml in DIR)"
+    assert out.splitlines()[0] == (
+        "odb: not loaded (run `curbside coverage load DIR` with the ministry's odb*formulary*.xml in DIR)"
     )
+    assert [line.split(":")[0] for line in out.splitlines()] == ["odb", "ohip", "adp"]

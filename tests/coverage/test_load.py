@@ -107,7 +107,10 @@ def test_folder_without_coverage_files(odb_app: Curbside, tmp_path: Path) -> Non
     (tmp_path / "notes.txt").write_text("nothing here")
     with pytest.raises(ValidationError) as err:
         load_directory(odb_app, tmp_path)
-    assert err.value.message == f"No coverage source files in {tmp_path} (expected odb: odb*formulary*.xml)."
+    assert err.value.message == (
+        f"No coverage source files in {tmp_path} (expected odb: odb*formulary*.xml; "
+        "ohip: ohip*schedule*benefits*.txt; adp: *adp*manual*.pdf)."
+    )
     with pytest.raises(NotFoundError):
         load_directory(odb_app, tmp_path / "missing")
 

@@ -265,3 +265,17 @@ def test_misspelling_is_read_with_a_warning(odb_app: Curbside) -> None:
     r = ask(odb_app, q="is atorvastatine covered")
     assert r.coverage is not None and r.coverage.generic_name == "ATORVASTATIN CALCIUM"
     assert r.warnings == ["Read the drug name as a close spelling: atorvastatine (read as atorvastatin)."]
+
+
+def test_metformin_is_the_covered_tablet(odb_app: Curbside) -> None:
+    # the 500 mg tablets (general benefit, $0.0247), not Glumetza ER: listed first, and not a benefit
+    r = ask(odb_app, q="is metformin covered?")
+    c = r.coverage
+    assert c is not None and (c.din, c.status, c.unit_price) == ("02045710", "general_benefit", 0.0247)
+    assert r.follow_up is not None and "500mg ER Tab" in r.follow_up  # the other forms are offered
+
+
+def test_a_name_ending_a_sentence_is_found(odb_app: Curbside) -> None:
+    r = ask(odb_app, q="My patient is on Januvia. what's covered?")
+    c = r.coverage
+    assert not r.needs_more_info and c is not None and (c.din, c.status) == ("02388839", "general_benefit")

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from coverage_helpers import SlowSnapshots, broken_search, slow_search, tuned_services
 
 from curbside.app import Curbside
 from curbside.coverage.odb.service import OdbService
+from curbside.coverage.odb.store import OdbReader
 from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
-from curbside.errors import UpstreamError
 from curbside.settings import Settings
-from curbside.types import Passage
 
+Make = Callable[..., OdbService]
 LABEL = "ODB Formulary Edition 43 (2025-08-29)"
 
 
@@ -23,34 +23,17 @@ def _get(service: OdbService, **args: object) -> OdbGetResult:
     return asyncio.run(service.get(OdbGetArgs(**args)))
 
 
+class SlowReader(SlowSnapshots, OdbReader):
+    """The formulary's reader, late (see ``SlowSnapshots``)."""
+
+
 @pytest.fixture
-def tuned(odb_app: Curbside) -> Iterator[callable]:
-    """An app on the loaded home with other odb.* settings, and the services made from it."""
-    made: list[tuple[Curbside, OdbService]] = []
-
-    def make(search: object = None, **settings: int) -> OdbService:
-        app = Curbside(odb_app.settings.model_copy(update=settings))
-        service = OdbService(app, search=search)  # type: ignore[arg-type]
-        made.append((app, service))
-        service.warm_up()  # the name index is built outside the timeouts under test, as a server does
-        return service
-
-    yield make
-    for app, service in made:
-        service.close()
-        app.close()
+def tuned(odb_app: Curbside) -> Iterator[Make]:
+    """Services on the loaded home with other odb.* settings (and, when given, another search or a slow reader)."""
+    yield from tuned_services(odb_app, OdbService, SlowReader)
 
 
-def broken_search(text: str, k: int) -> list[Passage]:
-    raise UpstreamError("the search index is unavailable")
-
-
-def slow_search(text: str, k: int) -> list[Passage]:
-    time.sleep(0.4)
-    return []
-
-
-def test_search_path_fails_sql_answers_alone(tuned: callable) -> None:
+def test_search_path_fails_sql_answers_alone(tuned: Make) -> None:
     r = _get(tuned(broken_search), q="Is there a generic for Januvia?")
     sql, search = r.trace
     assert (sql.path, sql.status, search.path, search.status) == ("sql", "ok", "search", "error")
@@ -64,7 +47,7 @@ def test_search_path_fails_sql_answers_alone(tuned: callable) -> None:
     assert LABEL in r.citations[0].title
 
 
-def test_search_path_times_out(tuned: callable) -> None:
+def test_search_path_times_out(tuned: Make) -> None:
     r = _get(tuned(slow_search, odb_search_timeout_ms=50), drug="Jardiance")
     search = r.trace[1]
     assert (search.status, search.error) == ("timeout", "no answer within 50 ms")
@@ -73,19 +56,18 @@ def test_search_path_times_out(tuned: callable) -> None:
     assert r.confidence == 0.92  # 0.9 + 0.02 for Jardiance's second product (25mg), no passage
 
 
-def test_total_timeout_cuts_the_slow_path(tuned: callable) -> None:
+def test_total_timeout_cuts_the_slow_path(tuned: Make) -> None:
     r = _get(tuned(slow_search, odb_total_timeout_ms=250), drug="Jardiance")
     assert r.trace[1].status == "timeout" and r.trace[1].error == "the call's 250 ms total ran out first"
     assert r.trace[0].status == "ok" and r.coverage is not None
 
 
-def test_sql_path_times_out_passages_answer(tuned: callable) -> None:
-    # one millisecond is far below the SQL path's own work (resolution, ~100 rows, the class's products);
+def test_sql_path_times_out_passages_answer(tuned: Make) -> None:
     # the search path gets ample time, so a loaded CI machine cannot time it out as well
-    service = tuned(odb_sql_timeout_ms=1, odb_search_timeout_ms=10_000, odb_total_timeout_ms=15_000)
+    service = tuned(slow_sql=True, odb_sql_timeout_ms=50, odb_search_timeout_ms=10_000, odb_total_timeout_ms=15_000)
     r = _get(service, q="Is there a generic for Januvia?")
     sql, search = r.trace
-    assert (sql.status, sql.error, search.status) == ("timeout", "no answer within 1 ms", "ok")
+    assert (sql.status, sql.error, search.status) == ("timeout", "no answer within 50 ms", "ok")
     assert r.resolved_as == "search" and r.provenance == ["vector"]
     c = r.coverage
     assert c is not None
@@ -117,8 +99,8 @@ def test_nothing_loaded_sql_path_says_how_to_load(tmp_path: Path) -> None:
     assert r.needs_more_info and r.coverage is None and r.confidence == 0.0 and r.formulary is None
 
 
-def test_both_paths_fail(tuned: callable) -> None:
-    r = _get(tuned(broken_search, odb_sql_timeout_ms=1), drug="Januvia")
+def test_both_paths_fail(tuned: Make) -> None:
+    r = _get(tuned(broken_search, slow_sql=True, odb_sql_timeout_ms=50), drug="Januvia")
     assert [t.status for t in r.trace] == ["timeout", "error"]
     assert r.needs_more_info and r.coverage is None and r.confidence == 0.0
     assert r.summary.startswith("The formulary could not be read for this request;")

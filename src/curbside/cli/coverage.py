@@ -21,7 +21,8 @@ def coverage_group() -> None:
 @click.argument("directory", type=click.Path(path_type=Path, file_okay=False))
 @json_option
 def load(directory: Path, as_json: bool) -> None:
-    """Load the coverage files found in DIRECTORY (now: the ODB formulary XML, odb*formulary*.xml).
+    """Load the coverage files found in DIRECTORY (the ODB formulary XML, odb*formulary*.xml; the OHIP Schedule
+    of Benefits text, ohip-schedule-of-benefits-*.txt; ...).
 
     The file is parsed completely before anything is replaced, so a malformed or
     truncated file leaves the loaded edition in place. Loading the same file again
@@ -61,6 +62,8 @@ def _print_load(report: Any) -> None:
         if s.counts:
             counts = ", ".join(f"{v:,} {k.replace('_', ' ')}" for k, v in s.counts.items())
             click.echo(f"    rows: {counts}")
+        if s.source == "ohip" and "codes_found" in s.counts:
+            click.echo(f"    {_parse_report(s.counts)}")
         if s.passages:
             p = s.passages
             click.echo(
@@ -69,6 +72,15 @@ def _print_load(report: Any) -> None:
             )
         click.echo(f"    {s.seconds:.1f} s")
     click.echo(f"\n{len(report.sources)} source(s) in {report.seconds:.1f} s")
+
+
+def _parse_report(r: dict[str, Any]) -> str:
+    """The Schedule's parse report in one line: how many codes got a fee the parser could align."""
+    share = r["codes_with_fee"] / r["codes_found"] if r.get("codes_found") else 0.0
+    return (
+        f"parse report: {r['codes_found']:,} codes found, {r['codes_with_fee']:,} with an aligned fee ({share:.1%}), "
+        f"{r['codes_fee_unknown']:,} whose fee could not be aligned (marked 'fee unknown', never guessed)"
+    )
 
 
 @coverage_group.command("status")
@@ -89,6 +101,8 @@ def status(as_json: bool) -> None:
         click.echo(f"{source['source']}: {source['edition']}")
         click.echo(f"    file {source['file']} (sha256 {source['sha256'][:12]}…), loaded {source['loaded_at']}")
         click.echo("    rows: " + ", ".join(f"{v:,} {k.replace('_', ' ')}" for k, v in source["counts"].items()))
+        if "parse_report" in source:
+            click.echo(f"    {_parse_report(source['parse_report'])}")
         p = source["passages"]
         click.echo(
             f"    passages (namespace {source['namespace']}): {p['documents']} documents, {p['chunks']:,} chunks"

@@ -86,9 +86,11 @@ class LoadReport:
 
 def source_loaders() -> tuple[SourceLoader, ...]:
     """Every source's loader (imported here: each source module imports this one for its report types)."""
+    from curbside.coverage.adp.load import AdpLoader
     from curbside.coverage.odb.load import OdbLoader
+    from curbside.coverage.ohip.load import OhipLoader
 
-    return (OdbLoader(),)
+    return (OdbLoader(), OhipLoader(), AdpLoader())
 
 
 def load_directory(app: Curbside, directory: Path, progress: LoadProgress | None = None) -> LoadReport:

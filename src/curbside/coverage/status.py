@@ -1,34 +1,34 @@
-"""What coverage data is loaded (``curbside coverage status``)."""
+"""What coverage data is loaded (``curbside coverage status``): each source's status, in one shape."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from curbside.coverage.odb.passages import NAMESPACE as ODB_NAMESPACE
-from curbside.coverage.odb.store import current_edition
-
 if TYPE_CHECKING:
     from curbside.app import Curbside
 
-__all__ = ["coverage_status"]
+__all__ = ["coverage_status", "source_status"]
 
 
 def coverage_status(app: Curbside) -> dict[str, Any]:
     """Each source's loaded edition, row counts and indexed passages (JSON-ready)."""
-    edition = current_edition(app.db)
-    docs = app.documents.list_current(ODB_NAMESPACE)
-    odb: dict[str, Any] = {"source": "odb", "namespace": ODB_NAMESPACE, "loaded": edition is not None}
-    if edition is None:
-        odb["hint"] = "run `curbside coverage load DIR` with the ministry's odb*formulary*.xml in DIR"
+    # imported here: each source's status module imports this one for ``source_status``
+    from curbside.coverage.adp.status import adp_status
+    from curbside.coverage.odb.status import odb_status
+    from curbside.coverage.ohip.status import ohip_status
+
+    return {"sources": [odb_status(app), ohip_status(app), adp_status(app)]}
+
+
+def source_status(
+    app: Curbside, source: str, namespace: str, loaded: dict[str, Any] | None, hint: str
+) -> dict[str, Any]:
+    """One source's status: ``loaded`` (what its edition says; None: nothing loaded, say ``hint``) and passages."""
+    docs = app.documents.list_current(namespace)
+    out: dict[str, Any] = {"source": source, "namespace": namespace, "loaded": loaded is not None}
+    if loaded is None:
+        out["hint"] = hint
     else:
-        odb |= {
-            "edition": edition.label,
-            "edition_code": edition.edition_code,
-            "formulary_date": edition.formulary_date,
-            "file": edition.source_name,
-            "sha256": edition.source_sha256,
-            "loaded_at": edition.loaded_at,
-            "counts": edition.counts,
-        }
-    odb["passages"] = {"documents": len(docs), "chunks": sum(d.chunk_count for d in docs)}
-    return {"sources": [odb]}
+        out |= loaded
+    out["passages"] = {"documents": len(docs), "chunks": sum(d.chunk_count for d in docs)}
+    return out

@@ -12,8 +12,10 @@ from curbside.coverage.confidence import ConfidenceInputs, confidence
 from curbside.coverage.odb.flags import flag_table
 from curbside.coverage.odb.passages import GroupFact, ProductFact, money
 from curbside.coverage.odb.query import Request, norm
-from curbside.coverage.odb.search_path import SearchFindings, snippet
-from curbside.coverage.odb.tool import DrugCoverage, FormularyEdition, OdbGetResult, PathTrace
+from curbside.coverage.odb.search_path import SearchFindings
+from curbside.coverage.odb.tool import DrugCoverage, FormularyEdition, OdbGetResult
+from curbside.coverage.passages import snippet
+from curbside.coverage.paths import PathTrace
 from curbside.types import Citation, Passage
 
 __all__ = ["answer_from_passages"]

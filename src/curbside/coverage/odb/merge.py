@@ -17,7 +17,7 @@ from curbside.coverage.odb.limited_use import group_notes
 from curbside.coverage.odb.passages import money
 from curbside.coverage.odb.pricing import lowest_cost, savings
 from curbside.coverage.odb.query import Request, norm
-from curbside.coverage.odb.search_path import SearchFindings, snippet
+from curbside.coverage.odb.search_path import SearchFindings
 from curbside.coverage.odb.sql_path import SqlFindings
 from curbside.coverage.odb.store import DrugRow
 from curbside.coverage.odb.tool import (
@@ -29,8 +29,9 @@ from curbside.coverage.odb.tool import (
     LuCriterion,
     MatchedProduct,
     OdbGetResult,
-    PathTrace,
 )
+from curbside.coverage.passages import snippet
+from curbside.coverage.paths import PathTrace, path_warnings
 from curbside.types import Citation, Passage
 
 __all__ = ["merge"]
@@ -45,7 +46,7 @@ def _describe(row: DrugRow) -> str:
 def merge(
     request: Request, sql: SqlFindings | None, found: SearchFindings | None, trace: list[PathTrace]
 ) -> OdbGetResult:
-    warnings = [f"The {t.path} path failed ({t.status}): {t.error}" for t in trace if t.status != "ok"]
+    warnings = path_warnings(trace)
     if sql is not None:
         return _from_sql(request, sql, found, trace, warnings)
     return answer_from_passages(request, found, trace, warnings)

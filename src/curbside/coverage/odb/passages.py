@@ -32,6 +32,7 @@ from curbside.coverage.odb.flags import StatusCode, benefit_status
 from curbside.coverage.odb.limited_use import group_notes
 from curbside.coverage.odb.parse import Drug, Group, LuNote, ParsedFormulary
 from curbside.coverage.odb.pricing import lowest_cost
+from curbside.coverage.passages import prepared_document, slug
 from curbside.kb.document import Block, LoadedDocument, Section
 from curbside.kb.ingest import PreparedDocument
 
@@ -81,10 +82,6 @@ def money(value: float | None) -> str:
         return "not listed"
     whole, _, decimals = f"{value:.4f}".partition(".")
     return f"${whole}.{decimals.rstrip('0').ljust(2, '0')}"
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60]
 
 
 def _items(group: Group, drugs: list[Drug]) -> list[str]:
@@ -167,8 +164,8 @@ def build_documents(parsed: ParsedFormulary, label: str) -> list[PreparedDocumen
     docs: list[PreparedDocument] = []
     for pcg2_id, root in sections.items():
         loaded = LoadedDocument(title=f"{label} — {titles[pcg2_id]}", root=root, format="markdown")
-        key = f"{DOC_PREFIX}{pcg2_id}-{_slug(titles[pcg2_id])}"
-        docs.append(PreparedDocument(key, f"{key}.md", _markdown(loaded).encode("utf-8"), loaded))
+        key = f"{DOC_PREFIX}{pcg2_id}-{slug(titles[pcg2_id], 60)}"
+        docs.append(prepared_document(key, loaded))
     return docs
 
 
@@ -188,21 +185,6 @@ def _lu_texts(generic: str, groups: list[Group], notes_of: dict[int, list[LuNote
         else:
             out[text] = f"Limited Use note for {about}"
     return out
-
-
-def _markdown(doc: LoadedDocument) -> str:
-    """The same tree as Markdown: the stored original, which re-chunking (reindex) reads back."""
-    out = [f"# {doc.title}"]
-
-    def walk(section: Section, level: int) -> None:
-        if section.title:
-            out.append(f"{'#' * level} {section.title}")
-        out.extend(block.text for block in section.blocks)
-        for child in section.children:
-            walk(child, level + 1 if section.title else level)
-
-    walk(doc.root, 2)
-    return "\n\n".join(out) + "\n"
 
 
 @dataclass(frozen=True, slots=True)

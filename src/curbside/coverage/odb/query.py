@@ -161,7 +161,8 @@ class NameIndex:
 
     def resolve(self, text: str, *, fuzzy: bool = True) -> Resolution:
         """The longest name in ``text`` (ingredients win ties), else (``fuzzy``) a close spelling of one word."""
-        words = norm(text).split()
+        # a name may end a sentence ('on Januvia. what is covered?'); inner dots stay ('0.5')
+        words = [w.rstrip(".") for w in norm(text).split()]
         for n in range(min(self.longest, len(words)), 0, -1):
             for i in range(len(words) - n + 1):
                 phrase = " ".join(words[i : i + n])

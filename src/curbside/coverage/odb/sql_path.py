@@ -10,8 +10,6 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-import apsw
-
 from curbside.coverage.odb.flags import benefit_status
 from curbside.coverage.odb.pricing import lowest_cost
 from curbside.coverage.odb.query import (
@@ -22,29 +20,9 @@ from curbside.coverage.odb.query import (
     norm_strength,
 )
 from curbside.coverage.odb.store import DrugRow, EditionRecord, LuNoteRow, OdbReader
+from curbside.coverage.reader import Cancel
 
-__all__ = ["Cancel", "NameIndexCache", "SqlFindings", "run_sql_path"]
-
-
-class Cancel:
-    """Lets the waiting coroutine stop the query its worker thread is running."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._conn: apsw.Connection | None = None
-        self.cancelled = False
-
-    def attach(self, conn: apsw.Connection) -> None:
-        with self._lock:
-            self._conn = conn
-            if self.cancelled:
-                conn.interrupt()
-
-    def interrupt(self) -> None:
-        with self._lock:
-            self.cancelled = True
-            if self._conn is not None:
-                self._conn.interrupt()
+__all__ = ["NameIndexCache", "SqlFindings", "run_sql_path"]
 
 
 @dataclass(slots=True)
@@ -98,11 +76,14 @@ def _choose(rows: list[DrugRow], resolution: Resolution) -> DrugRow:
     """The product an answer is about: a brand as named; for an ingredient, its group's covered lowest cost."""
     if resolution.kind == "brand":
         return rows[0]
-    first_group = [r for r in rows if r.pcg9_id == rows[0].pcg9_id]
-    found = lowest_cost(first_group)
-    if found is not None and found.among_covered:
-        return next(r for r in first_group if r.din == found.dins[0])
-    return first_group[0]
+    # the first group (formulary order) with a covered member: 'metformin' is the covered tablet,
+    # not an extended-release brand that happens to be listed first and is not a benefit
+    for group_id in dict.fromkeys(r.pcg9_id for r in rows):
+        group = [r for r in rows if r.pcg9_id == group_id]
+        found = lowest_cost(group)
+        if found is not None and found.among_covered:
+            return next(r for r in group if r.din == found.dins[0])
+    return rows[0]
 
 
 def run_sql_path(reader: OdbReader, names: NameIndexCache, request: Request, cancel: Cancel) -> SqlFindings:

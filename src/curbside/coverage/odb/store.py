@@ -1,28 +1,22 @@
 """The ODB tables: replace an edition in one transaction; read it from any thread.
 
 Writes go through the application's ``Database`` (its lock and transaction).
-Reads come from ``OdbReader``: one read-only apsw connection per worker thread,
-because the query paths run on threads next to the search engine, which uses
-the application's connection. A connection stays with the thread that opened
-it; ``interrupt()`` is the one call other threads make on it (SQLite allows it),
-to stop a query that ran past its timeout.
+Reads come from ``OdbReader``: the formulary's queries on the per-thread
+read-only connections of ``curbside.coverage.reader.ThreadReader``.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import apsw
-
 from curbside.coverage.odb.parse import ParsedFormulary
-from curbside.errors import NotFoundError
+from curbside.coverage.odb.passages import NAMESPACE
+from curbside.coverage.reader import PassageRow, ThreadReader
+from curbside.coverage.source_load import supersede
 from curbside.store.database import Database
 from curbside.store.documents import now_iso
 
@@ -80,11 +74,7 @@ def replace_edition(db: Database, parsed: ParsedFormulary, *, source_name: str, 
     stamp = now_iso()
     ed = parsed.edition
     with db.transaction():
-        for table in _TABLES:  # children first: foreign keys are on
-            db.execute(f"DELETE FROM {table}")
-        db.execute(
-            "UPDATE odb_editions SET status = 'superseded', superseded_at = ? WHERE status = 'current'", (stamp,)
-        )
+        supersede(db, "odb_editions", _TABLES, stamp)
         db.executemany("INSERT INTO odb_manufacturers(id, name) VALUES (?, ?)", sorted(parsed.manufacturers.items()))
         db.executemany(
             "INSERT INTO odb_classes VALUES (?, ?, ?, ?, ?, ?)",
@@ -210,54 +200,11 @@ def _drug(row: Sequence[Any]) -> DrugRow:
     return DrugRow(*values)
 
 
-class OdbReader:
-    """Read-only queries on per-thread connections to the Curbside database file."""
+class OdbReader(ThreadReader):
+    """The formulary's read-only queries (call them inside ``snapshot``)."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._local = threading.local()
-        self._lock = threading.Lock()
-        self._open: list[apsw.Connection] = []
-
-    def connection(self) -> apsw.Connection:
-        conn: apsw.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = apsw.Connection(str(self.path))
-            conn.set_busy_timeout(2_000)
-            conn.execute("PRAGMA query_only = ON")
-            self._local.conn = conn
-            with self._lock:
-                self._open.append(conn)
-        return conn
-
-    def close(self) -> None:
-        """Close every connection (call when no query is running)."""
-        with self._lock:
-            conns, self._open = self._open, []
-        for conn in conns:
-            conn.close()
-
-    @contextmanager
-    def snapshot(self) -> Iterator[apsw.Connection]:
-        """One read transaction: every query inside sees the same edition, even mid-load."""
-        conn = self.connection()
-        conn.execute("BEGIN")
-        try:
-            yield conn
-        finally:
-            if not conn.getautocommit():
-                conn.execute("COMMIT")
-
-    # --- queries (call inside ``snapshot``) -----------------------------------------------------
     def edition(self) -> EditionRecord:
-        row = (
-            self.connection()
-            .execute(f"SELECT {_EDITION_COLUMNS} FROM odb_editions WHERE status = 'current'")
-            .fetchone()
-        )
-        if row is None:
-            raise NotFoundError(NOT_LOADED)
-        return _edition(row)
+        return _edition(self.current_rows("odb_editions", _EDITION_COLUMNS, NOT_LOADED)[0])
 
     def drugs(self, where: str, params: Sequence[Any] = ()) -> list[DrugRow]:
         return [_drug(r) for r in self.connection().execute(_DRUG_SELECT + "WHERE " + where + _ORDER, params)]
@@ -294,12 +241,6 @@ class OdbReader:
             )
         )
 
-    def source_chunks(self, needle: str, limit: int = 2) -> list[tuple[str, str, str, str, str, int]]:
-        """Current ODB passages containing ``needle`` (chunk_id, doc_key, title, section_path, text, version)."""
-        rows = self.connection().execute(
-            "SELECT c.chunk_id, d.doc_key, v.title, c.section_path, c.text, v.version FROM chunks c "
-            "JOIN documents d ON d.current_version_id = c.version_id JOIN document_versions v ON v.id = c.version_id "
-            "WHERE d.namespace = 'odb' AND instr(c.text, ?) > 0 ORDER BY c.id LIMIT ?",
-            (needle, limit),
-        )
-        return list(rows)
+    def source_chunks(self, needle: str, limit: int = 2) -> list[PassageRow]:
+        """Current ODB passages containing ``needle``."""
+        return self.passages_containing(NAMESPACE, needle, limit)

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from curbside.coverage.conflicts import Conflict
 from curbside.coverage.odb.flags import FlagInfo, StatusCode
+from curbside.coverage.paths import PathTrace
 from curbside.types import Citation
 
 if TYPE_CHECKING:
@@ -219,15 +220,6 @@ class Alternative(BaseModel):
     price: float | None = None
     status: StatusCode
     lu_required: bool
-
-
-class PathTrace(BaseModel):
-    path: Literal["sql", "search"]
-    status: Literal["ok", "timeout", "error"]
-    duration_ms: float
-    records: int = Field(0, description="Rows (sql) or passages (search) the path returned.")
-    error: str | None = None
-    detail: str = ""
 
 
 class OdbGetResult(BaseModel):

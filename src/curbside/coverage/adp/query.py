@@ -1,0 +1,311 @@
+"""Understanding an ``adp.get`` request: what is asked, the funding context, and which device is meant.
+
+``plan`` reads the request without the tables: the topics asked (batteries,
+repairs, funding …), social assistance, income and household, and problems a
+clerk would query at once (a negative income, two programs named). ``resolve``
+matches the request's words against the loaded edition's terms (``adp_terms``):
+the longest phrase wins; a term shared by several categories is settled by a
+word of the question ('insulin pump for a child') or left for a follow-up.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from curbside.coverage.adp.tool import AdpCheck, AdpGetArgs, UseCase
+
+__all__ = ["AdpRequest", "Decision", "Resolution", "TermIndex", "norm", "plan", "resolve"]
+
+_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("batteries", re.compile(r"\bbatter(?:y|ies)\b", re.I)),
+    ("repairs", re.compile(r"\b(?:repair\w*|fix\w*|broken|breaks?)\b", re.I)),
+    ("maintenance", re.compile(r"\b(?:maintenance|maintain\w*|servic(?:e|ing))\b", re.I)),
+    ("loss_theft", re.compile(r"\b(?:lost|loses?|stolen|theft)\b", re.I)),
+    ("misuse", re.compile(r"\b(?:misuse\w*|neglig\w*|damaged)\b", re.I)),
+    ("warranty_period", re.compile(r"\bwarrant\w*\b", re.I)),
+    ("funding_period", re.compile(r"\b(?:how often|funding period|every \d+ years|how many years|replace\w*)\b", re.I)),
+    ("exclusions", re.compile(r"\b(?:exclu\w*|not covered|isn'?t covered|not funded|doesn'?t cover)\b", re.I)),
+    ("eligibility", re.compile(r"\b(?:eligib\w*|qualif\w*|criteria|requirements?|who can|can (?:my|the|a) patient get)\b", re.I)),
+    ("funding", re.compile(r"\b(?:pay|pays|paid|cost\w*|fund\w*|cover\w*|percent\w*|share|portion|price|how much|contribut\w*|co-?pay\w*)\b|%", re.I)),
+    ("cep", re.compile(r"\b(?:cep|central equipment pool|chronic equipment|low[- ]income|income)\b", re.I)),
+)  # fmt: skip
+_PROGRAMS_EXACT = re.compile(r"\b(OW|ODSP|ACSD)\b")  # upper case only: 'ow' is not a word to read as a program
+_PROGRAMS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("OW", re.compile(r"\bontario works\b", re.I)),
+    ("ODSP", re.compile(r"\b(?:odsp|ontario disability support)\b", re.I)),
+    ("ACSD", re.compile(r"\b(?:acsd|assistance for children with severe disabilities)\b", re.I)),
+)
+_ANY_ASSISTANCE = re.compile(r"\b(?:social assistance|welfare)\b", re.I)
+_NO_ASSISTANCE = re.compile(r"\b(?:not on|no|without|doesn'?t (?:get|receive)) (?:social assistance|welfare|ow|odsp|acsd)\b", re.I)  # fmt: skip
+_INCOME = re.compile(
+    r"(?:income|earns?|makes?|salary)\D{0,20}?(?P<neg>-|minus |negative )?\$?\s?(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<k>k\b|thousand)?"
+    r"|(?P<neg2>-)?\$\s?(?P<num2>\d[\d,]*(?:\.\d+)?)\s*(?P<k2>k\b|thousand)?(?=[^?]*\bincome\b)",
+    re.I,
+)
+_FAMILY = re.compile(r"\b(?:family|families|household of [2-9]|couple|married|spouse|children|kids)\b", re.I)
+_SINGLE = re.compile(r"\b(?:single|lives alone|alone)\b", re.I)
+_COMMUNITY_ONLY = re.compile(
+    r"\b(?:only (?:outdoors|outside|in the community)|car substitute|instead of (?:a |the )?(?:car|bus|taxi)|"
+    r"(?:just|only) for (?:outings|shopping|trips|travel\w*|getting around town))\b",
+    re.I,
+)
+_WORD = re.compile(r"[^a-z0-9]+")
+_MAX_PHRASE = 5
+
+
+def norm(text: str) -> str:
+    """'Power-Wheelchair batteries?' -> 'power wheelchair batteries'."""
+    return " ".join(_WORD.sub(" ", text.lower().replace("'", "")).split())
+
+
+@dataclass(frozen=True, slots=True)
+class AdpRequest:
+    """An ``adp.get`` request as understood before looking anything up."""
+
+    text: str  # what the search path searches
+    question: str | None
+    device_type: str | None  # structured device.type
+    category_key: str | None  # structured device.category
+    checks: frozenset[AdpCheck]
+    topics: frozenset[str]
+    social_assistance: Literal["OW", "ODSP", "ACSD", "none"] | None
+    income: float | None
+    household: Literal["single", "family"] | None
+    use_case: UseCase | None
+    community_only: bool  # the question says the device is for outings / instead of a car
+    problem: str | None = None  # what makes the request unanswerable as asked
+    follow_up: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.question or self.device_type or self.category_key)
+
+
+def _programs(text: str) -> set[str]:
+    found = set(_PROGRAMS_EXACT.findall(text))
+    found |= {program for program, pattern in _PROGRAMS_WORDS if pattern.search(text)}
+    return found
+
+
+def _income(text: str) -> float | None:
+    match = _INCOME.search(text)
+    if match is None:
+        return None
+    number = match.group("num") or match.group("num2")
+    value = float(number.replace(",", ""))
+    if match.group("k") or match.group("k2"):
+        value *= 1000
+    return -value if (match.group("neg") or match.group("neg2")) else value
+
+
+def plan(args: AdpGetArgs) -> AdpRequest:
+    question = args.q
+    device_type = args.device.type if args.device else None
+    category_key = args.device.category if args.device else None
+    words = " ".join(filter(None, (question, device_type)))
+    topics = {topic for topic, pattern in _TOPICS if pattern.search(words)}
+    problem = follow_up = None
+
+    social: Literal["OW", "ODSP", "ACSD", "none"] | None = args.social_assistance
+    said = _programs(words)
+    said_none = bool(_NO_ASSISTANCE.search(words))
+    if said or _ANY_ASSISTANCE.search(words):
+        topics.add("social_assistance")
+    if said and said_none:
+        problem = f"The request says the patient receives {', '.join(sorted(said))} and also no social assistance."
+        follow_up = "Does the patient receive Ontario Works, ODSP or ACSD now?"
+        said = set()
+    elif len(said) > 1:
+        problem = f"The request names more than one social assistance program ({', '.join(sorted(said))})."
+        follow_up = "Which program does the patient receive now: Ontario Works, ODSP or ACSD?"
+    elif said:
+        (named,) = said
+        if social is not None and social != named:
+            problem = f"social_assistance is {social!r}, but the question says the patient receives {named}."
+            follow_up = f"Does the patient receive {named}, or is social_assistance={social!r} right?"
+        social = social or named  # type: ignore[assignment]
+    elif said_none and problem is None and social not in (None, "none"):
+        problem = f"social_assistance is {social!r}, but the question says the patient receives no social assistance."
+        follow_up = "Does the patient receive Ontario Works, ODSP or ACSD now?"
+    elif said_none and problem is None:
+        social = "none"
+    if social in ("OW", "ODSP", "ACSD"):
+        topics.add("social_assistance")
+
+    income = args.patient_income
+    spoken = _income(words) if words else None
+    if income is None:
+        income = spoken
+    elif spoken is not None and abs(spoken - income) > 0.5 and problem is None:
+        problem = f"patient_income is {income:,.0f}, but the question says {spoken:,.0f}."
+        follow_up = "What is the patient's annual income?"
+    if income is not None:
+        topics.add("cep")
+        if income < 0 and problem is None:
+            problem = f"An annual income cannot be negative ({income:,.0f})."
+            follow_up = "What is the patient's annual income (in dollars, before tax)?"
+    household = args.household
+    if household is None and words:
+        if _FAMILY.search(words):
+            household = "family"
+        elif _SINGLE.search(words):
+            household = "single"
+
+    text = question or " ".join(filter(None, (device_type, category_key)))
+    return AdpRequest(
+        text=text,
+        question=question,
+        device_type=device_type,
+        category_key=category_key,
+        checks=args.checks(),
+        topics=frozenset(topics),
+        social_assistance=social,
+        income=income,
+        household=household,
+        use_case=args.use_case,
+        community_only=bool(words and _COMMUNITY_ONLY.search(words)),
+        problem=problem,
+        follow_up=follow_up,
+    )
+
+
+@dataclass(slots=True)
+class Resolution:
+    """What a request's words name in the loaded edition."""
+
+    kind: Literal["device", "category", "not_listed", "not_a_category", "none"]
+    matched: str = ""
+    device_key: str | None = None
+    categories: list[str] = field(default_factory=list)  # one, or the candidates of an ambiguous term
+    not_listed_key: str | None = None
+    message: str | None = None  # not_a_category
+
+
+class TermIndex:
+    """The edition's terms by kind: normalised phrase -> targets."""
+
+    def __init__(self, rows: list[tuple[str, str, str]]) -> None:
+        self.by_kind: dict[str, dict[str, list[str]]] = {}
+        for term, kind, target in rows:
+            phrase = _key(term) if kind in ("category_key", "not_a_category") else norm(term)
+            self.by_kind.setdefault(kind, {}).setdefault(phrase, []).append(target)
+        self.category_names = {norm(t): t for targets in self.by_kind.get("category_key", {}).values() for t in targets}
+
+    def find(self, text: str) -> Resolution:
+        """The longest phrase of ``text`` naming a device, a category or a kind ADP does not list."""
+        words = norm(text).split()
+        for n in range(min(_MAX_PHRASE, len(words)), 0, -1):
+            for i in range(len(words) - n + 1):
+                phrase = " ".join(words[i : i + n])
+                if phrase in self.category_names:
+                    return Resolution("category", phrase, categories=[self.category_names[phrase]])
+                for kind in ("device", "not_listed", "category"):
+                    targets = self.by_kind.get(kind, {}).get(phrase)
+                    if targets:
+                        return _resolution(kind, phrase, sorted(set(targets)), words)
+        return Resolution("none")
+
+    def category(self, value: str) -> Resolution:
+        """A structured category: a spec key, a §105.05 name, or a category term."""
+        key = _key(value)
+        if key in self.by_kind.get("not_a_category", {}):
+            return Resolution("not_a_category", value, message=self.by_kind["not_a_category"][key][0])
+        targets = self.by_kind.get("category_key", {}).get(key)
+        if targets:
+            return Resolution("category", value, categories=list(dict.fromkeys(targets)))
+        if norm(value) in self.category_names:
+            return Resolution("category", value, categories=[self.category_names[norm(value)]])
+        found = self.find(value)
+        return found if found.kind == "category" else Resolution("none", value)
+
+
+def _key(text: str) -> str:
+    return "_".join(norm(text).split())
+
+
+def _resolution(kind: str, phrase: str, targets: list[str], words: list[str]) -> Resolution:
+    if kind == "device":
+        return Resolution("device", phrase, device_key=targets[0])
+    if kind == "not_listed":
+        return Resolution("not_listed", phrase, not_listed_key=targets[0])
+    if len(targets) > 1:  # e.g. 'insulin pump': adults or children; 'prosthesis': limb, breast, ocular …
+        narrowed = [t for t in targets if _named_by(t, set(words) - set(phrase.split()))]
+        targets = narrowed if len(narrowed) == 1 else targets
+    return Resolution("category", phrase, categories=targets)
+
+
+def _named_by(category: str, words: set[str]) -> bool:
+    """A word of the question names the category by its first five letters ('child' ~ 'Children')."""
+    stems = {w[:5] for w in norm(category).split() if len(w) >= 4 and w not in {"supplies", "devices", "prostheses"}}
+    return any(len(w) >= 4 and w[:5] in stems for w in words)
+
+
+@dataclass(slots=True)
+class Decision:
+    """What the request is about, after checking its fields against each other."""
+
+    resolution: Resolution
+    categories: list[str]  # the category, or the candidates still open
+    problem: str | None = None
+    follow_up: str | None = None
+
+
+_NOT_LISTED = "(no ADP category)"
+
+
+def _describe(r: Resolution) -> str:
+    return repr(r.matched or r.message or "")
+
+
+def resolve(index: TermIndex, request: AdpRequest, device_category: Callable[[str], str | None]) -> Decision:
+    """Read every field that names a device, check they agree, and keep the most specific.
+
+    ``device_category`` gives a device key's category (from the edition's tables).
+    """
+    named: list[tuple[str, Resolution]] = []
+    if request.category_key:
+        category = index.category(request.category_key)
+        if category.kind == "not_a_category":
+            return Decision(category, [], category.message, _WHICH_DEVICE)
+        if category.kind == "none":
+            return Decision(category, [], f"{request.category_key!r} is not an ADP device category.", _WHICH_CATEGORY)
+        named.append(("device.category", category))
+    if request.device_type:
+        typed = index.find(request.device_type)
+        if typed.kind == "none":
+            return Decision(typed, [], f"No ADP device matches {request.device_type!r}.", _WHICH_DEVICE)
+        named.append(("device.type", typed))
+    if request.question:
+        spoken = index.find(request.question)
+        if spoken.kind != "none":
+            named.append(("the question", spoken))
+    if not named:
+        return Decision(Resolution("none"), [])
+
+    def categories_of(r: Resolution) -> set[str]:
+        if r.kind == "device" and r.device_key:
+            return {device_category(r.device_key) or ""}
+        if r.kind == "not_listed":
+            return {_NOT_LISTED}
+        return set(r.categories)
+
+    common = categories_of(named[0][1])
+    for (where_a, a), (where_b, b) in zip(named, named[1:], strict=False):
+        both = common & categories_of(b)
+        if not both:
+            problem = f"{where_a} names {_describe(a)} but {where_b} names {_describe(b)}, which ADP funds under different categories."
+            return Decision(b, [], problem, f"Which device is it: {a.matched} or {b.matched}?")
+        common = both
+    rank = {"device": 0, "not_listed": 1, "category": 2}
+    primary = min((r for _, r in named), key=lambda r: rank[r.kind])  # first of equals: structured before spoken
+    return Decision(primary, sorted(c for c in common if c != _NOT_LISTED))
+
+
+_WHICH_DEVICE = (
+    "Which device is it, as the Authorizer or prescriber wrote it (e.g. 'wheeled walker', 'power wheelchair', "
+    "'hearing aid')?"
+)
+_WHICH_CATEGORY = "Which ADP device category is it (e.g. Mobility Devices, Hearing Devices, Visual Aids)?"

@@ -1,0 +1,81 @@
+"""``CoverageAnswerer``: classify the question, call the domain tools in parallel, merge their answers."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from pydantic import ValidationError as PydanticValidationError
+
+from curbside.coverage.answer.drug_names import formulary_lookup
+from curbside.coverage.answer.execution import CallOutcome, run_calls
+from curbside.coverage.answer.findings import DomainFinding, unanswered
+from curbside.coverage.answer.intent import DrugLookup, classify
+from curbside.coverage.answer.models import CoverageAnswerArgs, CoverageAnswerResult
+from curbside.coverage.answer.readers import READERS
+from curbside.coverage.answer.routing import TOOL_FOR, plan_calls
+from curbside.coverage.answer.synthesis import compose, nothing_to_route
+
+if TYPE_CHECKING:
+    from curbside.tools.base import ToolCaller
+    from curbside.tools.executor import ToolExecutor
+
+__all__ = ["CoverageAnswerer"]
+
+log = logging.getLogger("curbside.coverage.answer")
+
+
+class CoverageAnswerer:
+    """Answers ``coverage.answer`` by calling ``schedule.get``, ``adp.get`` and ``odb.get`` through ``executor``.
+
+    ``total_timeout_ms`` and ``followup_below`` default to the application's settings
+    (``coverage_answer_timeout_ms``, ``coverage_answer_followup_below``).
+    """
+
+    def __init__(
+        self,
+        executor: ToolExecutor,
+        *,
+        total_timeout_ms: int | None = None,
+        followup_below: float | None = None,
+    ) -> None:
+        settings = executor.app.settings
+        self.executor = executor
+        self.total_timeout_ms = total_timeout_ms or settings.coverage_answer_timeout_ms
+        self.followup_below = settings.coverage_answer_followup_below if followup_below is None else followup_below
+
+    async def answer(self, args: CoverageAnswerArgs, *, caller: ToolCaller | None = None) -> CoverageAnswerResult:
+        lookup = await self._drug_lookup(args)
+        intent = classify(args.question, args.hints, lookup)
+        plan = plan_calls(args, intent)
+        if not plan.calls:
+            return nothing_to_route(args.question, intent, plan)
+        outcomes = await run_calls(
+            self.executor, plan.calls, caller=caller, total_timeout_s=self.total_timeout_ms / 1000
+        )
+        findings = [self._read(o) for o in outcomes]
+        return compose(intent, plan, outcomes, findings, followup_below=self.followup_below)
+
+    async def _drug_lookup(self, args: CoverageAnswerArgs) -> DrugLookup | None:
+        if not args.question.strip() or TOOL_FOR["drug"] not in self.executor.registry:
+            return None
+        return await asyncio.to_thread(formulary_lookup, self.executor.app)
+
+    @staticmethod
+    def _read(outcome: CallOutcome) -> DomainFinding:
+        if not outcome.ok or outcome.result is None:
+            return unanswered(outcome)
+        try:
+            return READERS[outcome.call.tool](outcome.result, outcome.call)
+        except PydanticValidationError as exc:  # the tool's result is not the shape its reader knows
+            log.warning("could not read the result of %s: %s", outcome.call.tool, exc)
+            failed = CallOutcome(
+                outcome.call,
+                "error",
+                outcome.duration_ms,
+                error=f"its result could not be read ({exc.error_count()} field problems)",
+                error_code="INTERNAL_ERROR",
+                call_id=outcome.call_id,
+            )
+            return unanswered(failed)

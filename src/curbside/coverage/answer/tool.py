@@ -1,0 +1,50 @@
+"""``coverage.answer`` as a tool: its declaration for the registry (``curbside.tools.catalog``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from curbside.coverage.answer.models import CoverageAnswerArgs, CoverageAnswerResult
+from curbside.coverage.answer.service import CoverageAnswerer
+from curbside.errors import ConfigError
+from curbside.tools.base import ToolContext, ToolSpec
+
+if TYPE_CHECKING:
+    from curbside.settings import Settings
+
+__all__ = ["NAME", "coverage_answer_tool", "run_coverage_answer"]
+
+NAME = "coverage.answer"
+DESCRIPTION = (
+    "Ontario coverage questions in plain words: billing (OHIP Schedule of Benefits fee codes), devices (Assistive "
+    "Devices Program funding) and drugs (Ontario Drug Benefit formulary), or several at once. Routes the question "
+    "to schedule.get, adp.get and odb.get in parallel and merges their answers: decision, summary, cited "
+    "highlights, conflicts, follow-up questions when confidence is below 0.7, and a trace of every call. Optional "
+    "hints (codes, device, drug) and patient context (age, setting, plan, income)."
+)
+
+
+async def run_coverage_answer(ctx: ToolContext, args: CoverageAnswerArgs) -> CoverageAnswerResult:
+    """The handler: sub-calls run through the application's executor, as the same caller."""
+    return await CoverageAnswerer(ctx.app.tools).answer(args, caller=ctx.caller)
+
+
+def coverage_answer_tool(settings: Settings) -> ToolSpec[CoverageAnswerArgs, CoverageAnswerResult]:
+    total_ms = settings.coverage_answer_timeout_ms
+    if settings.tool_coverage_timeout_s * 1000 <= total_ms:
+        raise ConfigError(
+            f"CURBSIDE_TOOL_COVERAGE_TIMEOUT_S={settings.tool_coverage_timeout_s:g} must be above "
+            f"CURBSIDE_COVERAGE_ANSWER_TIMEOUT_MS={total_ms} (in seconds: {total_ms / 1000:g}), or the whole call "
+            "times out before it can answer with the tools that finished. Raise the first or lower the second."
+        )
+    return ToolSpec(
+        name=NAME,
+        description=DESCRIPTION,
+        args_model=CoverageAnswerArgs,
+        result_model=CoverageAnswerResult,
+        handler=run_coverage_answer,
+        category="coverage",
+        requires_phi=True,  # patient context (age, income) and free text about a patient
+        timeout_s=settings.tool_coverage_timeout_s,
+        rate_limit=settings.tool_coverage_rate_limit,
+    )

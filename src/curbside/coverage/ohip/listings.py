@@ -1,0 +1,542 @@
+"""Fee codes and their fees, read from the listing pages of the Schedule of Benefits text.
+
+No fee sits on its code's line. The PDF extraction writes a page's text boxes
+one after the other, so a listing looks like this (Anaesthesia (01), A74)::
+
+    C012 - first five weeks...................................... per visit
+    C017 - sixth to thirteenth week inclusive (maximum 3 per patient
+    per week)..................................................... per visit
+    C019 - after thirteenth week ............................... per visit
+    Subsequent visits by the Most Responsible Physician (MRP)
+    See General Preamble GP44 to GP45 for terms and conditions.
+    C122 - day following the hospital admission assessment..............
+    C123 - second day following the hospital assessment ..................
+    C124 - day of discharge .................................................
+
+    31.00
+    31.00
+    31.00
+
+    61.15
+    61.15
+    61.15
+
+A *run* is the codes written before a column of values and that column (or
+columns: H/P components, surgeon fee then assistant and anaesthetist units).
+Its codes take its values in order only when the counts agree; a run whose
+counts disagree (a fee the extractor moved to another page, codes written in
+a box apart from their descriptions) leaves every one of its codes "fee
+unknown" — the parser never guesses which code lost its fee. Column values are
+typed: dollars (``61.15``), ``I.C`` (independent consideration), ``nil``, and
+basic units (``6``, surgical pages); a premium's percentage sits on its own
+line (``…… add 30%``) and needs no column. Special visit premium tables write
+``$36.40`` right above their code, one cell per time period; a code's cells
+give its fee when they agree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+from curbside.coverage.ohip.layout import Layout, Line
+
+__all__ = ["FeeStatus", "Listing", "ListingPages", "ListingReport", "read_listings"]
+
+FeeStatus = Literal["aligned", "independent_consideration", "percent", "unknown"]
+ValueKind = Literal["money", "ic", "nil", "units"]
+
+CODE = re.compile(r"^(?P<hash>[#+]\s*)?(?P<code>[A-Z]\d{3})(?![\w,])(?P<rest>.*)$")
+_PROSE_AFTER_CODE = re.compile(
+    r"^\s*(?:,|/|and\b|or\b|is\b|are\b|may\b|must\b|should\b|does\b|do\b|has\b|have\b|can\b|cannot\b|shall\b|"
+    r"will\b|was\b|were\b|appl\w*\b|includ\w*\b|when\b|not\b|to\b|only\b|in\b|with\b|for\b|payable\b|paid\b|"
+    r"claimed\b|billed\b|rendered\b|plus\b|also\b|which\b|codes?\b|service\b|premium\b|\(see\b)",
+    re.IGNORECASE,
+)
+_LEADER = re.compile(
+    r"(?:\.{3,}|…)\s*(?P<tail>(?:add|per\s+\w+(?:\s+\w+)?|each)?\s*(?:(?P<pct>\d+(?:\.\d+)?)\s*%)?\.?)\s*$",
+    re.IGNORECASE,
+)
+_PERCENT_TAIL = re.compile(r"\badd\s+(?P<pct>\d+(?:\.\d+)?)\s*%\.?$", re.IGNORECASE)
+_MONEY = re.compile(r"^\d{1,4}(?:,\d{3})*\.\d{2}$")
+_CELL = re.compile(r"^\$(\d{1,4}(?:,\d{3})*\.\d{2})$")
+_CELL_CODE = re.compile(r"^(?P<code>[A-Z]\d{3})[A-C]?(?:\s|$)")
+_IC = re.compile(r"^I\.?\s?C\.?$")
+_UNITS = re.compile(r"^\d{1,3}$")
+_COLUMN_HEADS = {"H", "P", "T", "Surg", "Asst", "Anae"}
+_MAX_CONTINUATION = 6  # description lines after the code line
+_DASHES = ("-", "–")
+_NOT_HEADINGS = ("See ", "Note", "[", "Payment rules", "Claims submission")
+
+
+@dataclass(slots=True)
+class Listing:
+    """One place a code is listed with its fee (the same code is listed in many sections)."""
+
+    code: str
+    description: str
+    page: str  # 'A11'
+    line: int  # in the text file, for the parse report
+    heading: str | None  # the line introducing a dash-description: 'Subsequent visits by the MRP …'
+    status: FeeStatus
+    fee: float | None  # dollars: the only column, the P (professional) column, or the surgeon's fee
+    fee_text: str  # as printed: '61.15', 'I.C', 'nil', 'add 30%', 'fee unknown'
+    components: dict[str, str] = field(default_factory=dict)  # column -> value as printed: {'H': '29.90', 'P': '13.25'}
+    unit: str | None = None  # 'per visit', 'per unit', 'add' …
+    percent: float | None = None  # premiums: 'add 30%' -> 30.0
+    prefix: str | None = None  # '#': premises, equipment, supplies and personnel are not in the insured fee (GP13)
+    reason: str | None = None  # why the fee is unknown
+    topic: str | None = None  # the Schedule heading the listing sits under ('Psychotherapy'), set by ``text``
+
+
+@dataclass(slots=True)
+class ListingReport:
+    runs: int = 0
+    aligned_runs: int = 0
+    mismatched_runs: int = 0
+    unassigned_values: int = 0  # fee values (not units) no code took: printed apart from their codes
+    mismatches: list[str] = field(default_factory=list)  # each run left 'fee unknown': why, where, codes | values
+
+
+@dataclass(slots=True)
+class _Entry:
+    code: str
+    description: str
+    line: Line
+    prefix: str | None  # '#' or '+', as printed before the code
+    tail: str | None  # leader tail: 'add', 'per visit', …; None without a leader
+    percent: float | None
+    heading: str | None
+    detached: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Value:
+    kind: ValueKind
+    text: str
+    box: int
+    page: str
+
+
+def _value(text: str) -> ValueKind | None:
+    if _MONEY.match(text):
+        return "money"
+    if _IC.match(text):
+        return "ic"
+    if text == "nil":
+        return "nil"
+    if _UNITS.match(text):
+        return "units"
+    return None
+
+
+def _leader(text: str) -> tuple[bool, str | None, float | None]:
+    """(has a leader, its tail, a percentage) of one line."""
+    match = _LEADER.search(text)
+    if match:
+        tail = " ".join(match.group("tail").lower().rstrip(".").split()) or None
+        pct = float(match.group("pct")) if match.group("pct") else None
+        return True, tail, pct
+    pct_match = _PERCENT_TAIL.search(text)
+    if pct_match:
+        return True, "add", float(pct_match.group("pct"))
+    if re.search(r"\badd$", text, re.IGNORECASE) and "..." in text:
+        return True, "add", None
+    return False, None, None
+
+
+def _describe(parts: list[str]) -> str:
+    text = " ".join(parts)
+    text = re.sub(r"\s*(?:\.{3,}|…).*$", "", text)
+    return " ".join(text.split()).strip(" -–")
+
+
+class _Reader:
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.lines = layout.lines[layout.body_start : layout.body_end]
+        self.listings: list[Listing] = []
+        self.report = ListingReport()
+        self.heads: dict[str, set[str]] = {}  # page -> column heads printed on it
+        self._fees_seen = self._fees_used = 0
+        self.consumed: set[int] = set()  # indices of description lines already read with their code
+        self.used: set[int] = set()  # line numbers that belong to listings (codes, descriptions, values, heads)
+        self.cells: dict[tuple[str, str], list[tuple[Line, str]]] = {}  # (code, page) -> premium table cells
+        self.cell_tables: dict[tuple[str, str], str] = {}  # (code, page) -> the table's title
+        self.table = ""
+
+    # --- the item stream ----------------------------------------------------------------------
+    def items(self) -> Iterator[_Entry | _Value | Line | None]:
+        """Entries, values, text lines and box breaks (None), in file order."""
+        box = 0
+        heading: str | None = None
+        previous = ""  # the last text line: a code after 'to N539 or' continues its sentence
+        lines = self.lines
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            text = line.text
+            if i in self.consumed:
+                i += 1
+                continue
+            if not text:
+                box += 1
+                yield None
+                i += 1
+                continue
+            if text in _COLUMN_HEADS:
+                self.heads.setdefault(line.page, set()).add(text)
+                self.used.add(line.no)
+                i += 1
+                continue
+            if text.upper().startswith("SPECIAL VISIT PREMIUM TABLE"):
+                self.table = self._table_title(i)
+            cell = _CELL.match(text)
+            if cell:
+                i = self._cell(i, cell.group(1))
+                continue
+            kind = _value(text)
+            if kind is not None:
+                self._fees_seen += kind != "units"
+                self.used.add(line.no)
+                yield _Value(kind, text, box, line.page)
+                i += 1
+                continue
+            match = CODE.match(text)
+            if match and not _PROSE_AFTER_CODE.match(match.group("rest")) and not _continues(previous, match):
+                stack = self._stack(i)
+                if len(stack) > 1:
+                    yield from self._paired(stack, heading)
+                    self.used.update(self.lines[k].no for k in stack)
+                    i = stack[-1] + 1
+                else:
+                    entry, end = self._entry(i, match, heading)
+                    self.used.update(self.lines[k].no for k in range(i, end))
+                    i = end
+                    yield entry
+                previous = ""
+                continue
+            if not text.startswith(_NOT_HEADINGS) and len(text) < 90:
+                heading = text
+            previous = text
+            yield line
+            i += 1
+
+    def _consume(self, indices: Iterable[int]) -> None:
+        for k in indices:
+            self.consumed.add(k)
+            self.used.add(self.lines[k].no)
+
+    def _next_text(self, j: int, *, over_values: bool = False) -> int:
+        """Index of the next non-blank line from ``j`` (past value lines too when asked), or len(lines)."""
+        while j < len(self.lines) and (
+            not self.lines[j].text or (over_values and _value(self.lines[j].text) is not None) or j in self.consumed
+        ):
+            j += 1
+        return j
+
+    def _entry(self, i: int, match: re.Match[str], heading: str | None) -> tuple[_Entry, int]:
+        """The code line and its description lines, up to the leader ('……… per visit')."""
+        first = self.lines[i]
+        rest = match.group("rest").strip()
+        parts = [rest]
+        has, tail, pct = _leader(first.text)
+        j = i + 1
+        detached = False
+        if not rest:  # a code alone: its '- description' follows, sometimes after blank lines or a box of fees
+            k = self._next_text(j)
+            if k < len(self.lines) and self.lines[k].text.startswith(_DASHES):
+                j = k
+            else:
+                k = self._next_text(j, over_values=True)
+                if k < len(self.lines) and self.lines[k].text.startswith(_DASHES):
+                    description, end, tail, pct = self._description(k)
+                    self._consume(range(k, end))
+                    # a premium's percentage needs no column value; a fee printed between code and
+                    # description could be this code's or the previous one's: unknown
+                    return self._make(match, first, description, tail, pct, heading, detached=pct is None), j
+                detached = True  # codes in one box, descriptions in another: which fee is whose is unknown
+        while not has and not detached and j < len(self.lines) and j - i <= _MAX_CONTINUATION:
+            nxt = self.lines[j].text
+            if not nxt or _value(nxt) is not None or nxt in _COLUMN_HEADS or _CELL.match(nxt):
+                break
+            code = CODE.match(nxt)
+            if code and not _continues(parts[-1], code):
+                break
+            parts.append(nxt)
+            has, tail, pct = _leader(nxt)
+            j += 1
+        if not has and not detached:  # no leader: the code line (and a '- …' line) describe it; the rest is text
+            keep = 1 + (len(parts) > 1 and parts[1].startswith(_DASHES))
+            j -= len(parts) - keep
+            parts = parts[:keep]
+        return self._make(match, first, _describe(parts), tail, pct, heading, detached=detached), j
+
+    def _description(self, k: int) -> tuple[str, int, str | None, float | None]:
+        """A '- description' from line ``k`` to its leader: (text, end index, leader tail, percentage)."""
+        parts: list[str] = []
+        has, tail, pct = False, None, None
+        j = k
+        while j < len(self.lines) and self.lines[j].text and not has and j - k <= _MAX_CONTINUATION:
+            parts.append(self.lines[j].text)
+            has, tail, pct = _leader(self.lines[j].text)
+            j += 1
+        return _describe(parts), j, tail, pct
+
+    def _make(
+        self,
+        match: re.Match[str],
+        line: Line,
+        description: str,
+        tail: str | None,
+        pct: float | None,
+        heading: str | None,
+        *,
+        detached: bool,
+    ) -> _Entry:
+        rest = match.group("rest").strip()
+        # a dash description continues the line before it; a code printed apart has no line of its own to trust
+        dash = (not rest or rest.startswith(_DASHES)) and bool(description)
+        prefix = (match.group("hash") or "").strip() or None
+        return _Entry(match.group("code"), description, line, prefix, tail, pct, heading if dash else None, detached)
+
+    def _stack(self, i: int) -> list[int]:
+        """Consecutive lines holding a code alone, from ``i`` (the codes of a two-box listing)."""
+        out = []
+        j = i
+        while j < len(self.lines):
+            match = CODE.match(self.lines[j].text)
+            if not match or match.group("rest").strip():
+                break
+            out.append(j)
+            j += 1
+        return out
+
+    def _paired(self, stack: list[int], heading: str | None) -> Iterator[_Entry]:
+        """Codes stacked in one box and their one-line descriptions in the next, paired in order.
+
+        Only when the next box holds exactly one '- description ……' line per code;
+        otherwise every code of the stack is detached.
+        """
+        k = self._next_text(stack[-1] + 1)
+        box: list[int] = []
+        while k < len(self.lines) and self.lines[k].text:
+            box.append(k)
+            k += 1
+        fits = len(box) == len(stack) and all(
+            self.lines[b].text.startswith(_DASHES) and _leader(self.lines[b].text)[0] for b in box
+        )
+        for n, index in enumerate(stack):
+            match = CODE.match(self.lines[index].text)
+            assert match is not None
+            if fits:
+                _, tail, pct = _leader(self.lines[box[n]].text)
+                yield self._make(
+                    match, self.lines[index], _describe([self.lines[box[n]].text]), tail, pct, heading, detached=False
+                )
+            else:
+                yield self._make(match, self.lines[index], "", None, None, heading, detached=True)
+        if fits:
+            self._consume(box)
+
+    def _table_title(self, i: int) -> str:
+        """'Special Visits to Patient's Home (other than …)': the line naming a premium table, else its heading."""
+        k = self._next_text(i + 1)
+        following = self.lines[k].text if k < len(self.lines) else ""
+        if following and not following.isupper() and not _CELL.match(following) and len(following) < 100:
+            return following
+        return self.lines[i].text.title()
+
+    def _cell(self, i: int, amount: str) -> int:
+        """A premium table cell: '$36.40' over its code ('B960', 'C988B'); other '$' lines are skipped."""
+        k = self._next_text(i + 1)
+        match = _CELL_CODE.match(self.lines[k].text) if k < len(self.lines) else None
+        if match is None:
+            return i + 1
+        key = (match.group("code"), self.lines[k].page)
+        self.cells.setdefault(key, []).append((self.lines[k], amount))
+        self.cell_tables.setdefault(key, self.table)
+        self.used.update((self.lines[i].no, self.lines[k].no))
+        return k + 1
+
+    # --- runs -------------------------------------------------------------------------------------
+    def read(self) -> None:
+        codes: list[_Entry] = []
+        values: list[_Value] = []
+        carry: list[_Value] = []  # values printed before their codes (surgical pages), or left over by a run
+        for item in self.items():
+            if item is None:
+                continue
+            if isinstance(item, _Entry):
+                if values:
+                    carry = self._close(codes, values, [])
+                    codes, values = [], []
+                if item.percent is not None:
+                    self._add(item, "percent", None, f"add {item.percent:g}%", percent=item.percent)
+                    continue
+                codes.append(item)
+            elif isinstance(item, _Value):
+                if not codes:
+                    carry = [*carry, item] if carry and carry[-1].page == item.page else [item]
+                    continue
+                values.append(item)
+            elif values or (codes and _starts_rules(item.text)):
+                carry = self._close(codes, values, carry)
+                codes, values = [], []
+        if codes:
+            self._close(codes, values, carry)
+        self.report.unassigned_values = self._fees_seen - self._fees_used
+        self._cells()
+
+    def _close(self, codes: list[_Entry], values: list[_Value], carry: list[_Value]) -> list[_Value]:
+        """Align one run; returns the values it leaves for the next run on the page."""
+        self.report.runs += 1
+        page = codes[0].line.page
+        heads = self.heads.get(page, set()) | self.heads.get(values[-1].page if values else page, set())
+        detached = [c.code for c in codes if c.detached]
+        leftover: list[_Value] = []
+        if detached:
+            columns: list[tuple[str, list[_Value]]] | str = (
+                f"{len(codes)} code(s) printed apart from their descriptions ({', '.join(detached)})"
+            )
+        elif values:
+            columns = _columns(codes, values, heads)
+        elif carry and carry[0].page == page:
+            columns = _columns(codes, carry, heads)  # the values printed above the codes
+        else:
+            columns = f"{len(codes)} code(s), no fee printed after them"
+        if isinstance(columns, list):
+            self.report.aligned_runs += 1
+            self._fees_used += sum(len(column) for _, column in columns)
+            for k, entry in enumerate(codes):
+                self._value_listing(entry, {name: col[k] for name, col in columns})
+            return leftover
+        self.report.mismatched_runs += 1
+        reason = f"{columns} ({page} line {codes[0].line.no})"
+        self.report.mismatches.append(
+            f"{reason}: {' '.join(c.code for c in codes)} | {' '.join(v.text for v in values)}"
+        )
+        for entry in codes:
+            self._add(entry, "unknown", None, "fee unknown", reason=reason)
+        return []
+
+    def _cells(self) -> None:
+        """A premium table's code takes its cells' amount when every cell on the page agrees."""
+        for (code, _page), cells in self.cells.items():
+            line = cells[0][0]
+            amounts = sorted({amount for _, amount in cells})
+            title = self.cell_tables.get((code, _page)) or "Special visit premium table"
+            entry = _Entry(code, f"Special visit premium: {title}", line, None, None, None, None)
+            if len(amounts) == 1:
+                self._add(entry, "aligned", float(amounts[0].replace(",", "")), amounts[0], unit="table")
+            else:
+                self._add(entry, "unknown", None, "fee unknown", reason=f"table cells disagree: {', '.join(amounts)}")
+
+    def _value_listing(self, entry: _Entry, columns: dict[str, _Value]) -> None:
+        main = columns.get("fee") or columns.get("P") or columns.get("Surg")
+        printed = {name: v.text for name, v in columns.items() if name != "fee"}
+        if main is None:
+            self._add(entry, "unknown", None, "fee unknown", reason="no main column", components=printed)
+        elif main.kind == "money":
+            self._add(entry, "aligned", float(main.text.replace(",", "")), main.text, components=printed)
+        elif main.kind == "ic":
+            self._add(entry, "independent_consideration", None, "I.C", components=printed)
+        else:  # 'nil': listed, payable at nil
+            self._add(entry, "aligned", 0.0, main.text, components=printed)
+
+    def _add(
+        self,
+        entry: _Entry,
+        status: FeeStatus,
+        fee: float | None,
+        fee_text: str,
+        *,
+        percent: float | None = None,
+        reason: str | None = None,
+        components: dict[str, str] | None = None,
+        unit: str | None = None,
+    ) -> None:
+        self.listings.append(
+            Listing(
+                code=entry.code,
+                description=entry.description,
+                page=entry.line.page,
+                line=entry.line.no,
+                heading=entry.heading,
+                status=status,
+                fee=fee,
+                fee_text=fee_text,
+                components=components or {},
+                unit=unit or entry.tail,
+                percent=percent,
+                prefix=entry.prefix,
+                reason=reason,
+            )
+        )
+
+
+def _columns(codes: list[_Entry], values: list[_Value], heads: set[str]) -> list[tuple[str, list[_Value]]] | str:
+    """The run's value columns (name, one value per code), or why they cannot be aligned.
+
+    Basic units (surgical pages) are not fees and are set aside. ``I.C`` is
+    printed in fee and unit columns alike: among units it is a unit, among
+    dollars a fee; in a box of its own it joins the fees only when the counts
+    agree with it and disagree without it.
+    """
+    n = len(codes)
+    boxes: dict[int, set[str]] = {}
+    for v in values:
+        boxes.setdefault(v.box, set()).add(v.kind)
+    # an I.C printed among units is a units column's; among dollars, a fee; alone, either
+    fees = [v for v in values if v.kind != "units" and not (v.kind == "ic" and "units" in boxes[v.box])]
+    if not fees:
+        return f"{n} code(s), no fee printed after them"
+    surgical = bool(heads & {"Surg", "Asst", "Anae"})
+    if surgical:
+        fees = [v for v in fees if v.kind != "nil"]  # 'nil' is the assistant column's word
+    without_ic = [v for v in fees if not (v.kind == "ic" and boxes[v.box] == {"ic"})]
+    for candidate in (without_ic, fees) if len(without_ic) != len(fees) else (fees,):
+        if len(candidate) == n:
+            return [("fee", candidate)]
+        two = (heads & {"H", "T"}) and "P" in heads and not surgical
+        column_wise = n == 1 or any(
+            a.box == b.box for a, b in zip(candidate, candidate[1:], strict=False)
+        )  # not row by row
+        if two and len(candidate) == 2 * n and (n == 1 or (candidate[n - 1].box != candidate[n].box and column_wise)):
+            return [("H" if "H" in heads else "T", candidate[:n]), ("P", candidate[n:])]
+    return f"{n} code(s) before {len(fees)} fee value(s)"
+
+
+_CONNECTOR = re.compile(r"(?:\b(?:and|or|to|of|under|codes?|with|than|per|the|by|in|for|from|see)|,)$", re.IGNORECASE)
+
+
+def _continues(previous: str, match: re.Match[str]) -> bool:
+    """A code that carries on the sentence before it ('… to N539 or' / 'N540 …… add') is not a listing."""
+    if match.group("hash"):
+        return False
+    return bool(previous and _CONNECTOR.search(previous)) or bool(
+        re.fullmatch(r"\s*(?:\.{3,}|…).*", match.group("rest"))
+    )
+
+
+_RULES = ("Note", "Payment rule", "[Commentary", "Commentary", "Claims submission", "Medical record", "Definition")
+
+
+def _starts_rules(text: str) -> bool:
+    """A paragraph of rules or a full-width line of prose: codes before it whose fee has not come have none."""
+    return text.startswith(_RULES) or len(text) >= 80
+
+
+@dataclass(slots=True)
+class ListingPages:
+    listings: list[Listing]
+    report: ListingReport
+    used_lines: set[int]  # line numbers the listings were read from (passages write the listings instead)
+
+
+def read_listings(layout: Layout) -> ListingPages:
+    reader = _Reader(layout)
+    reader.read()
+    return ListingPages(reader.listings, reader.report, reader.used)

@@ -1,0 +1,90 @@
+"""Load the Schedule of Benefits text: parse all of it, swap the tables, index the passages.
+
+The steps, their idempotence and their failure handling are every
+single-file source's (``curbside.coverage.edition_load``): the same file again
+reports ``unchanged``, a file that fails to parse changes nothing. Passage
+documents of sections that left the Schedule are taken out of search.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from curbside.coverage.edition_load import EditionLoader
+from curbside.coverage.ohip.layout import iso_date
+from curbside.coverage.ohip.parse import ParsedSchedule, parse_schedule
+from curbside.coverage.ohip.passages import DOC_PREFIX, NAMESPACE, SOURCE_TYPE, build_documents
+from curbside.coverage.ohip.store import EditionRecord, current_edition, replace_edition
+from curbside.coverage.source_load import PassageIndex
+from curbside.errors import DocumentParseError
+from curbside.kb.ingest import PreparedDocument
+
+if TYPE_CHECKING:
+    from curbside.app import Curbside
+    from curbside.coverage.loading import LoadProgress, SourceReport
+    from curbside.store.database import Database
+
+__all__ = ["OhipLoader", "load_ohip", "report_counts"]
+
+PATTERN = "ohip*schedule*benefits*.txt"
+
+
+def report_counts(parsed: ParsedSchedule) -> dict[str, int]:
+    """The parse report's figures, as the load report's row counts (``coverage load`` prints them)."""
+    r = parsed.report
+    return {
+        "codes_found": r.codes_found,
+        "codes_with_fee": r.codes_with_fee,
+        "codes_fee_unknown": r.codes_fee_unknown,
+        "listings": r.listings,
+        "listings_with_fee": r.listings_with_fee,
+        "listings_fee_unknown": r.listings_fee_unknown,
+        "sections": r.sections,
+        "rule_blocks": r.rule_blocks,
+    }
+
+
+class OhipLoader(EditionLoader[ParsedSchedule, EditionRecord]):
+    name = "ohip"
+    pattern = PATTERN
+    passages = PassageIndex(NAMESPACE, SOURCE_TYPE, DOC_PREFIX)
+
+    def edition_date(self, path: Path) -> str:
+        """The effective date from the file's first lines (only the edition is read here)."""
+        head = path.read_text(encoding="utf-8", errors="replace")[:4000]
+        match = re.search(r"\(effective ([A-Z][a-z]+ \d{1,2}, \d{4})\)", head)
+        if match is None:
+            raise DocumentParseError(
+                f"{path.name} does not name its effective date in its first lines; is it the Schedule?"
+            )
+        return iso_date(match.group(1))
+
+    def parse(self, path: Path, on_bytes: Callable[[int], None] | None) -> ParsedSchedule:
+        return parse_schedule(path, on_bytes=on_bytes)
+
+    def current(self, db: Database) -> EditionRecord | None:
+        return current_edition(db)
+
+    def replace(self, db: Database, parsed: ParsedSchedule, source_name: str, source_sha256: str) -> EditionRecord:
+        return replace_edition(db, parsed, source_name=source_name, source_sha256=source_sha256)
+
+    def counts(self, parsed: ParsedSchedule) -> dict[str, int]:
+        return report_counts(parsed)
+
+    def documents(self, parsed: ParsedSchedule, edition: EditionRecord) -> list[PreparedDocument]:
+        return build_documents(parsed)
+
+    def loaded_message(self, parsed: ParsedSchedule) -> str:
+        r = parsed.report
+        return (
+            f"{r.codes_found:,} codes, {r.codes_with_fee:,} with an aligned fee ({r.aligned_share:.1%}), "
+            f"{r.codes_fee_unknown:,} fee unknown"
+        )
+
+
+def load_ohip(app: Curbside, path: Path, progress: LoadProgress | None = None) -> SourceReport:
+    """Load one text file; failures come back in the report (status 'failed'), never half-applied."""
+    return OhipLoader().load_file(app, path, progress)

@@ -1,0 +1,264 @@
+"""Parse the Schedule of Benefits text file into editions, sections, codes, listings and rule blocks.
+
+``layout`` finds the pages and the table of contents, ``listings`` reads the
+fee codes with their fees (never guessing a fee it cannot align), ``text``
+cuts the prose into headings and rule blocks. Everything is parsed before
+anything is stored: a file that is not the Schedule, or is cut short, raises
+``DocumentParseError`` and the caller keeps the edition it has.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from curbside.coverage.ohip.layout import Edition, Layout, TocEntry, read_layout
+from curbside.coverage.ohip.listings import Listing, ListingReport, read_listings
+from curbside.coverage.ohip.text import BlockKind, Section, codes_in, read_sections
+from curbside.errors import DocumentParseError
+
+__all__ = ["CodeInfo", "ParseReport", "ParsedSchedule", "RuleBlock", "parse_schedule", "parse_schedule_text"]
+
+_MIN_LISTINGS = 20  # a Schedule text with fewer fee listings is not one (the 2025 file has about 6,000)
+RULE_KINDS: tuple[BlockKind, ...] = ("definition", "payment_rules", "note", "commentary", "claims", "medical_record")
+
+
+@dataclass(frozen=True, slots=True)
+class CodeInfo:
+    code: str
+    title: str  # 'Subsequent visit by the MRP - day of discharge'
+    defined_on: str | None  # the General Preamble page whose heading names it ('GP45')
+
+
+@dataclass(frozen=True, slots=True)
+class RuleBlock:
+    """A block of rules under a heading: what ``schedule.get`` reports as requirements, limits and commentary."""
+
+    key: int
+    section_key: int
+    heading: str  # 'Subsequent visit by the MRP - day of discharge (C124)'
+    kind: BlockKind
+    page: str
+    text: str
+    subjects: tuple[str, ...]  # codes the heading names or lists before the block
+    mentions: tuple[str, ...]  # codes the text names
+
+
+@dataclass(slots=True)
+class ParseReport:
+    """What the parse found; ``coverage load`` prints it."""
+
+    pages: int
+    sections: int
+    codes_found: int  # distinct fee codes listed anywhere
+    codes_with_fee: int  # ... with at least one listing whose fee (or I.C, or premium %) was aligned
+    codes_fee_unknown: int  # ... whose every listing is 'fee unknown'
+    listings: int  # code x section listings
+    listings_with_fee: int
+    listings_fee_unknown: int
+    runs: int
+    mismatched_runs: int
+    unassigned_values: int
+    rule_blocks: int
+
+    @property
+    def aligned_share(self) -> float:
+        """Share of listed codes with an aligned fee in at least one section."""
+        return round(self.codes_with_fee / self.codes_found, 4) if self.codes_found else 0.0
+
+    @property
+    def listing_share(self) -> float:
+        return round(self.listings_with_fee / self.listings, 4) if self.listings else 0.0
+
+    def to_dict(self) -> dict[str, float | int]:
+        return {
+            "pages": self.pages,
+            "sections": self.sections,
+            "codes_found": self.codes_found,
+            "codes_with_fee": self.codes_with_fee,
+            "codes_fee_unknown": self.codes_fee_unknown,
+            "aligned_share": self.aligned_share,
+            "listings": self.listings,
+            "listings_with_fee": self.listings_with_fee,
+            "listings_fee_unknown": self.listings_fee_unknown,
+            "listing_share": self.listing_share,
+            "runs": self.runs,
+            "mismatched_runs": self.mismatched_runs,
+            "unassigned_values": self.unassigned_values,
+            "rule_blocks": self.rule_blocks,
+        }
+
+
+@dataclass(slots=True)
+class ParsedSchedule:
+    edition: Edition
+    sections: list[Section]
+    listings: list[tuple[int, Listing]]  # (section key, listing)
+    codes: dict[str, CodeInfo]
+    rules: list[RuleBlock]
+    report: ParseReport
+    mismatches: list[str] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "codes": self.report.codes_found,
+            "codes_with_fee": self.report.codes_with_fee,
+            "codes_fee_unknown": self.report.codes_fee_unknown,
+            "listings": self.report.listings,
+            "sections": self.report.sections,
+            "rule_blocks": self.report.rule_blocks,
+        }
+
+
+def parse_schedule(path: Path, *, on_bytes: Callable[[int], None] | None = None) -> ParsedSchedule:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DocumentParseError(f"Cannot read {path}: {exc.strerror or exc}.") from exc
+    if on_bytes is not None:
+        on_bytes(len(data))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DocumentParseError(
+            f"{path.name} is not UTF-8 text (byte {exc.start}): load the text extracted from the ministry's PDF."
+        ) from exc
+    return parse_schedule_text(text, path.name)
+
+
+def parse_schedule_text(text: str, name: str = "the schedule") -> ParsedSchedule:
+    if not text.strip():
+        raise DocumentParseError(f"{name} is empty.")
+    layout = read_layout(text, name)
+    pages = read_listings(layout)
+    if len(pages.listings) < _MIN_LISTINGS:
+        raise DocumentParseError(
+            f"{name} lists {len(pages.listings)} fee codes; the Schedule of Benefits lists thousands. "
+            "Is it the text of the ministry's PDF?"
+        )
+    sections = read_sections(layout, pages.listings, pages.used_lines)
+    keys = {id(s.entry): k for k, s in enumerate(sections, start=1)}
+    listings = []
+    for key, section in enumerate(sections, start=1):
+        for heading in section.headings:
+            for block in heading.blocks:
+                listings.extend((key, x) for x in block.listings)
+    rules = _rules(sections, keys)
+    codes = _codes(sections, [x for _, x in listings])
+    return ParsedSchedule(
+        layout.edition,
+        sections,
+        listings,
+        codes,
+        rules,
+        _report(layout, sections, [x for _, x in listings], pages.report, len(rules)),
+        pages.report.mismatches,
+    )
+
+
+def _rules(sections: list[Section], keys: dict[int, int]) -> list[RuleBlock]:
+    out: list[RuleBlock] = []
+    for section in sections:
+        for heading in section.headings:
+            named = codes_in(heading.title or "")
+            listed: list[str] = []  # the listings just before the block: the rules under them are theirs
+            for block in heading.blocks:
+                if block.kind == "listings":
+                    listed = [x.code for x in block.listings]
+                    continue
+                if block.kind not in RULE_KINDS and not codes_in(block.text):
+                    continue
+                title = heading.title or section.entry.title
+                out.append(
+                    RuleBlock(
+                        key=len(out) + 1,
+                        section_key=keys[id(section.entry)],
+                        heading=title,
+                        kind=block.kind,
+                        page=block.page,
+                        text=block.text,
+                        subjects=tuple(dict.fromkeys([*named, *listed, *ruled_codes(block.text)])),
+                        mentions=tuple(codes_in(block.text)),
+                    )
+                )
+    return out
+
+
+_RULED = re.compile(
+    r"(?:^|[:.]\s*|\d\.\s*)(?P<codes>[A-Z]\d{3}(?:(?:,\s*|\s+or\s+|\s+and\s+)[A-Z]\d{3})*)\s+(?:is|are)\b"
+)
+
+
+def ruled_codes(text: str) -> list[str]:
+    """Codes a rule is about: the subject of its sentences ('2. C122, C123 are not eligible …' -> C122, C123)."""
+    return list(dict.fromkeys(c for m in _RULED.finditer(text) for c in codes_in(m.group("codes"))))
+
+
+_NAMED = re.compile(r"^(?P<title>.+?)\s*\((?P<code>[A-Z]\d{3})\)$")
+
+
+def _codes(sections: list[Section], listings: list[Listing]) -> dict[str, CodeInfo]:
+    """Each code's title: its General Preamble heading when one names it, else its first listing."""
+    codes: dict[str, CodeInfo] = {}
+    for section in sections:
+        if section.entry.part != "GP":
+            continue
+        for heading in section.headings:
+            match = _NAMED.match(heading.title or "")
+            if match and match.group("code") not in codes:
+                title = " ".join(match.group("title").replace("–", "-").split())
+                codes[match.group("code")] = CodeInfo(match.group("code"), title, heading.page)
+    described = [x for x in listings if x.description]  # codes printed apart from a description come last
+    for listing in described + [x for x in listings if not x.description]:
+        if listing.code not in codes:
+            codes[listing.code] = CodeInfo(listing.code, code_title(listing), None)
+    return codes
+
+
+def listing_title(listing: Listing) -> str:
+    """'Subsequent visits by the MRP - day of discharge': the introducing line joined to a dash description."""
+    if listing.heading and (not listing.description or listing.description[:1].islower()):
+        return f"{listing.heading} - {listing.description}".strip(" -")
+    return listing.description or listing.heading or listing.code
+
+
+def code_title(listing: Listing) -> str:
+    """A code's title from its listing, led by the sub-heading it sits under when that names the service.
+
+    'Psychotherapy: Individual care' (K007, A20); an upper-case section heading ('GENERAL LISTINGS')
+    names a group of services, not this one, and is left out.
+    """
+    title = listing_title(listing)
+    topic = listing.topic
+    if topic and not topic.isupper() and topic.lower() not in title.lower() and len(topic) <= 60:
+        return f"{topic}: {title}"
+    return title
+
+
+def _report(
+    layout: Layout, sections: list[Section], listings: list[Listing], runs: ListingReport, rule_blocks: int
+) -> ParseReport:
+    known = {x.code for x in listings if x.status != "unknown"}
+    found = {x.code for x in listings}
+    with_fee = sum(x.status != "unknown" for x in listings)
+    return ParseReport(
+        pages=len([p for p in layout.pages if not p.startswith("NI")]),
+        sections=len(sections),
+        codes_found=len(found),
+        codes_with_fee=len(known),
+        codes_fee_unknown=len(found - known),
+        listings=len(listings),
+        listings_with_fee=with_fee,
+        listings_fee_unknown=len(listings) - with_fee,
+        runs=runs.runs,
+        mismatched_runs=runs.mismatched_runs,
+        unassigned_values=runs.unassigned_values,
+        rule_blocks=rule_blocks,
+    )
+
+
+def section_label(entry: TocEntry) -> str:
+    """'A. Consultations and Visits — Anaesthesia (01)'."""
+    return f"{entry.part}. {entry.part_title} — {entry.title}"

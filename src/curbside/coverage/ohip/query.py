@@ -1,0 +1,196 @@
+"""Understanding a ``schedule.get`` request before looking anything up.
+
+``plan`` reads the fee codes, the specialty words, the day, the hours from
+admission and whether the caller is the MRP out of the question and the
+structured fields, and reports a contradiction between them instead of
+choosing one. ``WordIndex`` finds codes by the whole words of their titles
+(a stem per word, never a substring of a longer word), for questions that
+name no code: the origin of this design answered 'which codes apply for a
+Thursday discharge?' with endoscopy codes because it matched SQL LIKE
+'%discharge%'.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from curbside.coverage.ohip.tool import Day, Include, ScheduleGetArgs
+
+__all__ = ["Request", "WordIndex", "plan", "stem", "words_of"]
+
+_CODE_IN_QUESTION = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]\d{3})(?:[ABCabc])?(?![A-Za-z0-9])")
+_DAYS: dict[str, Day] = {
+    "monday": "monday", "tuesday": "tuesday", "wednesday": "wednesday", "thursday": "thursday",
+    "friday": "friday", "saturday": "saturday", "sunday": "sunday", "holiday": "holiday", "stat": "holiday",
+}  # fmt: skip
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(hours?|hrs?|h|days?|d)\b", re.IGNORECASE)
+_ADMISSION_WORDS = re.compile(r"\b(admi\w*|discharg\w*|stay\w*|hospitali\w*|in hospital)\b", re.IGNORECASE)
+_NOT_MRP = re.compile(r"\b(not|n't|wasn't|isn't|am not)\b[^.?!]{0,30}\b(mrp|most responsible)", re.IGNORECASE)
+_MRP = re.compile(r"\b(as|the|i am|i'm|was|were)\s+(the\s+)?(mrp|most responsible physician)\b", re.IGNORECASE)
+_FEE_WORDS = re.compile(r"\b(fee|fees|how much|pay|pays|paid|worth|amount|rate|price|\$)", re.IGNORECASE)
+_RULE_WORDS = re.compile(
+    r"\b(can i|may i|could i|eligible|allowed|rules?|limit\w*|how many|how often|requirements?|bill\w*|claim\w*)\b",
+    re.IGNORECASE,
+)
+
+# words that never identify a service on their own
+STOP = frozenset(
+    """
+    a about add admission admitted after an and any apply applies are as at be been bill billable billed billing
+    by can claim claimed code codes could day days do does fee fees for from get have hour hours how i if in is it
+    its me my of ohip on or patient patients pay per premium premiums service services should the their them then
+    there this to under use used was we were what when where which who will with would you your mrp most not no
+    responsible physician doctor can't cannot eligible ontario schedule benefits much worth rule rules many often
+    times maximum number limit limits session sessions
+    """.split()  # noqa: SIM905 - a word list reads better as text
+) | frozenset(_DAYS)
+
+
+def stem(word: str) -> str:
+    """A crude stem, enough to meet 'discharged' and 'discharge', 'visits' and 'visit'."""
+    word = word.lower()
+    for suffix in ("ing", "ed", "es", "s", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def words_of(text: str) -> list[str]:
+    """Lower-case whole words (hyphenated words split: 'post-discharge' -> 'post', 'discharge')."""
+    return re.findall(r"[a-z][a-z']*", text.lower().replace("’", "'"))
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A ``schedule.get`` request as understood before looking anything up."""
+
+    text: str  # what the search path searches
+    question: str | None
+    codes: tuple[str, ...]  # named in the request (fields and question), in order
+    specialty: str | None  # as given or as worded in the question (resolved against the sections by the SQL path)
+    specialty_words: tuple[str, ...]  # the question's words, for finding a specialty it names
+    section: str | None
+    words: tuple[str, ...]  # content-word stems, for finding codes by their titles
+    day: Day | None
+    hours_since_admission: float | None
+    mrp: bool | None
+    include: frozenset[Include]
+    top_k: int
+    asks_fee: bool
+    asks_rules: bool
+    contradictions: tuple[str, ...]  # structured fields that disagree with the question or each other
+
+
+def _hours(question: str) -> float | None:
+    if not _ADMISSION_WORDS.search(question):
+        return None
+    match = _DURATION.search(question)
+    if match is None:
+        return None
+    value = float(match.group(1))
+    return value * 24 if match.group(2).lower().startswith("d") else value
+
+
+def _day(question: str) -> Day | None:
+    found = [_DAYS[w] for w in words_of(question) if w in _DAYS]
+    if "weekend" in question.lower():
+        found.append("saturday")
+    return found[0] if found else None
+
+
+def _mrp(question: str) -> bool | None:
+    if _NOT_MRP.search(question):
+        return False
+    if _MRP.search(question):
+        return True
+    return None
+
+
+def plan(args: ScheduleGetArgs) -> Request:
+    question = args.q
+    asked_codes = list(args.codes or [])
+    spoken = [m.group(1).upper() for m in _CODE_IN_QUESTION.finditer(question or "")]
+    codes = tuple(dict.fromkeys([*asked_codes, *spoken]))
+    context = args.context
+    contradictions: list[str] = []
+
+    day = context.day if context and context.day else None
+    spoken_day = _day(question) if question else None
+    if day and spoken_day and day != spoken_day:
+        contradictions.append(f"the question says {spoken_day.title()} but context.day is {day}")
+    day = day or spoken_day
+
+    hours = context.hours_since_admission if context and context.hours_since_admission is not None else None
+    spoken_hours = _hours(question) if question else None
+    if hours is not None and spoken_hours is not None and abs(hours - spoken_hours) > 0.5:
+        contradictions.append(
+            f"the question says {spoken_hours:g} hours after admission but context.hours_since_admission is {hours:g}"
+        )
+    hours = hours if hours is not None else spoken_hours
+
+    mrp = context.mrp if context and context.mrp is not None else None
+    spoken_mrp = _mrp(question) if question else None
+    if mrp is not None and spoken_mrp is not None and mrp != spoken_mrp:
+        contradictions.append(
+            f"the question says you {'are' if spoken_mrp else 'are not'} the MRP but context.mrp is {str(mrp).lower()}"
+        )
+    mrp = mrp if mrp is not None else spoken_mrp
+
+    plain = words_of(_CODE_IN_QUESTION.sub(" ", question or ""))
+    content = [stem(w) for w in plain if w not in STOP and len(w) > 2 and not w.isdigit()]
+    text = question or " ".join(codes)
+    return Request(
+        text=text,
+        question=question,
+        codes=codes,
+        specialty=args.specialty,
+        specialty_words=tuple(plain),
+        section=args.section,
+        words=tuple(dict.fromkeys(content)),
+        day=day,
+        hours_since_admission=hours,
+        mrp=mrp,
+        include=args.included(),
+        top_k=args.top_k,
+        asks_fee=bool(question and _FEE_WORDS.search(question)) or not question,
+        asks_rules=bool(question and _RULE_WORDS.search(question)),
+        contradictions=tuple(contradictions),
+    )
+
+
+class WordIndex:
+    """Title words of one edition's codes, stemmed, for finding codes by what the question says.
+
+    A word found in a code's title counts twice its weight, in its listings'
+    text once; a word's weight is its inverse document frequency, so
+    'psychotherapy' outweighs 'session'.
+    """
+
+    def __init__(self, rows: Iterable[tuple[str, str, str]]) -> None:
+        self.titles: dict[str, set[str]] = {}
+        self.listed: dict[str, set[str]] = {}
+        self.by_word: dict[str, set[str]] = defaultdict(set)
+        for code, title, listed in rows:
+            self.titles[code] = {stem(w) for w in words_of(title) if w not in STOP}
+            self.listed[code] = {stem(w) for w in words_of(listed) if w not in STOP}
+            for word in self.titles[code] | self.listed[code]:
+                self.by_word[word].add(code)
+        total = max(len(self.titles), 1)
+        self.weight = {word: math.log(1 + total / len(codes)) for word, codes in self.by_word.items()}
+
+    def match(self, words: Iterable[str], limit: int, among: set[str] | None = None) -> list[tuple[str, float]]:
+        """(code, score) of the best-matching codes, best first (ties: code order).
+
+        ``among``: only these codes (those listed in the specialty billed under).
+        """
+        scores: dict[str, float] = defaultdict(float)
+        for word in words:
+            for code in self.by_word.get(word, ()):
+                if among is None or code in among:
+                    scores[code] += self.weight[word] * (2 if word in self.titles[code] else 1)
+        ranked = sorted(scores.items(), key=lambda item: (-round(item[1], 9), item[0]))
+        return ranked[:limit]

@@ -1,0 +1,60 @@
+"""``OhipService`` (``app.ohip``): runs the SQL and search paths of ``schedule.get`` concurrently.
+
+The paths run as every coverage tool's do (``curbside.coverage.paths``): each
+under its own timeout (``ohip_sql_timeout_ms``, ``ohip_search_timeout_ms``),
+both under ``ohip_total_timeout_ms``; a failed path is a trace entry and a
+warning, and the other path still answers. This module adds the Schedule's
+part: the word index, the request plan and the merge.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from curbside.coverage.ohip.merge import merge
+from curbside.coverage.ohip.passages import NAMESPACE
+from curbside.coverage.ohip.query import plan
+from curbside.coverage.ohip.search_path import run_search_path
+from curbside.coverage.ohip.sql_path import IndexCache, SqlFindings, run_sql_path
+from curbside.coverage.ohip.store import OhipReader
+from curbside.coverage.ohip.tool import ScheduleGetArgs, ScheduleGetResult
+from curbside.coverage.paths import PassageSearch, PathTimeouts
+from curbside.coverage.source_service import SourceService
+
+if TYPE_CHECKING:
+    from curbside.app import Curbside
+
+__all__ = ["OhipService"]
+
+
+class OhipService(SourceService[OhipReader]):
+    name = "ohip"
+    namespace = NAMESPACE
+
+    def __init__(self, app: Curbside, *, search: PassageSearch | None = None, reader: OhipReader | None = None) -> None:
+        """``search`` replaces the application's search engine, ``reader`` the tables' reader (fakes in tests)."""
+        super().__init__(app, reader or OhipReader(app.settings.db_path), search)
+        self.index = IndexCache()
+
+    def build_indexes(self) -> None:
+        self.index.get(self.reader, self.reader.edition())
+
+    async def get(self, args: ScheduleGetArgs) -> ScheduleGetResult:
+        request = plan(args)
+        s = self.settings
+        found = await self.run_paths(
+            lambda cancel: run_sql_path(self.reader, self.index, request, cancel),
+            lambda search: run_search_path(search, request.text, s.ohip_search_k),
+            PathTimeouts(s.ohip_sql_timeout_ms, s.ohip_search_timeout_ms, s.ohip_total_timeout_ms),
+        )
+        if found.sql is not None:
+            found.trace[0].detail = _detail(found.sql)
+        return merge(request, found.sql, found.search, found.trace)
+
+
+def _detail(sql: SqlFindings) -> str:
+    if sql.asked:
+        return f"codes {', '.join(sql.asked)}"
+    if sql.matched:
+        return f"matched by title words: {', '.join(sql.matched)}"
+    return sql.problem or ""

@@ -1,0 +1,213 @@
+"""The SQL path of ``schedule.get``: resolve the request against the Schedule's tables and fetch the facts.
+
+Runs on a worker thread inside one read transaction (a load committing
+meanwhile cannot mix two editions in one answer); ``Cancel.interrupt`` stops
+its query when the path times out.
+
+What it resolves: the codes the request names (an unknown one is a problem,
+with the clerk's follow-up); for a question naming none, the codes whose
+titles share its words (``WordIndex``); then the codes whose rules name those
+(C122/C123 and C142/C143 name C124) and the premiums whose listing names them
+(E083, E084); the specialty billed under, from its code, its name, or the
+question's words.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from curbside.coverage.ohip.query import Request, WordIndex, words_of
+from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
+from curbside.coverage.ohip.words import SPECIALTY_ALIASES
+from curbside.coverage.reader import Cancel
+
+__all__ = ["IndexCache", "SqlFindings", "Specialty", "run_sql_path"]
+
+MAX_PRIMARY = 3  # codes whose relatives are looked up
+MAX_RELATED = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Specialty:
+    code: str | None  # '01'
+    section: str  # 'Anaesthesia (01)'
+    part: str | None
+
+
+@dataclass(slots=True)
+class SqlFindings:
+    edition: EditionRecord
+    asked: list[str] = field(default_factory=list)  # named in the request and in the Schedule
+    unknown: list[str] = field(default_factory=list)  # named in the request, not in the Schedule
+    matched: list[str] = field(default_factory=list)  # found by the question's words
+    related: list[str] = field(default_factory=list)
+    premiums: list[str] = field(default_factory=list)
+    titles: dict[str, str] = field(default_factory=dict)
+    listings: dict[str, list[ListingRow]] = field(default_factory=dict)
+    rules: dict[str, list[RuleRow]] = field(default_factory=dict)
+    specialty: Specialty | None = None
+    problem: str | None = None  # why the request cannot be answered as asked
+    follow_up: str | None = None
+    source_chunks: dict[str, list[tuple[str, str, str, str, str, int]]] = field(default_factory=dict)
+
+    @property
+    def codes(self) -> list[str]:
+        return list(dict.fromkeys([*self.asked, *self.matched, *self.related, *self.premiums]))
+
+    @property
+    def records(self) -> int:
+        return sum(len(rows) for code, rows in self.listings.items() if code in (self.asked or self.matched))
+
+
+class IndexCache:
+    """The word index and the section list of the loaded edition, built once per edition."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._key: tuple[int, str] | None = None
+        self._index: WordIndex | None = None
+        self._sections: list[tuple[int, str, str, str | None]] = []
+
+    def get(
+        self, reader: OhipReader, edition: EditionRecord
+    ) -> tuple[WordIndex, list[tuple[int, str, str, str | None]]]:
+        key = (edition.id, edition.loaded_at)
+        with self._lock:
+            if self._key != key or self._index is None:
+                self._index = WordIndex(reader.title_rows())
+                self._sections = reader.sections()
+                self._key = key
+            return self._index, self._sections
+
+
+def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel: Cancel) -> SqlFindings:
+    """Resolve and fetch; raises NotFoundError when no edition is loaded (the caller records it)."""
+    with reader.snapshot() as conn:
+        cancel.attach(conn)
+        edition = reader.edition()
+        out = SqlFindings(edition)
+        index, sections = cache.get(reader, edition)
+        out.specialty = _specialty(request, sections, out)
+        if out.problem:
+            return out
+        known = reader.known(list(request.codes))
+        out.asked = [c for c in request.codes if c in known]
+        out.unknown = [c for c in request.codes if c not in known]
+        if out.unknown:
+            label = edition.label
+            out.problem = f"{', '.join(out.unknown)} {'is' if len(out.unknown) == 1 else 'are'} not in the {label}."
+            out.follow_up = (
+                f"Could you check the code{'s' if len(out.unknown) > 1 else ''} on the claim? A fee code is a letter and "
+                "three digits (e.g. C124); or tell me the service and where it was given."
+            )
+            if not out.asked:
+                return out
+        if not out.asked:
+            among = reader.codes_listed_in(out.specialty.code, out.specialty.part) if out.specialty else None
+            out.matched = (
+                [code for code, _ in index.match(request.words, request.top_k, among)] if request.words else []
+            )
+            if not out.matched:
+                asked = request.question or "the request"
+                out.problem = f"No fee code in the {edition.label} matches {asked!r}."
+                out.follow_up = (
+                    "Which service do you want to bill? Give the fee code if you have it (e.g. C124), or the service "
+                    "and the setting (e.g. 'hospital visit on the day of discharge', 'house call')."
+                )
+                return out
+        primary = (out.asked or out.matched)[:MAX_PRIMARY]
+        _relatives(reader, primary, out)
+        codes = out.codes
+        out.listings = _by_code(reader.listings(codes))
+        out.rules = defaultdict(list)
+        for rule in reader.rules(codes):
+            out.rules[rule.code].append(rule)
+        out.titles = {code: rows[0].title for code, rows in out.listings.items()}
+        for code in codes:
+            if code not in out.titles:
+                out.titles[code] = code
+        for code in primary:
+            out.source_chunks[code] = reader.source_chunks(f"({code})", 1) or reader.source_chunks(f"\n{code} ", 1)
+        return out
+
+
+def _by_code(rows: list[ListingRow]) -> dict[str, list[ListingRow]]:
+    out: dict[str, list[ListingRow]] = defaultdict(list)
+    for row in rows:
+        out[row.code].append(row)
+    return dict(out)
+
+
+def _relatives(reader: OhipReader, primary: list[str], out: SqlFindings) -> None:
+    """The codes whose rules name a primary code (General Preamble rules first), and the premiums naming one."""
+    mentioning = [r for r in reader.rules(primary) if r.relation == "mention"]
+    mentioning.sort(key=lambda r: (r.part != "GP", r.key))
+    subjects = reader.subjects([r.key for r in mentioning])
+    related = [c for r in mentioning for c in sorted(subjects.get(r.key, [])) if c not in primary]
+    premiums = [row.code for row in reader.premiums_naming(primary) if row.code not in primary]
+    out.premiums = list(dict.fromkeys(premiums))[:MAX_RELATED]
+    out.related = [c for c in dict.fromkeys(related) if c not in out.premiums][:MAX_RELATED]
+
+
+def _specialty(
+    request: Request, sections: list[tuple[int, str, str, str | None]], out: SqlFindings
+) -> Specialty | None:
+    """The section billed under: from ``specialty`` / ``section``, else from the question's words."""
+    named = {code: title for _, _, title, code in sections if code}
+    given = _specialty_code(request.specialty, named) if request.specialty else None
+    if request.specialty and given is None:
+        out.problem = f"No specialty section of the {out.edition.label} is called {request.specialty!r}."
+        out.follow_up = (
+            "Which specialty do you bill under? Give its two-digit code or name, e.g. '00' (Family Practice) or "
+            "'Anaesthesia'."
+        )
+        return None
+    section = _section(request.section, sections) if request.section else None
+    if request.section and section is None:
+        out.problem = f"No section of the {out.edition.label} is called {request.section!r}."
+        out.follow_up = "Which part of the Schedule do you mean, e.g. 'General Preamble', 'Anaesthesia (01)' or 'J'?"
+        return None
+    if given and section and section.code and section.code != given:
+        out.problem = f"specialty {given} ({named[given]}) and section {section.section!r} are different specialties."
+        out.follow_up = f"Which do you bill under: {named[given]} or {section.section}?"
+        return None
+    if given:
+        return Specialty(given, named[given], "A")
+    if section:
+        return section
+    spoken = _spoken_specialty(request.specialty_words)
+    return Specialty(spoken, named[spoken], "A") if spoken and spoken in named else None
+
+
+def _specialty_code(text: str, named: dict[str, str]) -> str | None:
+    value = text.strip().strip("()")
+    if value.isdigit():
+        return value.zfill(2) if value.zfill(2) in named else None
+    wanted = " ".join(words_of(value))
+    for code, title in named.items():
+        if " ".join(words_of(re.sub(r"\(\d{2}\)", "", title))) == wanted:
+            return code
+    return SPECIALTY_ALIASES.get(wanted)
+
+
+def _section(text: str, sections: list[tuple[int, str, str, str | None]]) -> Specialty | None:
+    value = text.strip()
+    for _, part, title, code in sections:
+        if value.upper() == part or value.lower() == title.lower():
+            return Specialty(code, title, part) if value.lower() == title.lower() else Specialty(None, part, part)
+    wanted = " ".join(words_of(value))
+    if wanted in ("general preamble", "preamble gp"):
+        return Specialty(None, "General Preamble", "GP")
+    return None
+
+
+def _spoken_specialty(words: tuple[str, ...]) -> str | None:
+    for n in (3, 2, 1):
+        for i in range(len(words) - n + 1):
+            code = SPECIALTY_ALIASES.get(" ".join(words[i : i + n]))
+            if code:
+                return code
+    return None

@@ -1,0 +1,56 @@
+"""Specialty names as people say them, mapped to the Schedule's two-digit specialty codes.
+
+The codes and the Schedule's own names come from the Schedule's table of
+contents (``Anaesthesia (01)``, A72); this adds the spellings and the
+practitioner nouns a question uses ('anesthesiologist', 'internist').
+"""
+
+from __future__ import annotations
+
+__all__ = ["SPECIALTY_ALIASES"]
+
+# alias (lower case, words separated by one space) -> specialty code in the Schedule's table of contents
+SPECIALTY_ALIASES: dict[str, str] = {
+    alias: code
+    for code, aliases in {
+        "00": "family practice|family physician|family doctor|family medicine|general practice|general practitioner",
+        "01": "anaesthesia|anesthesia|anaesthesiology|anesthesiology|anaesthesiologist|anesthesiologist|anaesthetist",
+        "02": "dermatology|dermatologist",
+        "03": "general surgery|general surgeon",
+        "04": "neurosurgery|neurosurgeon",
+        "05": "community medicine",
+        "06": "orthopaedic surgery|orthopedic surgery|orthopaedic|orthopedic|orthopaedic surgeon|orthopedic surgeon",
+        "07": "geriatrics|geriatrician|geriatric medicine",
+        "08": "plastic surgery|plastic surgeon",
+        "09": "cardiac surgery|cardiac surgeon",
+        "11": "critical care medicine|critical care|intensivist",
+        "12": "emergency medicine|emergency physician|er physician",
+        "13": "internal medicine|internist|occupational medicine",
+        "15": "endocrinology|endocrinologist",
+        "16": "nephrology|nephrologist",
+        "17": "vascular surgery|vascular surgeon",
+        "18": "neurology|neurologist",
+        "19": "psychiatry|psychiatrist",
+        "20": "obstetrics|gynaecology|gynecology|obstetrician|gynaecologist|gynecologist|ob gyn|obgyn",
+        "22": "genetics|geneticist|medical genetics",
+        "23": "ophthalmology|ophthalmologist",
+        "24": "otolaryngology|otolaryngologist|ent",
+        "26": "paediatrics|pediatrics|paediatrician|pediatrician",
+        "28": "laboratory medicine|pathology|pathologist",
+        "31": "physical medicine|physiatry|physiatrist|rehabilitation",
+        "33": "diagnostic radiology|radiology|radiologist",
+        "34": "radiation oncology|radiation oncologist",
+        "35": "urology|urologist",
+        "41": "gastroenterology|gastroenterologist",
+        "44": "medical oncology|medical oncologist|oncologist",
+        "46": "infectious disease|infectious diseases",
+        "47": "respiratory disease|respirology|respirologist",
+        "48": "rheumatology|rheumatologist",
+        "60": "cardiology|cardiologist",
+        "61": "haematology|hematology|haematologist|hematologist",
+        "62": "clinical immunology|immunology|immunologist|allergist",
+        "63": "nuclear medicine",
+        "64": "general thoracic surgery|thoracic surgery|thoracic surgeon",
+    }.items()
+    for alias in aliases.split("|")
+}

@@ -1,0 +1,86 @@
+"""What ``app.odb``, ``app.ohip`` and ``app.adp`` share: a reader, a search, the path runner, their lifetime.
+
+Each source's service subclasses ``SourceService`` and keeps only its domain:
+how to plan a request, which SQL and search work to run (through ``run_paths``),
+and how to merge what they found. Setting up, warming up and closing are the
+same for every source, so they live here once.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
+
+from curbside.coverage.paths import (
+    PassageSearch,
+    PathResults,
+    PathRunner,
+    PathTimeouts,
+    SearchFound,
+    SqlFound,
+    namespace_search,
+)
+from curbside.coverage.reader import Cancel, ThreadReader
+from curbside.errors import CurbsideError
+
+if TYPE_CHECKING:
+    from curbside.app import Curbside
+
+__all__ = ["SourceService"]
+
+R = TypeVar("R", bound=ThreadReader)
+S = TypeVar("S", bound=SqlFound)
+F = TypeVar("F", bound=SearchFound)
+
+
+class SourceService(ABC, Generic[R]):
+    name: ClassVar[str]  # 'odb': names the worker threads
+    namespace: ClassVar[str]  # the search namespace of the source's passages
+    workers: ClassVar[int] = 8  # paths of concurrent calls; a timed-out search keeps its worker until it returns
+
+    def __init__(self, app: Curbside, reader: R, search: PassageSearch | None = None) -> None:
+        """``search`` replaces the application's search engine (a fake in tests, another index later)."""
+        self.app = app
+        self.settings = app.settings
+        self.reader = reader
+        self._search = search
+        self.paths = PathRunner(self.name, self.workers)
+
+    @property
+    def search(self) -> PassageSearch:
+        if self._search is None:
+            _ = self.app.db  # creates the home and applies migrations before the reader opens the file
+            self._search = namespace_search(self.app.search_engine, self.namespace)
+        return self._search
+
+    def warm_up(self) -> None:
+        """Open the store, load the encoder and build the source's indexes, outside any call's timeout."""
+        _ = self.app.db
+        _ = self.search
+        self.app.embedder.warm_up()
+        try:
+            with self.reader.snapshot():
+                self.build_indexes()
+        except CurbsideError:
+            pass  # nothing loaded yet: the first call says so
+
+    @abstractmethod
+    def build_indexes(self) -> None:
+        """Build the loaded edition's in-memory indexes (called inside a snapshot), so calls find them ready."""
+
+    def close(self) -> None:
+        """Wait for running paths (a timed-out SQL query was interrupted), then close the connections."""
+        self.paths.close()
+        self.reader.close()
+
+    async def run_paths(
+        self,
+        sql: Callable[[Cancel], S],
+        search: Callable[[PassageSearch], F] | None,
+        timeouts: PathTimeouts,
+    ) -> PathResults[S, F]:
+        """Run ``sql`` and ``search`` (given the search to use) as the call's two paths; ``search=None``: SQL only."""
+        _ = self.app.db  # migrations applied before the reader's first query
+        engine = self.search
+        return await self.paths.run(sql, (lambda: search(engine)) if search is not None else None, timeouts)

@@ -1,0 +1,141 @@
+"""Routing a question to domains: hints first, then words; multi-domain questions reach every tool."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from curbside.app import Curbside
+from curbside.coverage.answer.drug_names import formulary_lookup
+from curbside.coverage.answer.intent import classify, split_clauses
+from curbside.coverage.answer.models import DeviceHint, Hints
+
+B, D, R = "billing", "device", "drug"
+
+# (question, hints, expected domains) — words alone, no formulary loaded
+TABLE: list[tuple[str, Hints | None, tuple[str, ...]]] = [
+    ("Can I bill C124 as MRP?", None, (B,)),
+    ("can i bill c124?", None, (B,)),
+    ("What is the fee for A007 in family practice?", None, (B,)),
+    ("Which codes apply for a Thursday discharge?", None, (B,)),
+    ("What premiums apply for house calls to elderly patients?", None, (B,)),
+    ("Can I bill C124 if the patient was discharged 36 hours after admission?", None, (B,)),
+    ("Is E083 payable with a consultation?", None, (B,)),
+    ("What does ADP pay for a walker?", None, (D,)),
+    ("Are scooter batteries covered under ADP?", None, (D,)),
+    ("Does the Assistive Devices Program fund hearing aids?", None, (D,)),
+    ("Power wheelchair for a patient on ODSP", None, (D,)),
+    ("What forms are needed for AAC device funding?", None, (D,)),
+    ("3-year-old scooter needs motor repair - what's covered?", None, (D,)),
+    ("Is apixaban covered?", None, (R,)),
+    ("Is there a generic for Januvia?", None, (R,)),
+    ("What are the LU requirements for Jardiance?", None, (R,)),
+    ("cheapest covered atorvastatin 20 mg", None, (R,)),
+    ("What's the cheapest statin that's covered?", None, (R,)),
+    ("Is DIN 02388839 on the formulary?", None, (R,)),
+    ("Are SGLT2 inhibitors listed on the ODB formulary?", None, (R,)),
+    # several domains in one question
+    ("patient discharged today on apixaban, needs a walker — what can I bill and what's covered?", None, (B, D, R)),
+    (
+        "My 75yo patient is being discharged after 3 days. Can I bill C124 as MRP? Also needs a walker - "
+        "what's covered?",
+        None,
+        (B, D),
+    ),
+    ("Can I bill E083 with C124, and is metformin covered?", None, (B, R)),
+    ("hearing aid batteries and his atorvastatin: what is funded?", None, (D, R)),
+    ("Does ODB cover CGM sensors?", None, (D, R)),
+    # hints route their domains whatever the words say
+    ("Is it covered?", Hints(drug="Ozempic"), (R,)),
+    ("What's covered?", Hints(device=DeviceHint(type="walker")), (D,)),
+    ("What's covered?", Hints(device=DeviceHint(category="mobility")), (D,)),
+    ("", Hints(codes=["C124"]), (B,)),
+    ("what about the walker?", Hints(codes=["C124"]), (B, D)),  # a device noun still routes beside a hint
+    # ...but with hints a domain needs a word naming its subject, not a leaning word
+    ("is the formulary relevant to C124?", Hints(codes=["C124"]), (B,)),
+    ("what can I bill, is it on the formulary?", Hints(drug="metformin"), (R,)),
+    ("what can I bill for C124, is it on the formulary?", Hints(drug="metformin"), (B, R)),
+    # nothing to route
+    ("What's covered?", None, ()),
+    ("Hello there", None, ()),
+    ("", None, ()),
+    ("   ", None, ()),
+]
+
+
+@pytest.mark.parametrize(("question", "hints", "expected"), TABLE, ids=[f"{i:02d}" for i in range(len(TABLE))])
+def test_routes(question: str, hints: Hints | None, expected: tuple[str, ...]) -> None:
+    assert classify(question, hints).domains == expected
+
+
+def test_hints_override_a_leaning_word() -> None:
+    question = "is the formulary relevant to C124?"
+    assert classify(question).domains == (B, R)  # 'formulary' alone routes drug
+    intent = classify(question, Hints(codes=["C124"]))
+    assert intent.domains == (B,) and intent.from_hints == (B,)
+    assert intent.scores == {B: 3, D: 0, R: 2}
+
+
+def test_scores_count_each_word_once_and_report_the_evidence() -> None:
+    intent = classify("Can I bill C124? Bill C124 as MRP, what is the fee?")
+    assert intent.scores[B] == 3 + 2 + 2 + 2  # C124, bill, MRP, fee
+    assert intent.labels(B) == ["fee code C124", "bill", "mrp", "fee"]
+    assert intent.codes == ("C124",)
+
+
+def test_extracts_codes_devices_and_drugs() -> None:
+    intent = classify("Bill C124 and E083A; power wheelchair and hearing aid; apixaban and SGLT2 inhibitors")
+    assert intent.codes == ("C124", "E083")
+    assert intent.devices == (("power wheelchair", "mobility"), ("hearing aid", "hearing_devices"))
+    assert intent.drugs == ("apixaban", "sglt2 inhibitors")
+
+
+def test_clauses_and_the_part_each_tool_is_sent() -> None:
+    question = "patient discharged today on apixaban, needs a walker — what can I bill and what's covered?"
+    assert split_clauses(question) == [
+        "patient discharged today on apixaban",
+        "needs a walker",
+        "what can I bill",
+        "what's covered?",
+    ]
+    intent = classify(question)
+    # 'what's covered?' names no domain clearly, so every tool gets it
+    assert intent.text_for(B) == "patient discharged today on apixaban; what can I bill; what's covered?"
+    assert intent.text_for(D) == "needs a walker; what's covered?"
+    assert intent.text_for(R) == "patient discharged today on apixaban; what's covered?"
+
+
+def test_a_hinted_domain_named_nowhere_gets_the_whole_question() -> None:
+    intent = classify("Is it covered? She is 80.", Hints(drug="Ozempic"))
+    assert intent.text_for(R) == "Is it covered? She is 80."
+
+
+def _lookup(app: Curbside):  # noqa: ANN202 - the DrugLookup or None
+    return asyncio.run(asyncio.to_thread(formulary_lookup, app))
+
+
+def test_formulary_names_route_brands_words_alone_cannot(odb_app: Curbside) -> None:
+    lookup = _lookup(odb_app)
+    assert lookup is not None
+    assert classify("Is Ozempic covered for diabetes?").domains == ()  # a brand is no INN stem
+    assert classify("Is Ozempic covered for diabetes?", lookup=lookup).domains == (R,)
+    intent = classify("Can my patient on Blexten get a walker?", lookup=lookup)
+    assert intent.domains == (D, R) and intent.drugs == ("blexten",)
+    assert classify("Is Januvia covered?", lookup=lookup).drugs == ("januvia",)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can I bill C124 as MRP for a patient discharged after 3 days?",
+        "What does ADP pay for a walker?",
+        "Are hearing aid batteries covered by ADP?",
+        "premium for a house call to an elderly patient on ODSP",
+        "Which codes apply for a Thursday discharge?",
+    ],
+)
+def test_formulary_names_add_no_drug_to_billing_or_device_questions(odb_app: Curbside, question: str) -> None:
+    lookup = _lookup(odb_app)
+    assert classify(question, lookup=lookup).domains == classify(question).domains
+    assert R not in classify(question, lookup=lookup).domains

@@ -1,0 +1,108 @@
+"""What the coverage tools' tests share: loaded homes, failing searches, slow readers, tuned services.
+
+``odb.get``, ``schedule.get`` and ``adp.get`` run their paths the same way
+(``curbside.coverage.paths``), so their path tests drive them the same way:
+a service on the session's loaded home with other timeouts, a search that
+fails or is slow, and a reader that answers late.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TypeVar
+
+import apsw
+
+from curbside.app import Curbside
+from curbside.coverage.loading import LoadReport, load_directory
+from curbside.coverage.paths import PassageSearch
+from curbside.coverage.reader import ThreadReader
+from curbside.coverage.source_service import SourceService
+from curbside.errors import UpstreamError
+from curbside.settings import Settings
+from curbside.types import Passage
+
+__all__ = [
+    "SLOW_SQL_SECONDS",
+    "SlowSnapshots",
+    "broken_search",
+    "loaded_home",
+    "shared_path",
+    "slow_search",
+    "tuned_services",
+]
+
+SLOW_SQL_SECONDS = 0.3  # far over the 50 ms SQL timeouts under test, far under the searches' 10 s
+Service = TypeVar("Service", bound=SourceService)  # type: ignore[type-arg]
+
+
+def shared_path(shared_data: Path, relative: str, *expected: str) -> Path:
+    """A file or folder of the shared data; fails naming the first missing path (it or a file expected in it)."""
+    path = shared_data / relative
+    missing = [p for p in (path, *(path / name for name in expected)) if not p.exists()]
+    assert not missing, f"shared data missing: {missing[0]}"
+    return path
+
+
+def loaded_home(directory: Path, home: Path) -> Iterator[tuple[Curbside, LoadReport]]:
+    """An application on a new ``home`` with ``directory`` loaded by ``coverage load``'s code; closed after."""
+    app = Curbside(Settings(home=home))
+    report = load_directory(app, directory)
+    yield app, report
+    app.close()
+
+
+def broken_search(text: str, k: int) -> list[Passage]:
+    raise UpstreamError("the search index is unavailable")
+
+
+def slow_search(text: str, k: int) -> list[Passage]:
+    time.sleep(0.4)
+    return []
+
+
+class SlowSnapshots(ThreadReader):
+    """Mixed in before a source's reader: the real reader on the real tables, after a pause.
+
+    Each SQL path takes a few milliseconds once warm, too fast to time out
+    reliably on its own: this is the SQL path of a loaded, slow machine.
+    """
+
+    delay = 0.0
+
+    @contextmanager
+    def snapshot(self) -> Iterator[apsw.Connection]:
+        time.sleep(self.delay)
+        with super().snapshot() as conn:
+            yield conn
+
+
+def tuned_services(
+    base: Curbside,
+    service: Callable[..., Service],
+    slow_reader: Callable[[Path], SlowSnapshots],
+) -> Iterator[Callable[..., Service]]:
+    """Make services on ``base``'s home with other settings (``make(search, slow_sql=…, **settings)``); close after.
+
+    ``search`` replaces the search engine; ``slow_sql`` gives the service a
+    ``slow_reader`` that pauses ``SLOW_SQL_SECONDS`` once the indexes are built.
+    """
+    made: list[tuple[Curbside, Service]] = []
+
+    def make(search: PassageSearch | None = None, *, slow_sql: bool = False, **settings: int) -> Service:
+        app = Curbside(base.settings.model_copy(update=settings))
+        reader = slow_reader(app.settings.db_path) if slow_sql else None
+        built = service(app, search=search, reader=reader)
+        made.append((app, built))
+        built.warm_up()  # the indexes are built outside the timeouts under test, as a server does
+        if reader is not None:
+            reader.delay = SLOW_SQL_SECONDS
+        return built
+
+    yield make
+    for app, built in made:
+        built.close()
+        app.close()

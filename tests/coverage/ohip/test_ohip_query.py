@@ -1,0 +1,92 @@
+"""Reading a schedule.get request: codes, hours, day, MRP, contradictions; whole-word title matching."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from curbside.coverage.ohip.query import WordIndex, plan, stem
+from curbside.coverage.ohip.tool import ScheduleGetArgs
+
+
+def test_question_facts() -> None:
+    r = plan(ScheduleGetArgs(q="Can I bill c124 as the MRP if the patient was discharged 36 hours after admission?"))
+    assert (r.codes, r.hours_since_admission, r.mrp, r.day, r.asks_rules) == (("C124",), 36.0, True, None, True)
+    r = plan(ScheduleGetArgs(q="Discharged on Thursday after 3 days in hospital; I was not the MRP"))
+    assert (r.hours_since_admission, r.day, r.mrp) == (72.0, "thursday", False)
+    assert r.words == ("discharg", "hospital")  # the day, the stay length and the MRP are facts, not words
+
+
+def test_fields_and_question_together() -> None:
+    r = plan(ScheduleGetArgs(q="fee for C122?", codes=["c124a", "C124"], specialty="01"))
+    assert (r.codes, r.specialty, r.asks_fee) == (("C124", "C122"), "01", True)
+
+
+@pytest.mark.parametrize(
+    ("args", "contradiction"),
+    [
+        (
+            {"q": "C124 for a Thursday discharge", "context": {"day": "saturday"}},
+            "the question says Thursday but context.day is saturday",
+        ),
+        (
+            {"q": "discharged 36 hours after admission", "codes": ["C124"], "context": {"hours_since_admission": 72}},
+            "the question says 36 hours after admission but context.hours_since_admission is 72",
+        ),
+        (
+            {"q": "I am the MRP, can I bill C124?", "context": {"mrp": False}},
+            "the question says you are the MRP but context.mrp is false",
+        ),
+    ],
+)
+def test_contradictions_are_reported_not_resolved(args: dict[str, object], contradiction: str) -> None:
+    assert plan(ScheduleGetArgs(**args)).contradictions == (contradiction,)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({}, "schedule.get needs something to look up"),
+        ({"q": "   "}, "An empty question cannot be answered"),
+        ({"codes": ["C12"]}, "'C12' is not a fee code: give a letter and three digits"),
+        ({"codes": ["C124"], "top_k": 21}, "less than or equal to 20"),
+        ({"codes": ["C124"], "include": ["price"]}, "Input should be 'codes', 'fee', 'limits'"),
+        ({"codes": ["C124"], "drug": "x"}, "Extra inputs are not permitted"),
+        ({"q": "a", "query": "b"}, "q, query and question are one field under three names"),
+        ({"codes": ["C124"], "context": {"hours_since_admission": -1}}, "greater than or equal to 0"),
+    ],
+)
+def test_invalid_shapes_are_validation_errors(args: dict[str, object], message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        ScheduleGetArgs(**args)  # type: ignore[arg-type]
+
+
+def test_word_index_matches_whole_words_only() -> None:
+    index = WordIndex(
+        [
+            ("C124", "Subsequent visit by the MRP - day of discharge", ""),
+            ("Z999", "Endoscopy with dischargeometry", ""),  # 'discharge' inside a longer word: no match
+            ("K187", "Acute post-discharge community psychiatric care", ""),
+            ("A001", "Minor assessment", "charge"),
+        ]
+    )
+    found = index.match([stem("discharged")], 5)
+    assert [code for code, _ in found] == ["C124", "K187"] and found[0][1] == found[1][1]
+    assert [code for code, _ in index.match([stem("discharge")], 5, among={"K187"})] == ["K187"]
+    assert [code for code, _ in index.match([stem("charge")], 5)] == ["A001"]
+
+
+def test_word_index_weighs_title_words_and_rare_words_more() -> None:
+    index = WordIndex(
+        [
+            ("K007", "Individual care Psychotherapy", ""),
+            ("K013", "Individual care Counselling", ""),
+            ("K033", "Counselling - additional units", ""),
+            ("A999", "Assessment", "counselling note"),  # a listing word: half a title word's weight
+        ]
+    )
+    assert [code for code, _ in index.match(["counsell"], 5)] == ["K013", "K033", "A999"]
+    assert index.match(["counsell"], 5)[0][1] == 2 * index.match(["counsell"], 5)[2][1]
+    # 'psychotherapy' (one code) outweighs 'care' (two codes)
+    assert [code for code, _ in index.match(["psychotherapy", "care"], 1)] == ["K007"]
+    assert index.weight["psychotherapy"] > index.weight["care"]
