@@ -12,6 +12,8 @@ store and describe its files.
 
 from __future__ import annotations
 
+import hashlib
+import sys
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -102,10 +104,13 @@ class EditionLoader(PatternLoader, ABC, Generic[P, E]):
             digest = sha256_file(path)
             parsed = self.parse(path, progress.read if progress is not None else None)
             before = self.current(app.db)
-            if before is not None and before.source_sha256 == digest:
+            # the same file read by changed parsing code must be read again: the code is part of the key
+            code_key, code = f"coverage.{self.name}.code_sha256", code_fingerprint(type(self))
+            if before is not None and before.source_sha256 == digest and app.db.get_meta(code_key) == code:
                 edition, tables_unchanged = before, True
             else:
                 edition, tables_unchanged = self.replace(app.db, parsed, path.name, digest), False
+                app.db.set_meta(code_key, code)
             report.edition = edition.label
             report.counts = self.counts(parsed)
             ingest, removed = self.passages.ingest(app, self.documents(parsed, edition), progress)
@@ -137,3 +142,13 @@ def _failure(path: Path, exc: CurbsideError | OSError) -> tuple[str, str]:
     if isinstance(exc, CurbsideError):
         return exc.message, exc.code
     return f"Cannot read {path}: {exc.strerror or exc}.", "IO_ERROR"
+
+
+def code_fingerprint(loader: type) -> str:
+    """SHA-256 over the Python files of the loader's source package (e.g. coverage/ohip/)."""
+    package = Path(sys.modules[loader.__module__].__file__ or "").parent
+    digest = hashlib.sha256()
+    for source in sorted(package.glob("*.py")):
+        digest.update(source.name.encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()

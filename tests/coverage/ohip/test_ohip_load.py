@@ -102,3 +102,21 @@ def test_migration_4_creates_the_tables(ohip_app: Curbside) -> None:
     assert ohip_app.db.one("SELECT name FROM schema_migrations WHERE version = 4") == ("ohip_schedule",)
     tables = {r[0] for r in ohip_app.db.rows("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"ohip_editions", "ohip_sections", "ohip_codes", "ohip_listings", "ohip_rules", "ohip_rule_codes"} <= tables
+
+
+def test_changed_parsing_code_reads_the_same_file_again(ohip_text: Path, tmp_path: Path) -> None:
+    """The file's hash alone would keep tables parsed by older code; the loader's code is part of the key."""
+    app = Curbside(Settings(home=tmp_path / "home"))
+    try:
+        write_subset(
+            ohip_text,
+            tmp_path / "a" / ohip_text.name,
+            ["GP1", "GP40", "GP41", "GP42", "GP43", "A72", "A73", "A74", "A75", "A76"],
+        )
+        assert load_directory(app, tmp_path / "a").sources[0].status == "loaded"
+        assert load_directory(app, tmp_path / "a").sources[0].status == "unchanged"
+        app.db.set_meta("coverage.ohip.code_sha256", "code of an older release")
+        again = load_directory(app, tmp_path / "a").sources[0]
+        assert again.status == "loaded" and app.db.get_meta("coverage.ohip.code_sha256") != "code of an older release"
+    finally:
+        app.close()
