@@ -36,6 +36,8 @@ def demo(home: Path | None) -> None:
     import asyncio
     import os
 
+    from curbside.audit import audited_ask
+    from curbside.auth import operator_caller
     from curbside.cli._progress import RichProgress
     from curbside.cli.ask import print_answer
     from curbside.settings import Settings
@@ -52,7 +54,8 @@ def demo(home: Path | None) -> None:
         for request in _questions():
             shown = request.question or f"{request.condition} + " + " + ".join(request.findings)
             click.echo(f"\nQ: {shown}")
-            print_answer(asyncio.run(app.asker.ask(request)))
+            # audited as the machine's operator, like `curbside ask`
+            print_answer(asyncio.run(audited_ask(app, request, operator_caller(app.settings), channel="cli")))
         click.echo(
             "\nNext: ingest your own files with `curbside ingest PATH…` (PDF, DOCX, HTML, .nxml, Markdown, text),"
             "\nthen `curbside ask \"your question\"` (or `curbside serve` for the HTTP API)."
