@@ -60,9 +60,10 @@ class ModelRouter:
             for name in self.clients
         }
         self.warnings: list[str] = []
-        if "local" in settings_endpoints(settings) and "local" not in self.clients:
+        configured = settings_endpoints(settings)
+        if "local" in configured and "local" not in self.clients:
             self.warnings.append("CURBSIDE_LOCAL_LLM_URL is set but routing is cloud-only: the local model is unused.")
-        if "cloud" in settings_endpoints(settings) and "cloud" not in self.clients:
+        if "cloud" in configured and "cloud" not in self.clients:
             self.warnings.append("CURBSIDE_CLOUD_LLM_URL is set but routing is local-only: the cloud model is unused.")
         for warning in self.warnings:
             log.warning(warning)

@@ -7,6 +7,7 @@ them. Later issues add their families here.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from curbside.tools.base import ToolContext, ToolSpec
@@ -95,15 +96,20 @@ def odb_get_tool(settings: Settings) -> ToolSpec[Any, Any] | None:
         requires_phi=False,
         timeout_s=settings.tool_odb_timeout_s,
         rate_limit=settings.tool_odb_rate_limit,
-        warm_up=_warm_search,
+        warm_up=_warm_coverage("odb"),
     )
 
 
-def _warm_search(app: Curbside) -> None:
-    # odb.get's search path embeds the question: load the model outside the call's 1 s budget
-    app.embedder.warm_up()
-    _ = app.documents
-    app.odb.warm_up()  # its drug-name index takes ~70 ms to build
+def _warm_coverage(service: str) -> Callable[[Curbside], None]:
+    """Warm-up for a coverage tool whose search path embeds the question: the model, the store, and
+    the service's own index (ODB's drug names take ~70 ms to build) load outside the call's budget."""
+
+    def warm(app: Curbside) -> None:
+        app.embedder.warm_up()
+        _ = app.documents
+        getattr(app, service).warm_up()
+
+    return warm
 
 
 def schedule_get_tool(settings: Settings) -> ToolSpec[Any, Any]:
@@ -129,15 +135,8 @@ def schedule_get_tool(settings: Settings) -> ToolSpec[Any, Any]:
         requires_phi=False,
         timeout_s=settings.tool_schedule_timeout_s,
         rate_limit=settings.tool_schedule_rate_limit,
-        warm_up=_warm_schedule,
+        warm_up=_warm_coverage("ohip"),
     )
-
-
-def _warm_schedule(app: Curbside) -> None:
-    # schedule.get's search path embeds the question; its word index takes a moment to build
-    app.embedder.warm_up()
-    _ = app.documents
-    app.ohip.warm_up()
 
 
 def adp_get_tool(settings: Settings) -> ToolSpec[Any, Any]:
@@ -163,12 +162,5 @@ def adp_get_tool(settings: Settings) -> ToolSpec[Any, Any]:
         requires_phi=False,
         timeout_s=settings.tool_adp_timeout_s,
         rate_limit=settings.tool_adp_rate_limit,
-        warm_up=_warm_adp,
+        warm_up=_warm_coverage("adp"),
     )
-
-
-def _warm_adp(app: Curbside) -> None:
-    # adp.get's search path embeds the question: load the model and the term index outside the call's budget
-    app.embedder.warm_up()
-    _ = app.documents
-    app.adp.warm_up()
