@@ -199,7 +199,7 @@ class DocumentStore:
                     len(chunks), json.dumps(list(new.warnings)), stamp,
                 ),
             )
-            version_id = int(self.db.conn.last_insert_rowid())
+            version_id = self.db.last_rowid()
             rowids = self._insert_chunks(new.doc_key, version, version_id, chunks)
             meta = ChunkMeta(new.namespace, new.doc_key, new.source_type, new.specialty)
             self.vectors.add(rowids, vectors, [meta] * len(rowids))
@@ -252,7 +252,7 @@ class DocumentStore:
             "INSERT INTO documents(doc_key, namespace, created_at, updated_at) VALUES (?, ?, ?, ?)",
             (doc_key, namespace, stamp, stamp),
         )
-        return int(self.db.conn.last_insert_rowid())
+        return self.db.last_rowid()
 
     def _insert_chunks(self, doc_key: str, version: int, version_id: int, chunks: Sequence[ChunkRow]) -> list[int]:
         rowids: list[int] = []
@@ -266,7 +266,7 @@ class DocumentStore:
                     chunk.token_count, chunk.text,
                 ),
             )
-            rowids.append(int(self.db.conn.last_insert_rowid()))
+            rowids.append(self.db.last_rowid())
         return rowids
 
     def _retire(self, version_id: int, status: str, stamp: str) -> None:
