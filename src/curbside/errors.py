@@ -17,7 +17,9 @@ The tree::
     │   ├── InvalidTransitionError   INVALID_TRANSITION
     │   ├── RetryLimitError          RETRY_LIMIT
     │   └── ModelMismatchError       MODEL_MISMATCH
-    ├── ConfigError                  CONFIG_ERROR (settings or installed parts missing; CLI exit 4)
+    ├── ConfigError                  CONFIG_ERROR (settings or installed parts missing; HTTP 503, CLI exit 4)
+    │   └── NotLoadedError           NOT_LOADED (a coverage source has no loaded edition: `coverage load DIR`)
+    ├── JobStoppedError              CANCELLED / JOB_TIMEOUT / INTERRUPTED (an ingest job stopped; retry it)
     ├── PhiDetectorError             PHI_DETECTOR_ERROR (PHI detection failed: treat the text as PHI)
     ├── AuditIntegrityError          AUDIT_INTEGRITY (the audit trail fails its check; HTTP 503, CLI exit 6)
     └── UpstreamError                UPSTREAM_ERROR / UPSTREAM_TIMEOUT (a configured service failed)
@@ -36,8 +38,10 @@ __all__ = [
     "FileTooLargeError",
     "InputError",
     "InvalidTransitionError",
+    "JobStoppedError",
     "ModelMismatchError",
     "NotFoundError",
+    "NotLoadedError",
     "PermissionDeniedError",
     "PhiDetectorError",
     "RateLimitedError",
@@ -47,6 +51,8 @@ __all__ = [
     "UnsupportedFormatError",
     "UpstreamError",
     "ValidationError",
+    "size_text",
+    "too_large",
 ]
 
 
@@ -81,6 +87,48 @@ class UnsupportedFormatError(InputError):
 
 class FileTooLargeError(InputError):
     code = "FILE_TOO_LARGE"
+
+
+def size_text(n: int) -> str:
+    """Bytes for a person: '512 bytes', '1.5 KiB', '200.0 MiB', '1.5 GiB'."""
+    value = float(n)
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if value < 1024 or unit == "GiB":
+            return f"{n:,} bytes" if unit == "bytes" else f"{value:,.1f} {unit}"
+        value /= 1024
+    raise AssertionError("unreachable")
+
+
+def too_large(what: str, size: int, limit: int, setting: str | None = None) -> FileTooLargeError:
+    """'<what> is 2.0 GiB; the limit is 200.0 MiB (SETTING).' — in bytes when the rounded sizes would look equal."""
+    shown, cap = size_text(size), size_text(limit)
+    if shown == cap:
+        shown, cap = f"{size:,} bytes", f"{limit:,} bytes"
+    where = f" ({setting})" if setting else ""
+    return FileTooLargeError(f"{what} is {shown}; the limit is {cap}{where}.")
+
+
+class JobStoppedError(CurbsideError):
+    """An ingest job stopped before it finished: cancelled by an administrator, or over its time limit."""
+
+    code = "CANCELLED"
+    exit_code = 3
+
+    @classmethod
+    def cancelled(cls, job_id: int) -> JobStoppedError:
+        return cls(f"Job {job_id} was cancelled; retry it to run it again.", code="CANCELLED")
+
+    @classmethod
+    def interrupted(cls, job_id: int) -> JobStoppedError:
+        return cls(f"Job {job_id} was stopped because the server shut down; retry it.", code="INTERRUPTED")
+
+    @classmethod
+    def timed_out(cls, job_id: int, limit_s: float) -> JobStoppedError:
+        return cls(
+            f"Job {job_id} ran longer than {limit_s:,.0f} s (CURBSIDE_INGEST_JOB_TIMEOUT_S) and was stopped; "
+            "split the document, or raise the limit and retry the job.",
+            code="JOB_TIMEOUT",
+        )
 
 
 class EmptyDocumentError(InputError):
@@ -137,6 +185,15 @@ class ModelMismatchError(StateError):
 class ConfigError(CurbsideError):
     code = "CONFIG_ERROR"
     exit_code = 4
+
+
+class NotLoadedError(ConfigError):
+    """A coverage source has no loaded edition: nothing to answer from until ``curbside coverage load DIR``.
+
+    A ConfigError (HTTP 503, CLI exit 4): the installation lacks its data, and asking again will not help.
+    """
+
+    code = "NOT_LOADED"
 
 
 class AuditIntegrityError(CurbsideError):

@@ -54,7 +54,19 @@ class Settings(BaseSettings):
 
     # --- ingest --------------------------------------------------------------------
     max_file_bytes: int = Field(200 * 1024 * 1024, ge=1, description="Largest file ingest accepts.")
+    max_inflated_bytes: int = Field(
+        512 * 1024 * 1024, ge=1, description="Largest total a zip-based file (DOCX) may inflate to; larger is refused."
+    )
+    max_inflate_ratio: int = Field(
+        200, ge=2, description="Highest compression ratio of one part of a zip-based file (zip bombs exceed it)."
+    )
     job_max_retries: int = Field(3, ge=0)
+    ingest_workers: int = Field(
+        2, ge=1, le=16, description="Uploads ingested at once by the server (each on its own thread)."
+    )
+    ingest_job_timeout_s: float = Field(
+        1800.0, gt=0, description="An upload job still running after this long is stopped and failed (JOB_TIMEOUT)."
+    )
 
     # --- search ----------------------------------------------------------------------
     search_top_k: int = Field(10, ge=1, le=1000)
@@ -69,7 +81,9 @@ class Settings(BaseSettings):
     specialty_boost: float = Field(0.1, ge=0.0, le=1.0, description="RRF bonus share for a matching specialty.")
     dedup_similarity: float = Field(0.97, gt=0.0, le=1.0, description="Cosine above which hits are near-duplicates.")
     reranker_model_path: Path | None = Field(None, description="Local cross-encoder directory; none ships offline.")
-    max_query_chars: int = Field(2000, ge=1)
+    max_query_chars: int = Field(
+        2000, ge=1, le=20_000, description="Longest question or search query, in characters."
+    )
 
     # --- answers and LLM endpoints (#3) ------------------------------------------------
     answer_passages: int = Field(5, ge=1, le=20, description="Top passages an answer is drawn from.")
@@ -102,7 +116,9 @@ class Settings(BaseSettings):
         description="hybrid: prompts with PHI go to the local model, others to the cloud one; local-only; "
         "cloud-only (prompts with PHI get the extractive answer).",
     )
-    max_patient_context_chars: int = Field(20000, ge=1, description="Longest patient context given with a question.")
+    max_patient_context_chars: int = Field(
+        20000, ge=1, le=200_000, description="Longest patient context given with a question."
+    )
     log_level: Literal["debug", "info", "warning", "error"] = Field(
         "warning", description="Level of the JSON log on stderr (messages pass the PHI redactor)."
     )
@@ -163,11 +179,21 @@ class Settings(BaseSettings):
     rate_limit_storage: str = Field(
         "memory://", description="Rate-limit counters: memory:// (this process) or redis://host:6379 (shared)."
     )
+    auth_failure_limit: str | None = Field(
+        "20/minute",
+        description="Requests with a missing or wrong API key per client address; more are refused with 429.",
+    )
+    server_threads: int = Field(
+        4, ge=1, le=64, description="Threads `curbside serve` runs synchronous routes on (search, passages, documents)."
+    )
+    max_body_bytes: int = Field(
+        1024 * 1024, ge=1024, description="Largest request body but uploads (those: CURBSIDE_MAX_FILE_BYTES)."
+    )
     operator_name: str = Field(
         "operator", min_length=1, max_length=64, description="User the local CLI and MCP over stdio are audited as."
     )
 
-    @field_validator("rate_limit")
+    @field_validator("rate_limit", "auth_failure_limit")
     @classmethod
     def _parse_rate_limit(cls, value: str | None) -> str | None:
         if value is None or not value.strip():

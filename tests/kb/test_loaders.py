@@ -610,7 +610,7 @@ def test_unsupported_extension_lists_supported_ones(tmp_path: Path) -> None:
 
 def test_file_over_max_bytes(tmp_path: Path) -> None:
     path = write(tmp_path, "big.txt", "x" * (3 * 1024 * 1024))
-    with pytest.raises(FileTooLargeError, match=r"big.txt is 3.0 MB, over the 2.0 MB limit"):
+    with pytest.raises(FileTooLargeError, match=r"big.txt is 3.0 MiB; the limit is 2.0 MiB"):
         load_document(path, max_bytes=2 * 1024 * 1024)
     assert load_document(path, max_bytes=4 * 1024 * 1024).root.blocks
 

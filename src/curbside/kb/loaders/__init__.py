@@ -3,7 +3,9 @@
 ``load_document`` does the checks every format shares (exists, size, empty, what the
 bytes really are) and then hands the bytes to one format module. Format modules are
 imported lazily so a text ingest never pays for pypdf or python-docx, and so they can
-import the small helpers defined here.
+import the small helpers defined here. Compressed formats (.docx, PDF streams) are held
+to ``InflateLimits`` before and while they are parsed. ``check_upload`` is the cheap
+gate for bytes that arrive without a file: head bytes, samples and a zip directory.
 """
 
 from __future__ import annotations
@@ -17,15 +19,38 @@ from curbside.errors import (
     CurbsideError,
     DocumentParseError,
     EmptyDocumentError,
-    FileTooLargeError,
     NotFoundError,
     UnsupportedFormatError,
+    too_large,
 )
 from curbside.kb.document import Block, LoadedDocument, Section
+from curbside.kb.loaders._limits import (
+    DEFAULT_LIMITS,
+    PDF_MAX_INFLATED_BYTES,
+    PDF_MAX_STREAM_BYTES,
+    PDF_MAX_STREAM_TOKENS,
+    ZIP_MAX_ENTRIES,
+    ZIP_MAX_INFLATED_BYTES,
+    ZIP_MAX_RATIO,
+    ZIP_MAX_XML_BYTES,
+    InflateLimits,
+)
+from curbside.kb.loaders._sniff import is_binary, looks_like
+from curbside.kb.loaders._upload import check_upload
 
 __all__ = [
+    "DEFAULT_LIMITS",
     "PARSER_VERSION",
+    "PDF_MAX_INFLATED_BYTES",
+    "PDF_MAX_STREAM_BYTES",
+    "PDF_MAX_STREAM_TOKENS",
     "SUPPORTED_EXTENSIONS",
+    "ZIP_MAX_ENTRIES",
+    "ZIP_MAX_INFLATED_BYTES",
+    "ZIP_MAX_RATIO",
+    "ZIP_MAX_XML_BYTES",
+    "InflateLimits",
+    "check_upload",
     "detect_format",
     "load_document",
     "skip_reason",
@@ -55,20 +80,9 @@ _SKIP_PREFIXES = {
 }
 
 _HEAD_BYTES = 8192
-_MB = 1024 * 1024
 _TEXT_LABELS = {"text": "plain text", "markdown": "Markdown", "html": "HTML", "nxml": "XML"}
 _TEXT_FORMATS = set(_TEXT_LABELS)
-
-# Magic numbers of binary files people often misname, to say what the file really is.
-_SIGNATURES = {
-    b"%PDF-": "a PDF",
-    b"PK\x03\x04": "a zip archive (e.g. .docx)",
-    b"\xd0\xcf\x11\xe0": "an old Office file (.doc/.xls)",
-    b"\x89PNG": "a PNG image",
-    b"\xff\xd8\xff": "a JPEG image",
-    b"GIF8": "a GIF image",
-    b"\x1f\x8b": "a gzip archive",
-}
+_INFLATING = {"docx", "pdf"}  # their ``load`` takes the InflateLimits too
 
 
 # ---------------------------------------------------------------- public API
@@ -96,7 +110,7 @@ def detect_format(path: Path, head: bytes) -> str:
         raise UnsupportedFormatError(
             f"{path.name}: unsupported file type {ext or '(no extension)'!r}; supported: {supported}"
         )
-    really = _looks_like(head)
+    really = looks_like(head)
     if fmt == "pdf" and b"%PDF-" not in head[:1024]:
         raise DocumentParseError(
             f"{path.name} is named .pdf but is not a PDF (no %PDF header"
@@ -108,7 +122,7 @@ def detect_format(path: Path, head: bytes) -> str:
             f"{path.name} is named .docx but is not a Word .docx file (not a zip archive"
             f"{'; it looks like ' + really if really else ''}){hint}"
         )
-    if fmt in _TEXT_FORMATS and _is_binary(head):
+    if fmt in _TEXT_FORMATS and is_binary(head):
         raise DocumentParseError(
             f"{path.name} looks like binary data{' (' + really + ')' if really else ''}, "
             f"not {_TEXT_LABELS[fmt]}; check the file or give it the right extension"
@@ -116,8 +130,15 @@ def detect_format(path: Path, head: bytes) -> str:
     return fmt
 
 
-def load_document(path: Path, *, max_bytes: int | None = None) -> LoadedDocument:
-    """Load one file into a section tree; every failure is a ``CurbsideError``."""
+def load_document(
+    path: Path, *, max_bytes: int | None = None, limits: InflateLimits = DEFAULT_LIMITS, **overrides: float
+) -> LoadedDocument:
+    """Load one file into a section tree; every failure is a ``CurbsideError``.
+
+    ``limits`` caps what a .docx or a PDF may inflate to (``FileTooLargeError`` past them);
+    keyword ``overrides`` replace single caps by field name, e.g. ``zip_max_ratio=100``.
+    """
+    limits = limits.with_overrides(**overrides)
     path = Path(path)
     if not path.exists():
         raise NotFoundError(f"No such file: {path}")
@@ -129,9 +150,7 @@ def load_document(path: Path, *, max_bytes: int | None = None) -> LoadedDocument
     except OSError as exc:  # permissions, a vanished network mount …
         raise DocumentParseError(f"{path.name} cannot be read: {exc.strerror or exc}") from exc
     if max_bytes is not None and size > max_bytes:
-        raise FileTooLargeError(
-            f"{path.name} is {_mb(size)}, over the {_mb(max_bytes)} limit; split it or raise the limit"
-        )
+        raise too_large(path.name, size, max_bytes, "CURBSIDE_MAX_FILE_BYTES")
     if size == 0:
         raise EmptyDocumentError(f"{path.name} is empty (0 bytes)")
     fmt = detect_format(path, data[:_HEAD_BYTES])
@@ -140,7 +159,7 @@ def load_document(path: Path, *, max_bytes: int | None = None) -> LoadedDocument
 
     module = importlib.import_module(f"{__name__}.{fmt}")
     try:
-        doc: LoadedDocument = module.load(path, data)
+        doc: LoadedDocument = module.load(path, data, limits) if fmt in _INFLATING else module.load(path, data)
     except CurbsideError:
         raise
     except Exception as exc:  # third-party parsers raise anything; never leak a traceback
@@ -246,26 +265,6 @@ def join_lines(lines: Iterable[str]) -> list[str]:
 def parse_error(path: Path, what: str) -> DocumentParseError:
     """``what`` reads on from the file name: "is encrypted; …"."""
     return DocumentParseError(f"{Path(path).name} {what}")
-
-
-def _mb(n: int) -> str:
-    mb = n / _MB
-    return f"{mb:.1f} MB" if mb >= 0.1 else f"{mb:.1f} MB ({n:,} bytes)"
-
-
-def _looks_like(head: bytes) -> str:
-    """What a misnamed file really is, by its magic number ('' if unknown)."""
-    return next((what for magic, what in _SIGNATURES.items() if head.startswith(magic)), "")
-
-
-def _is_binary(head: bytes) -> bool:
-    """NULs (outside UTF-16) or a high share of control bytes mean not text."""
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return False  # UTF-16 with a BOM is text even though it holds NULs
-    if b"\x00" in head or any(head.startswith(m) for m in _SIGNATURES):
-        return True
-    control = sum(1 for b in head if b < 32 and b not in b"\t\n\r\f\v" or b == 127)
-    return control > max(2, len(head) // 50)
 
 
 def decode_text(path: Path, data: bytes) -> str:

@@ -1,4 +1,8 @@
-"""Word .docx via python-docx: Title style -> title, Heading 1-9 -> nested sections."""
+"""Word .docx via python-docx: Title style -> title, Heading 1-9 -> nested sections.
+
+The zip is checked against the inflation limits first, and python-docx is given a copy
+holding only the XML parts (``_zip.xml_only_copy``): pictures are never inflated.
+"""
 
 from __future__ import annotations
 
@@ -16,15 +20,20 @@ from docx.text.paragraph import Paragraph
 
 from curbside.kb.document import LoadedDocument
 from curbside.kb.loaders import TreeBuilder, clean, parse_error, readable_stem
+from curbside.kb.loaders._limits import InflateLimits
+from curbside.kb.loaders._zip import open_word_package, xml_only_copy
 
 _HEADING = re.compile(r"^heading (\d)$", re.I)
 
 
-def load(path: Path, data: bytes) -> LoadedDocument:
+def load(path: Path, data: bytes, limits: InflateLimits) -> LoadedDocument:
+    package = open_word_package(path.name, data, limits)
+    with package.archive:
+        text_only = xml_only_copy(package)
     try:
-        document = docx.Document(io.BytesIO(data))
+        document = docx.Document(io.BytesIO(text_only))
     except (zipfile.BadZipFile, KeyError) as exc:
-        # KeyError: a zip without word/document.xml (e.g. an .xlsx renamed)
+        # KeyError: a relationship names a part the zip does not hold
         raise parse_error(path, f"is not a readable .docx (corrupt or not a Word file: {exc})") from exc
     tree = TreeBuilder()
     title: str | None = None

@@ -36,6 +36,9 @@ _SPACED = {
     "term", "def", "title", "label", "caption", "disp-quote",
 }  # fmt: skip
 _SKIP_ABSTRACTS = {"toc", "graphical", "teaser", "web-summary", "short"}
+# Root elements (namespace stripped) this loader reads; check_upload refuses others early.
+ARTICLE_ROOTS = ("article",)
+BOOK_ROOTS = ("book-part-wrapper", "book", "book-part")
 _PARSER = etree.XMLParser(
     resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True, remove_pis=True
 )
@@ -47,9 +50,9 @@ def load(path: Path, data: bytes) -> LoadedDocument:
     except etree.XMLSyntaxError as exc:
         raise parse_error(path, f"is malformed XML: line {exc.lineno}: {exc.msg}") from exc
     _strip_namespaces(root)
-    if root.tag == "article":
+    if root.tag in ARTICLE_ROOTS:
         return _article(path, root)
-    if root.tag in ("book-part-wrapper", "book", "book-part"):
+    if root.tag in BOOK_ROOTS:
         return _book(path, root)
     raise parse_error(
         path,

@@ -4,7 +4,9 @@ Sections come from the PDF outline (bookmarks) when there is one: each page's te
 to the outline entry covering it, and a page is split where an entry's title appears as
 a line. Running headers/footers and page-number lines are dropped, wrapped lines are
 re-flowed into paragraphs, and pages without a text layer are reported (OCR'd only when
-tesseract and pdftoppm are installed).
+tesseract and pdftoppm are installed). What streams may inflate to is capped
+(``_pdf_budget``): a page over the cap for one stream is skipped with a warning, a file
+over the budget for all its pages is refused.
 """
 
 from __future__ import annotations
@@ -20,10 +22,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from pypdf import PdfReader
+from pypdf.errors import LimitReachedError
 
-from curbside.errors import EmptyDocumentError
+from curbside.errors import EmptyDocumentError, FileTooLargeError
 from curbside.kb.document import Block, LoadedDocument, Section
 from curbside.kb.loaders import clean, clean_title, join_lines, parse_error, readable_stem
+from curbside.kb.loaders._limits import InflateLimits, size_text
+from curbside.kb.loaders._pdf_budget import PageBudget, pypdf_limits
 
 _EDGE = 3  # lines at the top and bottom of a page that may be running headers/footers
 _PAGE_NUMBER = re.compile(r"^(?:page\s*)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$|^[-–—]\s*\d{1,4}\s*[-–—]$", re.I)
@@ -34,10 +39,10 @@ _JUNK_TITLES = {"untitled", "title", "document", "microsoft word", "slide 1"}
 _OCR_TIMEOUT = 120
 
 
-def load(path: Path, data: bytes) -> LoadedDocument:
-    with _quiet_pypdf():
-        reader = _open(path, data)
-        texts, warnings = _page_texts(path, reader)
+def load(path: Path, data: bytes, limits: InflateLimits) -> LoadedDocument:
+    with _quiet_pypdf(), pypdf_limits(limits):
+        reader = _open(path, data, limits)
+        texts, warnings = _page_texts(path, reader, PageBudget(path.name, limits, len(data)))
         outline = _outline(reader, len(texts))
         meta_title = _metadata_title(reader)
     pages = _strip_running_lines([_lines(t) for t in texts])
@@ -46,9 +51,7 @@ def load(path: Path, data: bytes) -> LoadedDocument:
     for section, page, lines in _assign(root, outline, pages):
         section.blocks.extend(Block(text=p, page=page) for p in _paragraphs(lines, width))
     title = meta_title or _first_line(pages) or readable_stem(path)
-    return LoadedDocument(
-        title=title, root=root, format="pdf", warnings=warnings, page_count=len(texts)
-    )
+    return LoadedDocument(title=title, root=root, format="pdf", warnings=warnings, page_count=len(texts))
 
 
 # ---------------------------------------------------------------- reading
@@ -66,15 +69,19 @@ def _quiet_pypdf() -> Iterator[None]:
         logger.setLevel(level)
 
 
-def _open(path: Path, data: bytes) -> PdfReader:
+def _open(path: Path, data: bytes, limits: InflateLimits) -> PdfReader:
     try:
         reader = PdfReader(io.BytesIO(data))
+    except LimitReachedError as exc:
+        raise _too_large(path, exc, limits) from exc
     except Exception as exc:
         raise parse_error(path, f"is corrupt or truncated and cannot be read as a PDF ({_short(exc)})") from exc
     if reader.is_encrypted and not _opens_without_password(reader):
         raise parse_error(path, "is encrypted; remove the password and ingest again")
     try:
         count = len(reader.pages)
+    except LimitReachedError as exc:
+        raise _too_large(path, exc, limits) from exc
     except Exception as exc:
         raise parse_error(path, f"is corrupt or truncated: its page tree cannot be read ({_short(exc)})") from exc
     if count == 0:
@@ -90,20 +97,33 @@ def _opens_without_password(reader: PdfReader) -> bool:
         return False
 
 
-def _page_texts(path: Path, reader: PdfReader) -> tuple[list[str], list[str]]:
+def _page_texts(path: Path, reader: PdfReader, budget: PageBudget) -> tuple[list[str], list[str]]:
     texts: list[str] = []
     warnings: list[str] = []
-    broken = 0
+    failures: list[tuple[bool, str]] = []  # (inflated past the cap?, why); no exceptions: their frames hold data
+    over_limit: set[int] = set()  # pages not to OCR either: the renderer would inflate them too
     for number, page in enumerate(reader.pages, start=1):
         try:
-            texts.append(page.extract_text() or "")
+            budget.before(page, number)
+            text = page.extract_text() or ""
+        except FileTooLargeError:
+            raise
         except Exception as exc:
-            broken += 1
-            texts.append("")
-            warnings.append(f"page {number} could not be read ({_short(exc)}); its text is not indexed")
-    if broken == len(texts):
-        raise parse_error(path, "is corrupt: no page could be read")
-    blank = [n for n, text in enumerate(texts, start=1) if not text.strip()]
+            failures.append((_inflates(exc), _page_failure(exc, budget)))
+            if isinstance(exc, LimitReachedError):
+                over_limit.add(number)
+            text = ""
+            warnings.append(f"page {number} could not be read ({failures[-1][1]}); its text is not indexed")
+        budget.after(number)
+        texts.append(text)
+    if len(failures) == len(texts):
+        if all(inflated for inflated, _ in failures):
+            raise FileTooLargeError(
+                f"{path.name}: every page's content inflates beyond the {size_text(budget.stream_limit)} limit "
+                "for one stream; refused as a likely decompression bomb"
+            )
+        raise parse_error(path, f"is corrupt: no page could be read (page 1: {failures[0][1]})")
+    blank = [n for n, text in enumerate(texts, start=1) if not text.strip() and n not in over_limit]
     ocr_ready = bool(blank) and bool(shutil.which("tesseract") and shutil.which("pdftoppm"))
     warnings.extend(_fill_blank_pages(path, texts, blank, ocr_ready))
     if not any(text.strip() for text in texts):
@@ -313,6 +333,26 @@ def _pages_phrase(numbers: list[int]) -> str:
         else:
             runs.append([n])
     return "pages " + ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
+def _inflates(exc: Exception) -> bool:
+    return isinstance(exc, LimitReachedError) and "decompress" in str(exc).lower()
+
+
+def _page_failure(exc: Exception, budget: PageBudget) -> str:
+    if _inflates(exc):
+        return f"a stream on it inflates beyond the {size_text(budget.stream_limit)} limit; a decompression bomb?"
+    if isinstance(exc, LimitReachedError):
+        return f"it is beyond a safety limit of the PDF reader: {_short(exc)}"
+    return _short(exc)
+
+
+def _too_large(path: Path, exc: LimitReachedError, limits: InflateLimits) -> FileTooLargeError:
+    what = f"inflates beyond the {size_text(limits.pdf_max_stream_bytes)} limit for one stream"
+    return FileTooLargeError(
+        f"{path.name}: part of its structure {what if _inflates(exc) else 'exceeds a reader safety limit'} "
+        f"({_short(exc)}); refused as a likely decompression bomb or a damaged file"
+    )
 
 
 def _short(exc: Exception) -> str:
