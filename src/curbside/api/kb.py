@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, File, Form, Query, UploadFile, status
+from fastapi import APIRouter, Depends, File, Form, Path, Query, UploadFile, status
 from pydantic import BaseModel, Field
 
 from curbside.api.deps import AdminCaller, Core, admin_caller
@@ -18,6 +18,8 @@ from curbside.tools.base import ToolCaller
 __all__ = ["router"]
 
 router = APIRouter(prefix="/v1", responses=ERROR_RESPONSES, dependencies=[Depends(admin_caller)])
+
+JobId = Annotated[int, Path(ge=1, le=2**63 - 1, description="A job id, as GET /v1/jobs lists them.")]
 
 
 def _change(caller: ToolCaller, action: str, doc_key: str | None = None, **details: Any) -> AuditEntry:
@@ -58,9 +60,12 @@ async def upload(
     core: Core,
     caller: AdminCaller,
     file: Annotated[UploadFile, File(description="PDF, DOCX, HTML, .nxml, Markdown or text.")],
-    doc_key: Annotated[str | None, Form(description="Key of the document (default: from the file name).")] = None,
-    source_type: Annotated[str | None, Form()] = None,
-    specialty: Annotated[str | None, Form()] = None,
+    doc_key: Annotated[
+        str | None,
+        Form(min_length=1, max_length=200, description="Key of the document (default: from the file name)."),
+    ] = None,
+    source_type: Annotated[str | None, Form(min_length=1, max_length=200)] = None,
+    specialty: Annotated[str | None, Form(min_length=1, max_length=200)] = None,
 ) -> UploadAccepted:
     """Upload a document; it is ingested by a background job whose id the response gives."""
     import asyncio
@@ -69,7 +74,8 @@ async def upload(
     from curbside.kb.ingest import IngestOptions
 
     limit = core.settings.max_file_bytes
-    async with audited_async(core.audit, _change(caller, "documents.upload", doc_key)) as scope:
+    # the row names the document once it is accepted: a refused request's key is only the client's text
+    async with audited_async(core.audit, _change(caller, "documents.upload")) as scope:
         data = await file.read(limit + 1)  # one byte over the limit is enough to refuse it
         options = IngestOptions(doc_key=doc_key or None, source_type=source_type or None, specialty=specialty or None)
         submission = await asyncio.to_thread(core.ingestor.submit, file.filename or "", data, options)
@@ -89,13 +95,15 @@ async def upload(
 
 
 @router.delete("/documents/{doc_key}", response_model=DocumentRemoved, tags=["documents"])
-def remove_document(doc_key: str, core: Core, caller: AdminCaller) -> DocumentRemoved:
+def remove_document(
+    doc_key: Annotated[str, Path(min_length=1, max_length=200)], core: Core, caller: AdminCaller
+) -> DocumentRemoved:
     """Take a document out of search (its rows stay for audit)."""
     from curbside.audit import audited
 
-    with audited(core.audit, _change(caller, "documents.remove", doc_key)) as scope:
+    with audited(core.audit, _change(caller, "documents.remove")) as scope:
         removed = core.ingestor.remove(doc_key)
-        scope.update(outcome="ok", details={"removed_version": removed})
+        scope.update(sources=(doc_key,), outcome="ok", details={"removed_version": removed})
     return DocumentRemoved(doc_key=doc_key, removed_version=removed)
 
 
@@ -114,6 +122,7 @@ class JobView(BaseModel):
     error_code: str | None
     error_message: str | None
     superseded_by: int | None
+    cancel_requested: bool = Field(False, description="A cancel was asked for; the job stops at its next step.")
     created_at: str
     started_at: str | None
     completed_at: str | None
@@ -124,28 +133,31 @@ class JobView(BaseModel):
     def of(cls, job: Any) -> JobView:
         data = job.to_dict()
         data["state"] = job.state.value
+        data.pop("runner", None)  # a process name on this machine: of no use to a client
         return cls.model_validate(data)
 
 
 class JobList(BaseModel):
     jobs: list[JobView]
+    total: int = Field(description="Jobs matching the filters; `jobs` holds the newest `limit` of them.")
 
 
 @router.get("/jobs", response_model=JobList, tags=["jobs"])
 def list_jobs(
     core: Core,
     state: Literal["pending", "running", "completed", "failed", "superseded"] | None = None,
-    doc_key: str | None = None,
+    doc_key: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> JobList:
     from curbside.kb.jobs import JobState
 
-    jobs = core.jobs.list(state=JobState(state) if state else None, doc_key=doc_key, limit=limit)
-    return JobList(jobs=[JobView.of(job) for job in jobs])
+    wanted = JobState(state) if state else None
+    jobs = core.jobs.list(state=wanted, doc_key=doc_key, limit=limit)
+    return JobList(jobs=[JobView.of(job) for job in jobs], total=core.jobs.count(state=wanted, doc_key=doc_key))
 
 
 @router.get("/jobs/{job_id}", response_model=JobView, tags=["jobs"])
-def get_job(job_id: int, core: Core) -> JobView:
+def get_job(job_id: JobId, core: Core) -> JobView:
     return JobView.of(core.jobs.get(job_id))
 
 
@@ -156,12 +168,30 @@ def get_job(job_id: int, core: Core) -> JobView:
     tags=["jobs"],
     responses={409: {"model": ErrorBody}},
 )
-def retry_job(job_id: int, core: Core, caller: AdminCaller) -> JobView:
+def retry_job(job_id: JobId, core: Core, caller: AdminCaller) -> JobView:
     """Queue a failed job again (at most CURBSIDE_JOB_MAX_RETRIES times); it runs in the background."""
     from curbside.audit import audited
 
     with audited(core.audit, _change(caller, "jobs.retry", job_id=job_id)) as scope:
         job = core.jobs.retry(job_id)
         core.background.submit(job.id)
+        scope.update(sources=(job.doc_key,), outcome="ok")
+    return JobView.of(job)
+
+
+@router.post(
+    "/jobs/{job_id}/cancel",
+    response_model=JobView,
+    status_code=status.HTTP_202_ACCEPTED,
+    tags=["jobs"],
+    responses={409: {"model": ErrorBody}},
+)
+def cancel_job(job_id: JobId, core: Core, caller: AdminCaller) -> JobView:
+    """Cancel a job: a pending one fails at once (CANCELLED); a running one stops at its next step
+    (watch GET /v1/jobs/{job_id}). Either can be retried later."""
+    from curbside.audit import audited
+
+    with audited(core.audit, _change(caller, "jobs.cancel", job_id=job_id)) as scope:
+        job = core.background.cancel(job_id)
         scope.update(sources=(job.doc_key,), outcome="ok")
     return JobView.of(job)

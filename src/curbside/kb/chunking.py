@@ -58,8 +58,10 @@ class Chunker:
         self._count = count_tokens
         self._probe_cache: dict[str, int] = {}  # counts of the join probes: a property of the counter
 
-    def chunk(self, doc: LoadedDocument) -> list[Chunk]:
-        return _Run(self.max_tokens, self._count, self.path_separator, doc, self._probe_cache).chunks()
+    def chunk(self, doc: LoadedDocument, *, check: Callable[[], None] | None = None) -> list[Chunk]:
+        """The document's chunks; ``check`` is called before each chunk is cut (it may raise to stop)."""
+        run = _Run(self.max_tokens, self._count, self.path_separator, doc, self._probe_cache, check)
+        return run.chunks()
 
     def fingerprint(self) -> str:
         """Identifies everything that shapes the output; goes into the content hash."""
@@ -86,8 +88,15 @@ class _Run:
     """One document's chunking; holds the count cache and the output."""
 
     def __init__(
-        self, cap: int, counter: TokenCounter, sep: str, doc: LoadedDocument, probe_cache: dict[str, int]
+        self,
+        cap: int,
+        counter: TokenCounter,
+        sep: str,
+        doc: LoadedDocument,
+        probe_cache: dict[str, int],
+        check: Callable[[], None] | None = None,
     ) -> None:
+        self.check = check
         self.cap = cap
         self.sep = sep
         self.counter = counter
@@ -211,6 +220,8 @@ class _Run:
         return [text[k : k + width] for k in range(0, len(text), width)]
 
     def _emit_if_fits(self, head: _Head, units: Sequence[_Unit], joiner: str) -> bool:
+        if self.check is not None:
+            self.check()
         body = joiner.join(u.text for u in units)
         text = f"{head.line}{_PARA}{body}" if head.line else body
         tokens = self.counter([text])[0]

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import os
 import re
 import shutil
+import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -26,16 +28,18 @@ import numpy as np
 from curbside.errors import (
     CurbsideError,
     EmptyDocumentError,
-    FileTooLargeError,
     NotFoundError,
     UnsupportedFormatError,
     ValidationError,
+    too_large,
 )
 from curbside.kb.chunking import Chunk, Chunker, SizeDistribution, size_distribution
+from curbside.kb.control import JobControl
 from curbside.kb.document import LoadedDocument
 from curbside.kb.jobs import Job, JobState, JobStore
-from curbside.kb.loaders import PARSER_VERSION, SUPPORTED_EXTENSIONS, load_document, skip_reason
+from curbside.kb.loaders import PARSER_VERSION, SUPPORTED_EXTENSIONS, check_upload, load_document, skip_reason
 from curbside.kb.model_guard import ModelGuard
+from curbside.kb.runners import RunnerRegistry
 from curbside.search.embedders.base import Embedder
 from curbside.store.database import Database
 from curbside.store.documents import ChunkRow, DocumentStore, NewVersion
@@ -52,6 +56,7 @@ __all__ = [
 ]
 
 EMBED_GROUP = 512
+MAX_NAME_BYTES = 200  # file names are kept on disk (originals/…/NAME.part): well inside the usual 255-byte cap
 _DOC_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 Status = Literal["ingested", "unchanged", "skipped", "failed"]
 
@@ -191,6 +196,7 @@ class Ingestor:
         chunker: Chunker,
         originals_dir: Path,
         max_file_bytes: int,
+        load_limits: dict[str, int] | None = None,
     ) -> None:
         self.db = db
         self.documents = documents
@@ -199,25 +205,31 @@ class Ingestor:
         self.chunker = chunker
         self.originals_dir = originals_dir
         self.max_file_bytes = max_file_bytes
+        self.load_limits = dict(load_limits or {})  # zip-bomb caps for the loaders (kb/loaders)
         # chunks embedded per encoder call, across document boundaries: the encoder sorts a call's
         # texts by length, so large groups pad little; each document commits once its group is done
         self.embed_group = EMBED_GROUP
         self.guard = ModelGuard(db, documents.vectors, embedder)
         self.lock_path = originals_dir.parent / "ingest.lock"
+        self.runners = RunnerRegistry.for_directory(originals_dir.parent / "runners")
 
     @contextmanager
-    def _writing(self, *, claim: bool = True) -> Iterator[None]:
-        """One writer per home at a time; holding the lock proves any 'running' job was interrupted."""
-        self.lock_path.parent.mkdir(parents=True, exist_ok=True)
+    def _writing(self, *, exclusive: bool = False) -> Iterator[None]:
+        """Ingests run side by side (a shared lock); a reindex, which replaces every vector, runs alone."""
+        self.lock_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         with self.lock_path.open("a") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)  # waits for another ingest in this home to finish
+            fcntl.flock(handle, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
             try:
-                self.jobs.fail_interrupted()
-                if claim:
+                self.jobs.fail_interrupted(self.runners.alive)
+                if not exclusive:
                     self.guard.claim()
                 yield
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def recover(self) -> tuple[list[int], list[int]]:
+        """After a crash: fail the jobs whose process ended (retryable), and list the pending ones to run."""
+        return self.jobs.fail_interrupted(self.runners.alive), self.jobs.pending_ids()
 
     # --- public ------------------------------------------------------------------------------
     def ingest(
@@ -267,7 +279,7 @@ class Ingestor:
 
         Every check runs before anything is written, so a rejected upload changes nothing.
         """
-        name = Path(name.replace("\\", "/")).name.strip()
+        name = _short_name(Path(name.replace("\\", "/")).name.strip())
         if not name or name in {".", ".."}:
             raise ValidationError("The upload has no file name; send it as a named file (multipart 'file').")
         path = Path(name)
@@ -275,14 +287,11 @@ class Ingestor:
             supported = ", ".join(sorted(SUPPORTED_EXTENSIONS))
             raise UnsupportedFormatError(f"{name}: unsupported file type {path.suffix or '(none)'!r}; supported: {supported}.")
         if len(data) > self.max_file_bytes:
-            raise FileTooLargeError(
-                f"{name} is {len(data) / 1e6:.1f} MB; the limit is {self.max_file_bytes / 1e6:.1f} MB (CURBSIDE_MAX_FILE_BYTES)."
-            )
-        if not data.strip():
-            raise EmptyDocumentError(f"{name} is empty.")
+            raise too_large(name, len(data), self.max_file_bytes, "CURBSIDE_MAX_FILE_BYTES")
         reason = skip_reason(path)
         if reason:
             raise ValidationError(f"{name} is not ingested: {reason}.")
+        check_upload(name, data, **self.load_limits)  # the bytes are what the name says, and no zip bomb
         doc_key = validate_doc_key(options.doc_key or doc_key_from_name(name))
         digest = hashlib.sha256(data).hexdigest()
         content_hash = _content_hash(digest, self.fingerprint())
@@ -294,23 +303,46 @@ class Ingestor:
         job = self.jobs.create(doc_key, name, str(original), options.to_dict())
         return Submission(doc_key, "queued", f"job {job.id} queued", job=job)
 
-    def run_job(self, job_id: int, progress: ProgressReporter | None = None) -> DocumentOutcome:
-        """Run a pending job (after ``JobStore.retry``) from its stored original."""
+    def run_job(
+        self,
+        job_id: int,
+        progress: ProgressReporter | None = None,
+        *,
+        timeout_s: float | None = None,
+        shutdown: threading.Event | None = None,
+    ) -> DocumentOutcome | None:
+        """Run a pending job (after ``submit`` or ``JobStore.retry``) from its stored original.
+
+        None when another runner claimed it first or it was cancelled while it waited. A job
+        running past ``timeout_s``, or asked to cancel, stops at its next step and fails.
+        """
         job = self.jobs.get(job_id)
         if job.state is not JobState.PENDING:
             raise ValidationError(f"Job {job_id} is {job.state.value}; only pending jobs run.")
         report = IngestReport()
         with self._writing():
-            run = _Run(self, report, progress or _NoProgress())
+            claimed = self.jobs.claim(job_id, self.runners.runner_id)
+            if claimed is None:
+                return None
+            control = JobControl(
+                job_id, timeout_s=timeout_s, cancel_requested=self.jobs.cancel_requested, shutdown=shutdown
+            )
+            run = _Run(self, report, progress or _NoProgress(), control)
             options = IngestOptions(doc_key=job.doc_key, **{k: v for k, v in job.options.items() if k != "doc_key"})
             original = Path(job.original_path)
-            job = self.jobs.transition(job_id, JobState.RUNNING)
-            content_hash = _content_hash(_sha256_file(original), self.fingerprint())
-            run.process(job, Path(job.original_name), original, content_hash, options)
-            run.flush()
+            try:
+                content_hash = _content_hash(_sha256_file(original), self.fingerprint())
+                run.process(claimed, Path(job.original_name), original, content_hash, options)
+                run.flush()
+            except CurbsideError as exc:  # stopped (or the original is gone): the job fails with the reason
+                run.abort()
+                run.fail_unfinished(exc)
+            except OSError as exc:
+                run.abort()
+                run.fail_unfinished(CurbsideError(f"Cannot read the stored original: {exc.strerror or exc}.", code="IO_ERROR"))
         return report.outcomes[-1]
 
-    def retry(self, job_id: int, progress: ProgressReporter | None = None) -> DocumentOutcome:
+    def retry(self, job_id: int, progress: ProgressReporter | None = None) -> DocumentOutcome | None:
         self.jobs.retry(job_id)
         return self.run_job(job_id, progress)
 
@@ -330,7 +362,7 @@ class Ingestor:
         """
         progress = progress or _NoProgress()
         report = ReindexReport()
-        with self._writing(claim=False):
+        with self._writing(exclusive=True):
             versions = self.documents.list_current()
             self.guard.record()  # new model and dimension; vectors of the old model are gone
             progress.files(len(versions))
@@ -375,15 +407,19 @@ class Ingestor:
     def store_original(self, path: Path, digest: str, *, data: bytes | None = None) -> Path:
         """Keep a copy (of ``path``, or ``data`` named like it) for retries; content-addressed."""
         # keep the real file name: loaders take titles and messages from it
-        target = self.originals_dir / digest[:2] / digest / path.name
+        target = self.originals_dir / digest[:2] / digest / _short_name(path.name)
         if target.exists():
             return target
-        target.parent.mkdir(parents=True, exist_ok=True)
+        for folder in (self.originals_dir, target.parent.parent, target.parent):  # clinical files: owner only
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         tmp = target.with_name(target.name + ".part")
-        if data is None:
-            shutil.copyfile(path, tmp)
-        else:
-            tmp.write_bytes(data)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as out:
+            if data is None:
+                with path.open("rb") as source:
+                    shutil.copyfileobj(source, out, 1 << 20)
+            else:
+                out.write(data)
         tmp.replace(target)
         return target
 
@@ -396,10 +432,14 @@ class _Run:
     thread touches SQLite.
     """
 
-    def __init__(self, ingestor: Ingestor, report: IngestReport, progress: ProgressReporter) -> None:
+    def __init__(
+        self, ingestor: Ingestor, report: IngestReport, progress: ProgressReporter, control: JobControl | None = None
+    ) -> None:
         self.ing = ingestor
         self.report = report
         self.progress = progress
+        self.control = control
+        self.running: dict[int, tuple[Job, Path]] = {}  # started and not yet published or failed
         self.queue: list[tuple[_Pending, int]] = []
         self.all_chunks: list[Chunk] = []
         self._encoder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="curbside-encoder")
@@ -434,7 +474,7 @@ class _Run:
             return
         with self.ing.db.transaction():  # one commit for a job that starts at once
             job = self.ing.jobs.create(doc_key, path.name, str(original), options.to_dict())
-            job = self.ing.jobs.transition(job.id, JobState.RUNNING)
+            job = self.ing.jobs.transition(job.id, JobState.RUNNING, runner=self.ing.runners.runner_id)
         self.process(job, path, original, content_hash, options, prepared.loaded if prepared else None)
 
     def process(
@@ -447,10 +487,14 @@ class _Run:
         loaded: LoadedDocument | None = None,
     ) -> None:
         """Parse and chunk a running job's document now; vectors come when the queue fills (or at flush)."""
+        self.running[job.id] = (job, source)
+        check = self.control.check if self.control is not None else None
         try:
             if loaded is None:
-                loaded = load_document(original, max_bytes=self.ing.max_file_bytes)
-            chunks = self.ing.chunker.chunk(loaded)
+                loaded = load_document(original, max_bytes=self.ing.max_file_bytes, **self.ing.load_limits)
+            if check is not None:
+                check()
+            chunks = self.ing.chunker.chunk(loaded, check=check)
             if not chunks:
                 raise EmptyDocumentError(f"{source.name} has no text to index.")
         except CurbsideError as exc:
@@ -482,8 +526,21 @@ class _Run:
         finally:
             self._encoder.shutdown(wait=True)
 
+    def abort(self) -> None:
+        """Stop: drop what is queued and wait for the encoder (its result is discarded)."""
+        self.queue = []
+        self._inflight = None
+        self._encoder.shutdown(wait=True)
+
+    def fail_unfinished(self, exc: BaseException) -> None:
+        """Fail every job of this run that has neither been published nor failed yet."""
+        for job, source in list(self.running.values()):
+            self._fail(job, source, exc)
+
     def _embed(self, items: list[tuple[_Pending, int]]) -> None:
         """Hand a group to the encoder thread, after collecting the group before it."""
+        if self.control is not None:
+            self.control.check()
         self._collect()
         texts = [p.chunks[i].text for p, i in items]
         self._inflight = (items, self._encoder.submit(self._encode, texts))
@@ -545,12 +602,14 @@ class _Run:
         except CurbsideError as exc:
             self._fail(p.job, p.source, exc)
             return
+        self.running.pop(p.job.id, None)
         self._outcome(
             p.source, new.doc_key, "ingested", f"version {record.version}, {len(rows)} chunks",
             version=record.version, job_id=p.job.id, chunks=len(rows), warnings=list(new.warnings),
         )
 
     def _fail(self, job: Job, source: Path, exc: BaseException) -> None:
+        self.running.pop(job.id, None)
         failed = self.ing.jobs.transition(job.id, JobState.FAILED, error=exc)
         code = exc.code if isinstance(exc, CurbsideError) else "INTERNAL_ERROR"
         self._outcome(source, job.doc_key, "failed", failed.error_message or "failed", job_id=job.id, error_code=code)
@@ -563,13 +622,21 @@ class _Run:
             raise UnsupportedFormatError(f"{path.name}: unsupported file type {path.suffix or '(none)'!r}; supported: {supported}.")
         size = path.stat().st_size
         if size > self.ing.max_file_bytes:
-            raise FileTooLargeError(
-                f"{path.name} is {size / 1e6:.1f} MB; the limit is {self.ing.max_file_bytes / 1e6:.1f} MB "
-                "(CURBSIDE_MAX_FILE_BYTES)."
-            )
+            raise too_large(path.name, size, self.ing.max_file_bytes, "CURBSIDE_MAX_FILE_BYTES")
 
     def _outcome(self, path: Path, doc_key: str, status: Status, message: str, **extra: object) -> None:
         self.report.outcomes.append(DocumentOutcome(str(path), doc_key, status, message, **extra))  # type: ignore[arg-type]
+
+
+def _short_name(name: str) -> str:
+    """``name`` cut to MAX_NAME_BYTES of UTF-8, its extension kept (a longer one cannot be stored)."""
+    if len(name.encode()) <= MAX_NAME_BYTES:
+        return name
+    suffix = Path(name).suffix if len(Path(name).suffix.encode()) <= 16 else ""
+    stem = name[: len(name) - len(suffix)] if suffix else name
+    budget = MAX_NAME_BYTES - len(suffix.encode())
+    cut = stem.encode()[:budget].decode(errors="ignore").rstrip()
+    return cut + suffix
 
 
 def _sha256_file(path: Path) -> str:

@@ -11,9 +11,13 @@
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
+
+import apsw
 
 from curbside.errors import CurbsideError, InvalidTransitionError, NotFoundError, RetryLimitError
 from curbside.store.database import Database
@@ -60,6 +64,8 @@ class Job:
     completed_at: str | None
     failed_at: str | None
     updated_at: str
+    runner: str | None = None  # the process running it (kb/runners.py); kept after it ends
+    cancel_requested: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}
@@ -68,11 +74,27 @@ class Job:
 _COLUMNS = ", ".join(Job.__slots__)
 
 
+MAX_JOB_ID = 2**63 - 1  # SQLite's largest rowid: a larger id names no job
+
+
 def _job(row: tuple[Any, ...]) -> Job:
     values = dict(zip(Job.__slots__, row, strict=True))
     values["state"] = JobState(values["state"])
     values["options"] = json.loads(values["options"])
+    values["cancel_requested"] = bool(values["cancel_requested"])
     return Job(**values)
+
+
+def _with_busy_retry(action: Callable[[], Job], attempts: int = 4) -> Job:
+    """A job's final state must land: retry a write that met a long-held write lock (SQLITE_BUSY)."""
+    for attempt in range(attempts):
+        try:
+            return action()
+        except apsw.BusyError:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.5 * (attempt + 1))
+    raise AssertionError("unreachable")
 
 
 class JobStore:
@@ -87,7 +109,7 @@ class JobStore:
             "updated_at) VALUES (?, 'pending', ?, ?, ?, ?, ?, ?)",
             (doc_key, original_name, original_path, json.dumps(options), self.max_retries, stamp, stamp),
         )
-        return self.get(int(self.db.conn.last_insert_rowid()))
+        return self.get(self.db.last_rowid())
 
     def get(self, job_id: int) -> Job:
         row = self.db.one(f"SELECT {_COLUMNS} FROM jobs WHERE id = ?", (job_id,))
@@ -95,20 +117,31 @@ class JobStore:
             raise NotFoundError(f"No job with id {job_id}; `curbside jobs list` shows the jobs.")
         return _job(row)
 
+    def count(self, *, state: JobState | None = None, doc_key: str | None = None) -> int:
+        """How many jobs match (``list`` shows at most ``limit`` of them)."""
+        where, params = _where(state, doc_key)
+        return int(self.db.scalar(f"SELECT COUNT(*) FROM jobs {where}", params))
+
     def list(self, *, state: JobState | None = None, doc_key: str | None = None, limit: int = 100) -> list[Job]:
-        clauses, params = [], []
-        if state is not None:
-            clauses.append("state = ?")
-            params.append(state.value)
-        if doc_key is not None:
-            clauses.append("doc_key = ?")
-            params.append(doc_key)
-        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        where, params = _where(state, doc_key)
         rows = self.db.rows(f"SELECT {_COLUMNS} FROM jobs {where} ORDER BY id DESC LIMIT ?", [*params, limit])
         return [_job(r) for r in rows]
 
-    def transition(self, job_id: int, new_state: JobState, *, error: BaseException | None = None) -> Job:
-        """Move a job to ``new_state``; anything outside ``TRANSITIONS`` is refused."""
+    def transition(
+        self, job_id: int, new_state: JobState, *, error: BaseException | None = None, runner: str | None = None
+    ) -> Job:
+        """Move a job to ``new_state``; anything outside ``TRANSITIONS`` is refused.
+
+        A move to FAILED is retried when the database stays locked, so a job never stays
+        'running' because its failure could not be written. ``runner`` stamps a job that starts.
+        """
+        if new_state is JobState.FAILED:
+            return _with_busy_retry(lambda: self._transition(job_id, new_state, error, runner))
+        return self._transition(job_id, new_state, error, runner)
+
+    def _transition(
+        self, job_id: int, new_state: JobState, error: BaseException | None, runner: str | None
+    ) -> Job:
         with self.db.transaction():
             job = self.get(job_id)
             if new_state not in TRANSITIONS[job.state]:
@@ -120,8 +153,9 @@ class JobStore:
             sets = ["state = ?", "updated_at = ?"]
             params: list[Any] = [new_state.value, stamp]
             if new_state is JobState.RUNNING:
-                sets += ["started_at = ?", "processed_chunks = 0", "error_code = NULL", "error_message = NULL"]
-                params.append(stamp)
+                sets += ["started_at = ?", "processed_chunks = 0", "error_code = NULL", "error_message = NULL",
+                         "runner = ?"]
+                params += [stamp, runner]
             elif new_state is JobState.COMPLETED:
                 sets.append("completed_at = ?")
                 params.append(stamp)
@@ -152,7 +186,7 @@ class JobStore:
                 "WHERE id = ? AND state = 'running'",
                 (stamp, stamp, version_id, job_id),
             )
-            if self.db.conn.changes() != 1:
+            if self.db.changes() != 1:
                 state = self.get(job_id).state.value
                 raise InvalidTransitionError(f"Job {job_id} is {state}; it cannot become completed (allowed: from running).")
             doc_key = self.db.scalar("SELECT doc_key FROM jobs WHERE id = ?", (job_id,))
@@ -166,16 +200,61 @@ class JobStore:
             (newer_job_id, stamp, doc_key, newer_job_id),
         )
 
-    def fail_interrupted(self) -> int:
-        """Fail jobs left 'running' by a process that stopped; call only while holding the ingest lock."""
-        stamp = now_iso()
-        self.db.execute(
-            "UPDATE jobs SET state = 'failed', failed_at = ?, updated_at = ?, error_code = 'INTERRUPTED', "
-            "error_message = 'The ingest stopped before this document was indexed; retry the job.' "
-            "WHERE state = 'running'",
-            (stamp, stamp),
-        )
-        return self.db.conn.changes()
+    def claim(self, job_id: int, runner: str) -> Job | None:
+        """pending → running for ``runner``, or None when another runner took it (or it was cancelled) first."""
+        with self.db.transaction():
+            stamp = now_iso()
+            self.db.execute(
+                "UPDATE jobs SET state = 'running', started_at = ?, updated_at = ?, processed_chunks = 0, "
+                "error_code = NULL, error_message = NULL, runner = ? WHERE id = ? AND state = 'pending'",
+                (stamp, stamp, runner, job_id),
+            )
+            return self.get(job_id) if self.db.changes() == 1 else None
+
+    def fail_interrupted(self, alive: Callable[[str | None], bool]) -> list[int]:
+        """Fail the 'running' jobs whose runner process has ended (``alive`` says); their ids."""
+        dead = [
+            job_id
+            for job_id, runner in self.db.rows("SELECT id, runner FROM jobs WHERE state = 'running'")
+            if not alive(runner)
+        ]
+        for job_id in dead:
+            stamp = now_iso()
+            _with_busy_retry(lambda job_id=job_id, stamp=stamp: self._fail_if_running(job_id, stamp))
+        return dead
+
+    def _fail_if_running(self, job_id: int, stamp: str) -> Job:
+        with self.db.transaction():
+            self.db.execute(
+                "UPDATE jobs SET state = 'failed', failed_at = ?, updated_at = ?, error_code = 'INTERRUPTED', "
+                "error_message = 'The ingest stopped before this document was indexed (the process running it "
+                "ended); retry the job.' WHERE id = ? AND state = 'running'",
+                (stamp, stamp, job_id),
+            )
+            return self.get(job_id)
+
+    def pending_ids(self) -> list[int]:
+        return [int(r[0]) for r in self.db.rows("SELECT id FROM jobs WHERE state = 'pending' ORDER BY id")]
+
+    def cancel(self, job_id: int) -> Job:
+        """A pending job fails at once (CANCELLED); a running one is asked to stop at its next step."""
+        from curbside.errors import JobStoppedError
+
+        with self.db.transaction():
+            job = self.get(job_id)
+            if job.state is JobState.PENDING:
+                return self._transition(job_id, JobState.FAILED, JobStoppedError.cancelled(job_id), None)
+            if job.state is not JobState.RUNNING:
+                raise InvalidTransitionError(
+                    f"Job {job_id} is {job.state.value}; only pending or running jobs can be cancelled."
+                )
+            self.db.execute(
+                "UPDATE jobs SET cancel_requested = 1, updated_at = ? WHERE id = ?", (now_iso(), job_id)
+            )
+            return self.get(job_id)
+
+    def cancel_requested(self, job_id: int) -> bool:
+        return bool(self.db.scalar("SELECT cancel_requested FROM jobs WHERE id = ?", (job_id,)))
 
     def retry(self, job_id: int) -> Job:
         """failed → pending, counting retries; the caller then runs it again."""
@@ -189,8 +268,21 @@ class JobStore:
                     "fix the file and ingest it again."
                 )
             self.transition(job_id, JobState.PENDING)
-            self.db.execute("UPDATE jobs SET retry_count = retry_count + 1 WHERE id = ?", (job_id,))
+            self.db.execute(
+                "UPDATE jobs SET retry_count = retry_count + 1, cancel_requested = 0 WHERE id = ?", (job_id,)
+            )
             return self.get(job_id)
+
+
+def _where(state: JobState | None, doc_key: str | None) -> tuple[str, list[Any]]:
+    clauses, params = [], []
+    if state is not None:
+        clauses.append("state = ?")
+        params.append(state.value)
+    if doc_key is not None:
+        clauses.append("doc_key = ?")
+        params.append(doc_key)
+    return (f"WHERE {' AND '.join(clauses)}" if clauses else ""), params
 
 
 def _readable(error: BaseException | None) -> str | None:

@@ -34,8 +34,11 @@ class ModelGuard:
     def claim(self) -> None:
         """Check, and on an empty index record the configured model and size the vector table."""
         self.check()
-        if self.indexed_model() is None or self.vectors.dim is None:
-            self.record()
+        if self.indexed_model() is not None and self.vectors.dim is not None:
+            return
+        with self.db.transaction():  # the write lock: two first ingests must not both size the table
+            if self.indexed_model() is None or self.vectors.dim is None:
+                self.record()
 
     def record(self) -> None:
         with self.db.transaction():

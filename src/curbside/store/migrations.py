@@ -368,10 +368,17 @@ CREATE INDEX ohip_listings_code ON ohip_listings(code);
 CREATE INDEX ohip_rule_codes_code ON ohip_rule_codes(code, relation);
 """
 
+_JOB_RUNNERS = """
+-- #11: which process runs a job (its runner lock tells whether it is alive), and a cancel request
+ALTER TABLE jobs ADD COLUMN runner TEXT;
+ALTER TABLE jobs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", _INITIAL),
     Migration(2, "odb_formulary", _ODB_FORMULARY),
     Migration(3, "audit_and_access", _AUDIT_AND_ACCESS),
     Migration(4, "ohip_schedule", _OHIP_SCHEDULE),
     Migration(5, "adp_manuals", _ADP_MANUALS),
+    Migration(6, "job_runners", _JOB_RUNNERS),
 )
