@@ -44,7 +44,7 @@ class Curbside:
     def db(self) -> Database:
         from curbside.store.database import Database
 
-        self.settings.home.mkdir(parents=True, exist_ok=True)
+        self.make_home()
         return Database(self.settings.db_path)
 
     @cached_property
@@ -102,6 +102,10 @@ class Curbside:
             chunker=self.chunker,
             originals_dir=self.settings.originals_dir,
             max_file_bytes=self.settings.max_file_bytes,
+            load_limits={
+                "zip_max_inflated_bytes": self.settings.max_inflated_bytes,
+                "zip_max_ratio": self.settings.max_inflate_ratio,
+            },
         )
 
     @cached_property
@@ -152,14 +156,15 @@ class Curbside:
     def background(self) -> BackgroundIngest:
         from curbside.kb.background import BackgroundIngest
 
-        return BackgroundIngest(self)
+        s = self.settings
+        return BackgroundIngest(self.ingestor, workers=s.ingest_workers, job_timeout_s=s.ingest_job_timeout_s)
 
     @cached_property
     def audit(self) -> AuditTrail:
         """The keyed audit trail; questions pass the PHI redactor (loaded on the first one recorded)."""
         from curbside.audit import AuditTrail, phi_redactor
 
-        self.settings.home.mkdir(parents=True, exist_ok=True)
+        self.make_home()
         return AuditTrail.from_settings(self.settings, redact=phi_redactor(self.settings))
 
     @cached_property
@@ -167,7 +172,9 @@ class Curbside:
         """API users and their hashed keys (rows MACed with the audit key)."""
         from curbside.auth.users import UserStore
 
-        return UserStore(self.db, key=self.audit.key)
+        s = self.settings
+        anchor = (s.audit_head_path or s.home / "audit.head").with_name("users.anchor")
+        return UserStore(self.db, key=self.audit.key, anchor_path=anchor)
 
     @cached_property
     def rate_limiter(self) -> RateLimiter:
@@ -203,6 +210,12 @@ class Curbside:
         from curbside.coverage.adp.service import AdpService
 
         return AdpService(self)
+
+    def make_home(self) -> None:
+        """CURBSIDE_HOME, owner-only (0700) when Curbside creates it: it holds clinical text and keys."""
+        home = self.settings.home
+        if not home.exists():
+            home.mkdir(mode=0o700, parents=True, exist_ok=True)
 
     def warm_up(self) -> None:
         """Load models and open the store now, so first requests meet their timeouts."""

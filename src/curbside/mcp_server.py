@@ -136,7 +136,9 @@ async def run_stdio(app: Curbside) -> None:
     """Serve over stdin/stdout until the client closes them. Nothing else may write to stdout."""
     from mcp.server.stdio import stdio_server
 
-    server = build_mcp_server(app)
+    from curbside.auth.access import operator_caller
+
+    server = build_mcp_server(app, caller=operator_caller(app.settings, channel="mcp-stdio"))
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
@@ -170,7 +172,10 @@ def require_api_key(asgi: ASGIApp, app: Curbside) -> ASGIApp:
 
         headers = Headers(scope=scope)
         try:
-            caller = await asyncio.to_thread(_admit, app, headers, scope.get("method", "POST"), scope.get("path", ""))
+            client = scope.get("client")
+            caller = await asyncio.to_thread(
+                _admit, app, headers, scope.get("method", "POST"), scope.get("path", ""), str(client[0]) if client else "unknown"
+            )
         except CurbsideError as exc:
             await error_response(exc)(scope, receive, send)
             return
@@ -180,15 +185,14 @@ def require_api_key(asgi: ASGIApp, app: Curbside) -> ASGIApp:
     return guarded
 
 
-def _admit(app: Curbside, headers: Any, method: str, path: str) -> ToolCaller:
-    from curbside.api.deps import authenticate, refuse
+def _admit(app: Curbside, headers: Any, method: str, path: str, client: str) -> ToolCaller:
+    from curbside.auth.access import authenticate, key_from_headers, refuse
     from curbside.auth.roles import CLINICAL, role_allows
 
-    authorization = headers.get("authorization", "")
-    scheme, _, token = authorization.partition(" ")
-    key = token.strip() if scheme.lower() == "bearer" else headers.get("x-api-key")
-    # the MCP session id is the server's own opaque id: a safe session for the audit trail
-    caller = authenticate(app, key, session=headers.get("mcp-session-id"))
+    # the MCP session header comes from the client too: the trail keeps only its keyed digest
+    caller = authenticate(
+        app, key_from_headers(headers), client=client, session=headers.get("mcp-session-id"), channel="mcp-http"
+    )
     if not role_allows(caller.role, CLINICAL):
         refuse(app, caller, CLINICAL, channel="mcp-http", method=method, path=path)
     return caller

@@ -180,6 +180,10 @@ def test_failed_job_can_be_retried(client: TestClient) -> None:
     ("name", "data", "status", "code"),
     [
         ("virus.exe", b"MZ\x90\x00", 415, "UNSUPPORTED_FORMAT"),
+        # not what the name says: refused at the door, as the CLI does, not by a job failing later
+        ("report.pdf", b"\x89PNG\r\n\x1a\n" + b"\0" * 64, 415, "UNSUPPORTED_FORMAT"),
+        ("notes.docx", b"PK\x05\x06" + b"\0" * 18, 415, "UNSUPPORTED_FORMAT"),
+        ("notes.txt", bytes(range(256)) * 40, 415, "UNSUPPORTED_FORMAT"),
         ("empty.md", b"   \n", 400, "EMPTY_DOCUMENT"),
         ("fm-front.nxml", b"<book/>", 400, "VALIDATION_ERROR"),
         ("", b"text", 422, "VALIDATION_ERROR"),
@@ -227,3 +231,26 @@ def test_retry_of_a_completed_job_conflicts(client: TestClient) -> None:
     completed = client.get("/v1/jobs", params={"state": "completed"}).json()["jobs"][0]
     response = client.post(f"/v1/jobs/{completed['id']}/retry")
     assert response.status_code == 409 and error_code(response) == "INVALID_TRANSITION"
+
+
+def test_a_file_name_too_long_to_store_is_shortened_not_a_500(client: TestClient, api_home: Path) -> None:
+    name = "é" * 140 + "-discharge-summary.md"  # 301 bytes of UTF-8: over the 255 a file name may have
+    accepted = client.post("/v1/documents", files={"file": (name, b"# Discharge\n\nPotassium 4.1 on day 3.\n")})
+    assert accepted.status_code == 202, accepted.text
+    job = wait_for_job(client, accepted.json()["job_id"])
+    assert job["state"] == "completed", job
+    stored = Path(job["original_name"])
+    assert len(stored.name.encode()) <= 200 and stored.suffix == ".md"
+
+
+def test_an_unexpected_error_is_a_json_500(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    core: Curbside = client.app.state.curbside  # type: ignore[attr-defined]
+
+    def broken(*_: object, **__: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(core.documents, "stats", broken)
+    with TestClient(client.app, raise_server_exceptions=False) as plain:
+        response = plain.get("/healthz")
+    assert response.status_code == 500
+    assert response.json()["error"]["code"] == "INTERNAL_ERROR" and "a bug" not in response.text

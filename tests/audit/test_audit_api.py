@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 
 from curbside.api import create_app
 from curbside.app import Curbside
+from curbside.auth.access import session_token
 from curbside.cli import cli
 from curbside.settings import Settings
 
@@ -58,7 +59,10 @@ def test_ask_records_the_redacted_question_and_the_answers_routing(api: Api) -> 
     answer = response.json()
     (row,) = api.rows_after(start)
     assert row["action"] == "ask" and row["question"] == "Can [PERSON] ([PHONE]) start metformin if eGFR is 35?"
-    assert (row["user"], row["role"], row["session"], row["channel"]) == ("u-clinician", "clinician", "visit-7", "http")
+    # the session header is the client's free text: the trail keeps its keyed digest
+    session = session_token(api.core.audit.key, "visit-7")
+    assert session.startswith("s_") and len(session) == 26
+    assert (row["user"], row["role"], row["session"], row["channel"]) == ("u-clinician", "clinician", session, "http")
     assert row["outcome"] == answer["status"] == "answered"
     assert row["sources"] == [c["chunk_id"] for c in answer["citations"]] and row["sources"]
     meta = answer["metadata"]
@@ -101,7 +105,9 @@ def test_search_and_passages_are_recorded_with_their_sources(api: Api) -> None:
         [ids[0]],
         {"found": 1, "highlight_terms": 1, "requested": 1},
     )
-    assert (not_found["sources"], not_found["outcome"]) == (["gone:v1:0"], "NOT_FOUND")
+    # ids that name nothing stored are the client's text: counted, never kept
+    assert (not_found["sources"], not_found["outcome"]) == ([], "NOT_FOUND")
+    assert not_found["details"]["requested"] == 1
 
 
 def test_tool_calls_run_and_are_recorded_as_the_keys_user(api: Api) -> None:

@@ -121,7 +121,7 @@ def _insert_forged(seq: int) -> str:
         (["UPDATE audit_log SET user = 'someone-else' WHERE seq = 1"], 1, "Row 1 fails its MAC"),
         (["UPDATE audit_log SET question = 'John Smith' WHERE seq = 5"], 5, "Row 5 fails its MAC"),
         (["DELETE FROM audit_log WHERE seq = 3"], 3, "Row 3 is missing"),
-        (["DELETE FROM audit_log WHERE seq = 5"], 5, "The head records 5 rows but the table ends at row 4"),
+        (["DELETE FROM audit_log WHERE seq = 5"], 5, "the table ends at row 4: row 5 was deleted."),
         (["DELETE FROM audit_log WHERE seq >= 4"], 4, "rows 4–5 were deleted"),
         (["DELETE FROM audit_log"], 1, "The head records 5 rows but the table ends at row 0"),
         (_swap_rows(2, 3), 2, "Row 2 does not follow row 1"),

@@ -17,7 +17,7 @@ from curbside.settings import Settings
 @pytest.fixture(scope="module")
 def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Curbside, TestClient, Keys]]:
     home: Path = tmp_path_factory.mktemp("auth-home")
-    core = Curbside(Settings(home=home, rate_limit=None))
+    core = Curbside(Settings(home=home, rate_limit=None, auth_failure_limit=None))
     core.audit.redact = lambda text: text.replace("John Smith", "[PERSON]")
     keys = Keys(
         clinician=core.users.add("dr-clinician", "clinician").key,

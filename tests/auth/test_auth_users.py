@@ -106,6 +106,36 @@ def test_an_unrevoked_row_restored_by_hand_is_refused(app: Curbside) -> None:
         app.users.authenticate(new.key)
 
 
+def test_a_revoked_user_restored_with_its_old_genuine_row_is_refused(app: Curbside) -> None:
+    """The old row and its MAC were genuine once; the anchor shows the table has gone back in time."""
+    new = app.users.add("dr-a", "clinician")
+    keeper = app.users.add("dr-b", "clinician")
+    conn = apsw.Connection(str(app.settings.db_path))
+    old_row = conn.execute("SELECT revoked_at, mac FROM api_users WHERE name = 'dr-a'").fetchone()
+    app.users.revoke("dr-a")
+    conn.execute("UPDATE api_users SET revoked_at = ?, mac = ? WHERE name = 'dr-a'", old_row)
+    conn.close()
+    assert app.users.list(include_revoked=True)[0].intact  # the row's own MAC holds...
+    with pytest.raises(UnauthenticatedError):  # ...but the table is not the one the anchor vouches for
+        app.users.authenticate(new.key)
+    with pytest.raises(UnauthenticatedError):  # and nobody gets in until an administrator looks
+        app.users.authenticate(keeper.key)
+    app.users.reanchor()  # `curbside users anchor`, after checking the table (here: accepting the restore)
+    assert app.users.authenticate(keeper.key).name == "dr-b"
+
+
+def test_the_anchor_follows_every_change_and_refuses_a_deleted_anchor(app: Curbside) -> None:
+    first = app.users.add("dr-a", "clinician")
+    app.users.add("dr-b", "admin")
+    app.users.revoke("dr-b")
+    assert app.users.authenticate(first.key).name == "dr-a"
+    anchor = app.settings.home / "users.anchor"
+    assert anchor.stat().st_mode & 0o777 == 0o600
+    anchor.unlink()
+    with pytest.raises(UnauthenticatedError):
+        app.users.authenticate(first.key)
+
+
 def test_users_signed_with_another_key_are_refused(app: Curbside, tmp_path: Path) -> None:
     new = app.users.add("dr-a", "clinician")
     other = UserStore(app.db, key=b"k" * 32)

@@ -8,16 +8,16 @@ FastAPI resolves once per request.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import Depends, Header, Request, Security
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
+from curbside.api.guard import CALLER_SCOPE_KEY, client_address
 from curbside.app import Curbside
+from curbside.auth.access import authenticate, key_from_headers, refuse
 from curbside.auth.roles import ADMIN, AUDIT, CLINICAL, role_allows
-from curbside.errors import AuditIntegrityError, PermissionDeniedError, UnauthenticatedError
 from curbside.tools.base import ToolCaller
 
 __all__ = [
@@ -35,15 +35,10 @@ __all__ = [
     "require_roles",
 ]
 
-log = logging.getLogger("curbside.api")
-
 SESSION_HEADER = "X-Session-Id"
+# declared for the OpenAPI document (the "Authorize" button); RequestGuard reads the same headers
 _bearer = HTTPBearer(auto_error=False, description="An API key from `curbside users add NAME --role ROLE`.")
 _api_key = APIKeyHeader(name="X-API-Key", auto_error=False, description="The same API key, for clients without Bearer.")
-_MISSING = (
-    "This route needs an API key: send `Authorization: Bearer <key>` (or `X-API-Key: <key>`). "
-    "An administrator issues keys with `curbside users add NAME --role clinician|admin|auditor`."
-)
 
 
 def get_curbside(request: Request) -> Curbside:
@@ -54,34 +49,12 @@ def get_curbside(request: Request) -> Curbside:
 Core = Annotated[Curbside, Depends(get_curbside)]
 
 
-def authenticate(core: Curbside, key: str | None, *, session: str | None = None) -> ToolCaller:
-    """The caller holding ``key`` (counted against the per-user rate limit); UnauthenticatedError without one."""
-    if not key or not key.strip():
-        raise UnauthenticatedError(_MISSING)
-    user = core.users.authenticate(key.strip())
-    core.rate_limiter.hit_api(user.name)  # before the role check: refused requests count too
-    return ToolCaller(user=user.name, role=user.role, session=session)
-
-
-def refuse(
-    core: Curbside, caller: ToolCaller, allowed: frozenset[str], *, channel: str, method: str, path: str
-) -> None:
-    """Record an authenticated caller's refused request, then raise PERMISSION_DENIED."""
-    from curbside.audit.entries import denied_entry
-
-    try:
-        core.audit.append(denied_entry(caller, channel=channel, method=method, path=path, needed=allowed))
-    except AuditIntegrityError as exc:  # the refusal stands either way; the trail's own state is reported elsewhere
-        log.error("could not record a refused request: %s", exc.message)
-    needed = " or ".join(sorted(allowed))
-    raise PermissionDeniedError(
-        f"Role {caller.role!r} may not use {method} {path}; it needs a key with the role {needed}. "
-        "Ask an administrator for one."
-    )
-
-
 def require_roles(allowed: frozenset[str]) -> Callable[..., ToolCaller]:
-    """A dependency admitting callers whose key has one of ``allowed`` roles."""
+    """A dependency admitting callers whose key has one of ``allowed`` roles.
+
+    ``RequestGuard`` admits the caller from the headers before the body is read and leaves it
+    in the scope; without the guard (an app assembled by hand) the check runs here.
+    """
 
     def caller_with_role(
         request: Request,
@@ -92,18 +65,26 @@ def require_roles(allowed: frozenset[str]) -> Callable[..., ToolCaller]:
             str | None,
             Header(
                 alias=SESSION_HEADER,
+                min_length=1,
                 max_length=128,
                 pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]*$",
-                description="Opaque session id recorded on the audit trail (never a patient identifier).",
+                description="Opaque session id; the audit trail keeps a keyed digest of it, never the text.",
             ),
         ] = None,
     ) -> ToolCaller:
-        key = bearer.credentials if bearer is not None else api_key
-        caller = authenticate(core, key, session=session)
+        admitted = request.scope.get(CALLER_SCOPE_KEY)
+        if isinstance(admitted, ToolCaller):
+            return admitted
+        caller = authenticate(
+            core, key_from_headers(request.headers), client=client_address(request.scope), session=session
+        )
         if not role_allows(caller.role, allowed):
-            refuse(core, caller, allowed, channel="http", method=request.method, path=request.url.path)
+            route = request.scope.get("route")
+            path = route.path if route is not None else request.url.path
+            refuse(core, caller, allowed, channel="http", method=request.method, path=path)
         return caller
 
+    caller_with_role.allowed_roles = allowed  # type: ignore[attr-defined]  # RequestGuard reads it from the route
     return caller_with_role
 
 

@@ -1,4 +1,8 @@
-"""``GET /healthz``: is the store readable and which model serves search."""
+"""``GET /healthz``: is the store readable and which model serves search.
+
+It runs on the event loop (two quick reads), not in the worker pool: a monitor must get its
+answer while every worker is busy with clinicians' requests.
+"""
 
 from __future__ import annotations
 
@@ -23,7 +27,7 @@ class Health(BaseModel):
 
 
 @router.get("/healthz", response_model=Health)
-def healthz(core: Annotated[Curbside, Depends(get_curbside)]) -> Health:
+async def healthz(core: Annotated[Curbside, Depends(get_curbside)]) -> Health:
     stats = core.documents.stats()
     indexed = core.ingestor.guard.indexed_model()
     return Health(

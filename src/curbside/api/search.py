@@ -24,14 +24,21 @@ def _split(value: str | None) -> list[str]:
 def search(
     core: Core,
     caller: ClinicalCaller,
-    q: Annotated[str, Query(description="Question or keywords.")],
+    q: Annotated[
+        str,
+        Query(
+            min_length=1,
+            max_length=20_000,
+            description="Question or keywords; at most CURBSIDE_MAX_QUERY_CHARS characters (default 2,000).",
+        ),
+    ],
     k: Annotated[int | None, Query(ge=1, le=100, description="Hits to return (default 10).")] = None,
     mode: Literal["hybrid", "dense", "bm25"] = "hybrid",
-    source_type: str | None = None,
-    specialty: str | None = None,
-    doc_key: str | None = None,
+    source_type: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
+    specialty: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
+    doc_key: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
     namespace: Annotated[
-        str, Query(min_length=1, description="'kb' (documents) or 'odb' (formulary passages).")
+        str, Query(min_length=1, max_length=200, description="'kb' (documents) or 'odb' (formulary passages).")
     ] = "kb",
 ) -> SearchResponse:
     """Hybrid (dense + BM25) search of the knowledge base, with the relevance threshold applied."""
@@ -49,9 +56,13 @@ def search(
 def passages(
     core: Core,
     caller: ClinicalCaller,
-    chunk_ids: Annotated[str, Query(description="Comma-separated chunk ids, e.g. 'guide:v1:3,guide:v1:4'.")],
+    chunk_ids: Annotated[
+        str,
+        Query(min_length=1, max_length=20_000, description="Comma-separated chunk ids, e.g. 'guide:v1:3,guide:v1:4'."),
+    ],
     highlight_terms: Annotated[
-        str | None, Query(description="Comma-separated terms to mark **like this** (up to 5 snippets each).")
+        str | None,
+        Query(max_length=2_000, description="Comma-separated terms to mark **like this** (up to 5 snippets each)."),
     ] = None,
 ) -> SourcePassages:
     """Open passages by chunk id (full text, source, page, section, highlights)."""

@@ -52,7 +52,15 @@ def list_tools(core: Core) -> ToolList:
     "/{name}",
     response_model=ToolResult,
     responses={
-        **{code: {"model": ToolResult} for code in (403, 409, 429, 500, 504)},
+        **{code: {"model": ToolResult} for code in (409, 500, 504)},
+        **{
+            code: {
+                "model": ToolResult | ErrorBody,
+                "description": "A ToolResult when the tool refuses the call; an error body when the request is "
+                "refused before it reaches the tool (the key's role, the per-user limit, the audit trail)",
+            }
+            for code in (403, 429, 503)
+        },
         422: {
             "model": ToolResult | ErrorBody,
             "description": "A ToolResult when the arguments break the tool's rules; "

@@ -15,12 +15,12 @@ import logging
 import re
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from curbside.ask.clarify import clarifying_question
-from curbside.ask.query import compose_query
+from curbside.ask.query import MAX_FINDING_CHARS, compose_query
 from curbside.errors import UpstreamError, ValidationError
 from curbside.kb.sentences import split_sentences
 from curbside.llm.extractive import extractive_answer
@@ -44,28 +44,47 @@ _LEADING_MARKERS = re.compile(r"^(?:\s*\[\d+\])+\s*")
 MIN_ANSWER_WORDS = 3  # fewer words than this beside the markers is no answer (small models emit "[1]" alone)
 
 
-class AskRequest(BaseModel):
-    """A question, or a diagnosed condition with clinical findings, or both."""
+# hard ceilings the schema states; the settings set the working limits below them
+QUESTION_CEILING = 20_000  # CURBSIDE_MAX_QUERY_CHARS may not exceed it
+PATIENT_CONTEXT_CEILING = 200_000  # nor CURBSIDE_MAX_PATIENT_CONTEXT_CHARS
+_Finding = Annotated[str, StringConstraints(min_length=1, max_length=MAX_FINDING_CHARS)]
+_Filter = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 
-    question: str = Field("", description="The clinical question.")
-    condition: str | None = Field(None, description="Diagnosed condition, e.g. 'malaria'.")
-    findings: list[str] = Field(
-        default_factory=list, description="Clinical findings, e.g. ['pregnant', 'first trimester']."
+
+class AskRequest(BaseModel):
+    """A question, or a diagnosed condition with clinical findings, or both (at least one of the two)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(
+        "",
+        max_length=QUESTION_CEILING,
+        description="The clinical question; at most CURBSIDE_MAX_QUERY_CHARS characters (default 2,000), "
+        "the condition and findings included. May be empty only when `condition` is given.",
+    )
+    condition: str | None = Field(
+        None, min_length=1, max_length=MAX_FINDING_CHARS, description="Diagnosed condition, e.g. 'malaria'."
+    )
+    findings: list[_Finding] = Field(
+        default_factory=list,
+        max_length=100,
+        description="Clinical findings, e.g. ['pregnant', 'first trimester']; they need a condition, and at most "
+        "CURBSIDE_MAX_FINDINGS (default 20) are accepted.",
     )
     k: int | None = Field(None, ge=1, le=20, description="Passages to answer from (default 5).")
-    source_type: str | None = None
-    specialty: str | None = None
-    doc_key: str | None = None
-    namespace: str = Field(
-        "kb",
-        min_length=1,
-        description="Search namespace: 'kb' (ingested documents) or e.g. 'odb' (formulary passages).",
+    source_type: _Filter | None = None
+    specialty: _Filter | None = None
+    doc_key: _Filter | None = None
+    namespace: _Filter = Field(
+        "kb", description="Search namespace: 'kb' (ingested documents) or e.g. 'odb' (formulary passages)."
     )
     use_llm: bool = Field(True, description="False forces the extractive answer even when a model is configured.")
     patient_context: str | None = Field(
         None,
-        description="Chart facts for this patient (may hold PHI). Given to the model with the passages, never searched; "
-        "a prompt holding PHI never reaches the cloud endpoint.",
+        max_length=PATIENT_CONTEXT_CEILING,
+        description="Chart facts for this patient (may hold PHI), at most CURBSIDE_MAX_PATIENT_CONTEXT_CHARS "
+        "characters (default 20,000). Given to the model with the passages, never searched; a prompt holding "
+        "PHI never reaches the cloud endpoint.",
     )
 
 
@@ -94,23 +113,30 @@ class Asker:
         )
         return answer
 
-    async def _ask(self, request: AskRequest) -> Answer:
-        started = time.perf_counter()
+    def check(self, request: AskRequest) -> tuple[str, str | None]:
+        """The search text and patient context of ``request``, or ValidationError: sizes before any work."""
         s = self.settings
         text = compose_query(request.question, request.condition, request.findings, max_findings=s.max_findings)
         if not text.strip():
             raise ValidationError("The question is empty. Ask a clinical question, or give --condition with findings.")
         if len(text) > s.max_query_chars:
             raise ValidationError(
-                f"The question is {len(text)} characters long; the limit is {s.max_query_chars} "
+                f"The question is {len(text):,} characters long; the limit is {s.max_query_chars:,} "
                 "(CURBSIDE_MAX_QUERY_CHARS). Ask it more briefly."
             )
         context = (request.patient_context or "").strip() or None
         if context and len(context) > s.max_patient_context_chars:
             raise ValidationError(
-                f"The patient context is {len(context)} characters long; the limit is {s.max_patient_context_chars} "
-                "(CURBSIDE_MAX_PATIENT_CONTEXT_CHARS). Give the facts that bear on the question."
+                f"The patient context is {len(context):,} characters long; the limit is "
+                f"{s.max_patient_context_chars:,} (CURBSIDE_MAX_PATIENT_CONTEXT_CHARS). "
+                "Give the facts that bear on the question."
             )
+        return text, context
+
+    async def _ask(self, request: AskRequest) -> Answer:
+        started = time.perf_counter()
+        s = self.settings
+        text, context = self.check(request)
         meta: dict[str, object] = {"query": text, "embedder": self.engine.embedder.model_id}
         # the user's own words, screened on every path so the answer and the audit trail can say whether they held PHI
         screened = await asyncio.to_thread(self.screen.screen, request.question, request.condition, *request.findings, context)

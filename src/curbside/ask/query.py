@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from curbside.errors import ValidationError
+from curbside.search.normalize import normalize_query
 
 __all__ = ["compose_query"]
 
@@ -20,9 +21,9 @@ MAX_FINDING_CHARS = 300
 
 def compose_query(question: str | None, condition: str | None, findings: Sequence[str], *, max_findings: int) -> str:
     """The search text for a question and/or a condition with findings."""
-    question = (question or "").strip()
-    condition = " ".join((condition or "").split())
-    cleaned = [" ".join(f.split()) for f in findings if f and f.strip()]
+    question = normalize_query(question or "")
+    condition = normalize_query(condition or "")
+    cleaned = [text for f in findings if (text := normalize_query(f or ""))]
     if cleaned and not condition:
         raise ValidationError("Clinical findings need a condition (--condition): the condition picks the guideline.")
     if len(cleaned) > max_findings:

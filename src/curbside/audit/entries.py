@@ -107,7 +107,8 @@ def passages_entry(
         role=caller.role,
         session=caller.session,
         channel=channel,
-        sources=_ids(chunk_ids),
+        # only ids that exist: a requested id is text the client chose, and could be anything
+        sources=_ids(p.chunk_id for p in result.passages) if result is not None else (),
         outcome="ok" if result is not None else "started",
         details={
             "requested": len(chunk_ids),
@@ -125,6 +126,7 @@ def tool_entry(event: ToolAuditEvent, *, arguments_digest: Callable[[str], str])
         user=event.user,
         role=event.role,
         session=event.session,
+        channel=event.channel,
         tools=(event.tool,),
         phi=event.requires_phi,
         outcome=event.error_code or event.status,  # ok, or the stable code (RATE_LIMITED, TIMEOUT …)

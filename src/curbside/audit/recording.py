@@ -63,6 +63,7 @@ async def audited_async(trail: AuditTrail, entry: AuditEntry) -> AsyncIterator[A
 async def audited_ask(app: Curbside, request: AskRequest, caller: ToolCaller, *, channel: str) -> Answer:
     """``app.asker.ask(request)`` with its audit row (question redacted; PHI flag and model from the answer)."""
     async with audited_async(app.audit, ask_entry(caller, request, channel=channel)) as scope:
+        app.asker.check(request)  # sizes first: an over-long question costs nothing but its (cut) row
         answer = await app.asker.ask(request)
         scope.entry = ask_entry(caller, request, channel=channel, answer=answer)
     return answer

@@ -18,7 +18,12 @@ def parse_time(text: str, *, name: str = "time") -> datetime:
             f"{name} {text!r} is not an ISO 8601 time; write e.g. 2025-03-01, 2025-03-01T08:30:00Z "
             "or 2025-03-01T08:30:00-05:00."
         ) from None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    try:
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except OverflowError:  # e.g. 0001-01-01T00:00:00+01:00: its UTC form falls before year 1
+        raise ValidationError(
+            f"{name} {text!r} is outside the calendar once converted to UTC; give a time between years 1 and 9999."
+        ) from None
 
 
 def parse_range(since: str, until: str | None) -> tuple[datetime, datetime | None]:

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from curbside.settings import Settings
     from curbside.store.database import Database
 
-__all__ = ["WITHHELD", "AuditEntry", "AuditTrail", "Redactor", "utc_text"]
+__all__ = ["QUESTION_KEEP_CHARS", "WITHHELD", "AuditEntry", "AuditTrail", "Redactor", "utc_text"]
 
 log = logging.getLogger("curbside.audit")
 
@@ -67,6 +67,10 @@ class AuditEntry:
     model_used: str | None = None
     phi: bool | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
+
+
+# an over-long question (which the request was refused for) is kept cut to this many characters
+QUESTION_KEEP_CHARS = 2000
 
 
 class AuditTrail:
@@ -227,9 +231,13 @@ class AuditTrail:
                 raise AuditIntegrityError(f"{report.problem} {fix}")
 
     def _stored_values(self, entry: AuditEntry, *, redact_question: bool = True) -> dict[str, Any]:
-        question = entry.question
+        question, cut = entry.question, ""
+        if question and len(question) > QUESTION_KEEP_CHARS:  # refused as too long: enough to see what it was
+            question, cut = question[:QUESTION_KEEP_CHARS], f" [truncated: {len(question):,} characters in all]"
         if question and redact_question:
             question = self._redacted(question)
+        if question and cut and question != WITHHELD:
+            question += cut
         return {
             "action": entry.action,
             "user": entry.user,

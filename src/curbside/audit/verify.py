@@ -57,10 +57,10 @@ class VerifyReport(BaseModel):
             )
         last = report.last_row
         if head.count > last:
-            lost = f"rows {last + 1}–{head.count}" if head.count > last + 1 else f"row {head.count}"
+            lost = f"rows {last + 1}–{head.count} were" if head.count > last + 1 else f"row {head.count} was"
             return report._fail(
                 last + 1,
-                f"The head records {head.count} rows but the table ends at row {last}: {lost} were deleted.",
+                f"The head records {head.count} rows but the table ends at row {last}: {lost} deleted.",
             )
         if head.count > 0 and not hmac.compare_digest(report._anchor_mac or "", head.last_mac):
             return report._fail(head.count, f"Row {head.count} is not the row the head recorded: it was replaced.")

@@ -24,7 +24,9 @@ __all__ = ["RateLimiter"]
 class RateLimiter:
     """``hit(limit, *key)`` counts one event against ``limit`` for ``key``, or raises ``RateLimitedError``."""
 
-    def __init__(self, storage_uri: str = "memory://", *, api_limit: str | None = None) -> None:
+    def __init__(
+        self, storage_uri: str = "memory://", *, api_limit: str | None = None, failure_limit: str | None = None
+    ) -> None:
         from limits import parse_many, storage, strategies
         from limits.errors import ConfigurationError
 
@@ -37,11 +39,36 @@ class RateLimiter:
             ) from exc
         self._limiter = strategies.MovingWindowRateLimiter(self._storage)
         self._api_limits: list[RateLimitItem] = parse_many(api_limit) if api_limit else []
+        self._failure_limits: list[RateLimitItem] = parse_many(failure_limit) if failure_limit else []
         self.storage_uri = storage_uri
 
     @classmethod
     def from_settings(cls, settings: Settings) -> RateLimiter:
-        return cls(settings.rate_limit_storage, api_limit=settings.rate_limit)
+        return cls(settings.rate_limit_storage, api_limit=settings.rate_limit, failure_limit=settings.auth_failure_limit)
+
+    def check_failures(self, client: str) -> None:
+        """Refuse ``client`` (an address) outright once its wrong keys used up ``CURBSIDE_AUTH_FAILURE_LIMIT``."""
+        for item in self._failure_limits:
+            try:
+                allowed = self._limiter.test(item, "auth-failure", client)
+            except Exception as exc:  # the store is down: as in _hit, refuse rather than admit unlimited guesses
+                raise self._store_down(exc) from exc
+            if not allowed:
+                stats = self._limiter.get_window_stats(item, "auth-failure", client)
+                retry_after = max(stats.reset_time - time.time(), 0.0)
+                raise RateLimitedError(
+                    f"Too many requests with a missing or wrong API key from this address ({item.amount} per "
+                    f"{_window(item)}). Try again in {retry_after:.0f} s with a valid key.",
+                    retry_after=round(retry_after, 3),
+                )
+
+    def hit_failure(self, client: str) -> None:
+        """Count one request from ``client`` that had no valid key."""
+        for item in self._failure_limits:
+            try:
+                self._limiter.hit(item, "auth-failure", client)
+            except Exception as exc:  # noqa: BLE001 - the refusal stands; the count is lost with the store
+                raise self._store_down(exc) from exc
 
     def hit_api(self, user: str) -> None:
         """One HTTP or MCP request by ``user`` against ``CURBSIDE_RATE_LIMIT``."""
@@ -62,12 +89,15 @@ class RateLimiter:
             stats = self._limiter.get_window_stats(item, *key)
         except Exception as exc:
             # the limiter's store (e.g. Redis) is down: refuse rather than let requests through unlimited
-            raise UpstreamError(
-                f"The rate-limit store {self.storage_uri!r} is not answering ({type(exc).__name__}); "
-                "requests are refused until it is back."
-            ) from exc
+            raise self._store_down(exc) from exc
         retry_after = max(stats.reset_time - time.time(), 0.0)
         raise RateLimitedError(f"{message} Try again in {retry_after:.0f} s.", retry_after=round(retry_after, 3))
+
+    def _store_down(self, exc: Exception) -> UpstreamError:
+        return UpstreamError(
+            f"The rate-limit store {self.storage_uri!r} is not answering ({type(exc).__name__}); "
+            "requests are refused until it is back."
+        )
 
     def reset(self) -> None:
         """Forget every counter (tests, or an administrator clearing a lockout)."""

@@ -8,17 +8,23 @@ known user; a revoked name can be given a new key.
 
 from __future__ import annotations
 
+import fcntl
 import hmac
 import logging
+import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from curbside.audit.chain import canonical_json, digest
+from curbside.auth.anchor import UsersAnchor, table_digest
 from curbside.auth.keys import generate_key, key_digest, key_lookup_prefix, looks_like_key
 from curbside.auth.roles import OPERATOR, parse_role
-from curbside.errors import NotFoundError, StateError, UnauthenticatedError, ValidationError
+from curbside.errors import AuditIntegrityError, NotFoundError, StateError, UnauthenticatedError, ValidationError
 
 if TYPE_CHECKING:
     from curbside.store.database import Database
@@ -59,9 +65,83 @@ class NewKey:
 
 
 class UserStore:
-    def __init__(self, db: Database, *, key: bytes) -> None:
+    """``anchor_path``: the users anchor (auth/anchor.py); without one, restored old rows go unnoticed."""
+
+    def __init__(self, db: Database, *, key: bytes, anchor_path: Path | None = None) -> None:
         self.db = db
         self._mac_key = key
+        self._anchor = UsersAnchor(anchor_path, key) if anchor_path is not None else None
+        self._change_lock = anchor_path.with_name(anchor_path.name + ".lock") if anchor_path is not None else None
+
+    @contextmanager
+    def _changing(self) -> Iterator[None]:
+        """One change at a time across processes; the anchor vouches for the old and new table meanwhile."""
+        if self._anchor is None or self._change_lock is None:
+            with self.db.transaction():
+                yield
+            return
+        fd = os.open(self._change_lock, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            before = self._digest()
+            self._ensure_anchor(before)
+            with self.db.transaction():
+                yield
+                after = self._digest()
+                self._anchor.write(before, after)  # a crash from here to the next write leaves either state valid
+            self._anchor.write(after)
+        finally:
+            os.close(fd)
+
+    def _digest(self) -> str:
+        return table_digest([(int(i), str(m)) for i, m in self.db.rows("SELECT id, mac FROM api_users")])
+
+    def _ensure_anchor(self, current: str) -> None:
+        """Anchor a table that has none yet (a new home, or one from before anchors existed)."""
+        assert self._anchor is not None
+        if self._anchor.exists():
+            return
+        if self.db.get_meta("users_anchored"):
+            return  # it was anchored once: a missing file is refused at authentication, not re-made here
+        self._anchor.write(current)
+        self.db.set_meta("users_anchored", "1")
+        log.warning("anchored the API users table in %s; keep it with the audit key", self._anchor.path)
+
+    def check_anchor(self) -> None:
+        """UnauthenticatedError-free check: raise AuditIntegrityError when the table left its anchor."""
+        if self._anchor is None:
+            return
+        current = self._digest()
+        if not self._anchor.exists() and not self.db.get_meta("users_anchored"):
+            with self._changing_quiet():
+                self._ensure_anchor(current)
+            return
+        if not self._anchor.accepts(current):
+            raise AuditIntegrityError(
+                f"The API users table does not match its anchor {str(self._anchor.path)!r}: rows were edited, "
+                "added or restored outside Curbside, or the anchor was removed. No key is accepted until an "
+                "administrator checks the table (`curbside users list --all`) and runs `curbside users anchor`."
+            )
+
+    @contextmanager
+    def _changing_quiet(self) -> Iterator[None]:
+        assert self._change_lock is not None
+        fd = os.open(self._change_lock, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
+
+    def reanchor(self) -> str:
+        """Vouch for the table as it stands (after an administrator checked it); its digest."""
+        if self._anchor is None or self._change_lock is None:
+            raise ValidationError("This user store has no anchor file to write.")
+        with self._changing_quiet():
+            current = self._digest()
+            self._anchor.write(current)
+            self.db.set_meta("users_anchored", "1")
+        return current
 
     def add(self, name: str, role: str) -> NewKey:
         """A new user (or a new key for a revoked name) with a fresh key."""
@@ -78,7 +158,7 @@ class UserStore:
             "revoked_at": None,
         }
         row["mac"] = self._mac(row)
-        with self.db.transaction():
+        with self._changing():
             if self._active_row(name) is not None:
                 raise StateError(
                     f"User {name!r} already has an active key. Revoke it first (`curbside users remove {name}`) "
@@ -92,7 +172,7 @@ class UserStore:
         return NewKey(user=self._user(row), key=key)
 
     def revoke(self, name: str) -> ApiUser:
-        with self.db.transaction():
+        with self._changing():
             row = self._active_row(name)
             if row is None:
                 raise NotFoundError(f"No active user named {name!r}; `curbside users list` shows them.")
@@ -118,6 +198,11 @@ class UserStore:
         )
         if not looks_like_key(key):
             raise refused
+        try:
+            self.check_anchor()
+        except AuditIntegrityError as exc:
+            log.error("%s", exc.message)
+            raise refused from exc
         wanted = key_digest(key)
         for row in self._rows(" WHERE key_prefix = ?", (key_lookup_prefix(key),)):
             if not hmac.compare_digest(row["key_sha256"], wanted):

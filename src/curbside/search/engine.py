@@ -32,6 +32,7 @@ from curbside.errors import ModelMismatchError, ValidationError
 from curbside.search.embedders.base import Embedder
 from curbside.search.enhance import enhance_query
 from curbside.search.fusion import reciprocal_rank_fusion
+from curbside.search.normalize import normalize_query
 from curbside.search.postprocess import dedupe, limit_per_document
 from curbside.search.reranker import Reranker
 from curbside.settings import Settings
@@ -206,9 +207,11 @@ class SearchEngine:
 
     # --- helpers -----------------------------------------------------------------------------
     def _check_query(self, query: object) -> str:
-        if not isinstance(query, str) or not query.strip():
+        if not isinstance(query, str):
             raise ValidationError("Enter a question or keywords.")
-        text = query.strip()
+        text = normalize_query(query)
+        if not text:
+            raise ValidationError("Enter a question or keywords.")
         limit = self.settings.max_query_chars
         if len(text) > limit:
             raise ValidationError(

@@ -47,6 +47,7 @@ class ToolCaller(BaseModel):
     user: str = Field(min_length=1)
     role: str = Field(min_length=1)
     session: str | None = None
+    channel: str | None = Field(None, description="Where the call came in: http, mcp-http, mcp-stdio, cli.")
 
 
 @dataclass(frozen=True)

@@ -195,9 +195,12 @@ class ToolExecutor:
             confirmed=call.confirmed,
             argument_names=tuple(sorted(call.argument_dict)),
             arguments_sha256=hashlib.sha256(canonical.encode()).hexdigest(),
+            channel=call.caller.channel,
         )
         try:
             self.hooks.audit.record(event)
+        except CurbsideError as exc:  # e.g. AUDIT_INTEGRITY: the trail says why; one line, no traceback
+            log.error("tool call %s was not recorded on the audit trail: [%s] %s", call.call_id, exc.code, exc.message)
         except Exception:
             # the call already happened; losing its audit row must be loud, not fatal to the caller
             log.exception("audit sink failed to record tool call %s", call.call_id)

@@ -90,6 +90,7 @@ class ToolAuditEvent:
     confirmed: bool
     argument_names: tuple[str, ...]
     arguments_sha256: str
+    channel: str | None = None
     at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
