@@ -95,3 +95,22 @@ def test_serve_starts_a_real_server(samples_home: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def test_routing_reason_tells_a_missing_model_from_a_forbidden_one(
+    samples_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    question = "can I start metformin if eGFR is 35?"
+    code, out, _ = invoke("ask", question, "--json")
+    meta = json.loads(out)["metadata"]
+    assert code == 0 and meta["model_used"] == "extractive"
+    assert meta["routing_reason"] == (
+        "no LLM endpoint is configured (set CURBSIDE_LOCAL_LLM_URL or CURBSIDE_CLOUD_LLM_URL); extractive answer"
+    )
+    # a cloud model is configured, but local-only routing forbids it: never called, and said so
+    monkeypatch.setenv("CURBSIDE_CLOUD_LLM_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("CURBSIDE_LLM_ROUTING", "local-only")
+    code, out, _ = invoke("ask", question, "--json")
+    meta = json.loads(out)["metadata"]
+    assert code == 0 and meta["model_used"] == "extractive"
+    assert meta["routing_reason"] == "routing local-only forbids the cloud model (CURBSIDE_LLM_ROUTING); extractive answer"

@@ -81,13 +81,71 @@ def test_ingest_json_and_failure_exit_code(runner: CliRunner, tmp_path: Path) ->
     assert data["sizes"]["over_cap"] == 0
 
 
-def test_search_json_shape(runner: CliRunner, ingested: Path) -> None:
+def test_search_json_is_the_http_response(runner: CliRunner, ingested: Path) -> None:
+    """`search --json` prints what GET /v1/search returns for the same query: one shape on both edges."""
+    from fastapi.testclient import TestClient
+
+    from curbside.api import create_app
+    from curbside.app import Curbside
+    from curbside.settings import Settings
+    from curbside.types import SearchResponse
+
     code, out, _ = run(runner, "search", "anticoagulation in AF", "-k", "2", "--json")
     assert code == 0
-    hits = json.loads(out)
-    assert hits and set(hits[0]) >= {"chunk_id", "doc_key", "title", "section_path", "page", "score", "text"}
-    assert hits[0]["doc_key"] == "af" and hits[0]["section_path"] == "Stroke prevention"
-    assert hits[0]["text"].startswith("Atrial fibrillation > Stroke prevention")
+    printed = json.loads(out)
+    assert set(printed) == set(SearchResponse.model_fields)
+    assert printed["query"] == "anticoagulation in AF" and printed["mode"] == "hybrid"
+    hit = printed["hits"][0]
+    assert hit["doc_key"] == "af" and hit["section_path"] == "Stroke prevention"
+    assert hit["text"].startswith("Atrial fibrillation > Stroke prevention") and hit["similarity"] > 0
+    core = Curbside(Settings(rate_limit=None))
+    try:
+        key = core.users.add("dr-shape", "clinician").key
+        with TestClient(create_app(core, warm_up=False)) as client:
+            served = client.get(
+                "/v1/search", params={"q": "anticoagulation in AF", "k": 2}, headers={"X-API-Key": key}
+            ).json()
+    finally:
+        core.close()
+    assert set(served) == set(printed)
+    assert {k: v for k, v in served.items() if k != "took_ms"} == {k: v for k, v in printed.items() if k != "took_ms"}
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "error_code", "message"),
+    [
+        (["search", "   ", "--json"], 2, "VALIDATION_ERROR", "Enter a question"),
+        (["search", "heart", "-k", "0", "--json"], 2, "VALIDATION_ERROR", "Invalid value for '-k'"),
+        (["search", "heart", "--json", "--mode", "vector"], 2, "VALIDATION_ERROR", "Invalid value for '--mode'"),
+        (["ask", "--json"], 2, "VALIDATION_ERROR", "The question is empty"),
+        (["ask", "--finding", "fever", "--json"], 2, "VALIDATION_ERROR", "need a condition"),
+        (["jobs", "show", "12345", "--json"], 2, "NOT_FOUND", "No job with id 12345"),
+        (["jobs", "retry", "12345", "--json"], 2, "NOT_FOUND", "No job with id 12345"),
+        (["jobs", "list", "--state", "lost", "--json"], 2, "VALIDATION_ERROR", "Invalid value for '--state'"),
+        (["ingest", "--json"], 2, "VALIDATION_ERROR", "Missing argument 'PATHS...'"),
+        (["coverage", "status", "--json", "--bogus"], 2, "VALIDATION_ERROR", "No such option '--bogus'"),
+        (["eval", "retrieval", "/nonexistent", "--json"], 2, "VALIDATION_ERROR", "/nonexistent is not a directory"),
+        (["tool", "--args", "{"], 2, "VALIDATION_ERROR", "Name a tool"),
+        (["tool", "source.passages", "--args", "[1]"], 2, "VALIDATION_ERROR", "must be a JSON object"),
+    ],
+)
+def test_with_json_errors_are_the_http_error_shape(
+    runner: CliRunner, ingested: Path, args: list[str], code: int, error_code: str, message: str
+) -> None:
+    got, out, err = run(runner, *args)
+    assert got == code and err == ""
+    body = json.loads(out)
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}
+    assert body["error"]["code"] == error_code and message in body["error"]["message"]
+
+
+def test_without_json_errors_stay_text(runner: CliRunner, ingested: Path) -> None:
+    code, out, err = run(runner, "jobs", "show", "12345")
+    assert code == 2 and out == "" and err.startswith("Error [NOT_FOUND]: No job with id 12345")
+    code, out, err = run(runner, "search", "heart", "-k", "0")
+    assert code == 2 and "search [OPTIONS] QUERY" in err and "Invalid value for '-k'" in err
+    code, out, _ = run(runner, "search", "--", "--json")  # after --, --json is the query, not the flag
+    assert code == 0 and not out.startswith("{")
 
 
 def test_search_human_output_and_filters(runner: CliRunner, ingested: Path) -> None:
@@ -120,9 +178,9 @@ def test_jobs_list_show_and_retry(runner: CliRunner, tmp_path: Path) -> None:
     code, out, err = run(runner, "ingest", str(broken))
     assert code == 1 and "! broken:" in out + err
     code, out, _ = run(runner, "jobs", "list", "--json")
-    jobs = json.loads(out)
-    assert jobs[0]["state"] == "failed" and jobs[0]["error_code"] == "PARSE_ERROR" or jobs[0]["error_code"] == "EMPTY_DOCUMENT"
-    job_id = str(jobs[0]["id"])
+    (job,) = json.loads(out)["jobs"]  # GET /v1/jobs's shape
+    assert job["state"] == "failed" and job["error_code"] in ("PARSE_ERROR", "EMPTY_DOCUMENT")
+    job_id = str(job["id"])
     code, out, _ = run(runner, "jobs", "show", job_id)
     assert code == 0 and "failed" in out
     code, out, err = run(runner, "jobs", "retry", job_id)
@@ -131,6 +189,25 @@ def test_jobs_list_show_and_retry(runner: CliRunner, tmp_path: Path) -> None:
     assert json.loads(out)["retry_count"] == 1
     code, out, _ = run(runner, "jobs")
     assert code == 0 and "broken" in out
+
+
+def test_jobs_list_filters_and_says_how_many_more(runner: CliRunner, tmp_path: Path) -> None:
+    for n in range(4):
+        (tmp_path / f"note{n}.md").write_text(f"# Note {n}\n\nWarfarin dosing note number {n}.\n", encoding="utf-8")
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj << >> endobj\ntrailer <<>>\n%%EOF")
+    assert run(runner, "ingest", *(str(p) for p in sorted(tmp_path.iterdir())))[0] == 1
+    code, out, _ = run(runner, "jobs", "list", "--limit", "2")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 3
+    assert lines[-1] == "… and 3 more; narrow with --state or --doc-key, or raise --limit."
+    code, out, _ = run(runner, "jobs", "list", "--state", "failed", "--json")
+    assert [(j["doc_key"], j["state"]) for j in json.loads(out)["jobs"]] == [("broken", "failed")]
+    code, out, _ = run(runner, "jobs", "list", "--doc-key", "note2")
+    assert code == 0 and out.split()[2:] == ["1/1", "note2"] and "more" not in out
+    code, out, _ = run(runner, "jobs", "list", "--state", "running")
+    assert code == 0 and out == "no jobs match\n"
+    code, out, _ = run(runner, "jobs", "list", "--limit", "2", "--json")
+    assert len(json.loads(out)["jobs"]) == 2
 
 
 def test_remove_status_and_reindex(runner: CliRunner, ingested: Path) -> None:
@@ -142,7 +219,7 @@ def test_remove_status_and_reindex(runner: CliRunner, ingested: Path) -> None:
     code, out, _ = run(runner, "remove", "af")
     assert code == 0 and "removed af (version 1)" in out
     code, out, _ = run(runner, "search", "anticoagulation", "--json")
-    assert json.loads(out) == []
+    assert json.loads(out)["hits"] == []
 
 
 def test_invalid_settings_are_reported(runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -151,7 +228,7 @@ def test_invalid_settings_are_reported(runner: CliRunner, monkeypatch: pytest.Mo
     assert code == 4 and "Invalid CURBSIDE_* settings" in err and "embedder" in err
 
 
-def test_demo_runs_on_the_bundled_samples(runner: CliRunner, home: Path) -> None:
+def test_demo_runs_on_the_bundled_samples(runner: CliRunner, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = run(runner, "demo")
     assert code == 0, out
     assert out.count("ingested") >= 4 and "SAMPLE" in out
@@ -160,3 +237,40 @@ def test_demo_runs_on_the_bundled_samples(runner: CliRunner, home: Path) -> None
     assert out.count("(answered;") == 2
     assert "curbside ingest PATH" in out
     assert (home / "demo" / "curbside.sqlite3").exists()
+    # its ingest and its two answers are on the demo home's trail, as the operator's
+    monkeypatch.setenv("CURBSIDE_HOME", str(home / "demo"))
+    code, out, _ = run(runner, "audit", "export", "--since", "2000-01-01")
+    found = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [(r["action"], r["user"]) for r in found] == [
+        ("documents.ingest", "operator"),
+        ("ask", "operator"),
+        ("ask", "operator"),
+    ]
+    assert found[0]["details"]["ingested"] == 4 and len(found[0]["sources"]) == 4
+
+
+def test_jobs_cancel_fails_a_pending_job_and_is_recorded(runner: CliRunner, home: Path) -> None:
+    from datetime import UTC, datetime
+
+    from curbside.app import Curbside
+    from curbside.settings import Settings
+
+    core = Curbside(Settings(home=home))
+    try:
+        job = core.ingestor.submit("waiting.md", b"# Waiting\n\nA queued note about potassium.\n").job
+    finally:
+        core.close()
+    assert job is not None
+    code, out, _ = run(runner, "jobs", "cancel", str(job.id))
+    assert code == 0 and f"Job {job.id} (waiting) is cancelled." in out
+    code, out, _ = run(runner, "jobs", "show", str(job.id), "--json")
+    shown = json.loads(out)
+    assert (shown["state"], shown["error_code"]) == ("failed", "CANCELLED")
+    code, out, _ = run(runner, "jobs", "cancel", str(job.id), "--json")
+    assert code == 3 and json.loads(out)["error"]["code"] == "INVALID_TRANSITION"
+    core = Curbside(Settings(home=home))
+    try:
+        rows = [r for r in core.audit.export(datetime(2000, 1, 1, tzinfo=UTC)) if r["action"] == "jobs.cancel"]
+    finally:
+        core.close()
+    assert [(r["outcome"], r["sources"]) for r in rows] == [("ok", ["waiting"]), ("INVALID_TRANSITION", [])]

@@ -48,6 +48,14 @@ def test_load_again_is_unchanged(runner: CliRunner, subset_dir: Path) -> None:
     code, out, _ = run(runner, "coverage", "load", str(subset_dir), "--json")
     (source,) = json.loads(out)["sources"]
     assert (code, source["status"], source["edition"], source["error_code"]) == (0, "unchanged", LABEL, None)
+    # each load is one audit row as the operator, with each source's status and edition
+    code, out, _ = run(runner, "audit", "export", "--since", "2000-01-01")
+    loads = [r for r in map(json.loads, out.splitlines()) if r["action"] == "coverage.load"]
+    assert [(r["user"], r["channel"], r["outcome"], r["sources"]) for r in loads[-2:]] == [
+        ("operator", "cli", "ok", []),
+        ("operator", "cli", "ok", []),
+    ]
+    assert loads[-1]["details"] == {"status": {"odb": "unchanged"}, "editions": {"odb": LABEL}, "error_codes": []}
 
 
 def test_status(runner: CliRunner) -> None:
@@ -76,6 +84,9 @@ def test_bad_folders_exit_with_the_reason(runner: CliRunner, odb_xml: Path, tmp_
     code, out, err = run(runner, "coverage", "load", str(broken))
     assert code == 1
     assert f"! odb: {odb_xml.name} looks truncated" in err
+    code, out, _ = run(runner, "audit", "export", "--since", "2000-01-01")
+    last = [r for r in map(json.loads, out.splitlines()) if r["action"] == "coverage.load"][-1]
+    assert (last["outcome"], last["sources"], last["details"]["status"]) == ("failed", ["odb"], {"odb": "failed"})
 
 
 def test_status_of_an_empty_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -86,3 +97,35 @@ def test_status_of_an_empty_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         "odb: not loaded (run `curbside coverage load DIR` with the ministry's odb*formulary*.xml in DIR)"
     )
     assert [line.split(":")[0] for line in out.splitlines()] == ["odb", "ohip", "adp"]
+
+
+def test_a_trail_that_cannot_record_stops_a_load(subset_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "fresh"
+    monkeypatch.setenv("CURBSIDE_HOME", str(home))
+    assert run(CliRunner(), "audit", "verify")[0] == 0  # the trail exists, with one row
+    (home / "audit.head").unlink()
+    code, out, err = run(CliRunner(), "coverage", "load", str(subset_dir))
+    assert code == 6 and out == "" and err.startswith("Error [AUDIT_INTEGRITY]: The audit head")
+    code, out, _ = run(CliRunner(), "coverage", "status", "--json")
+    assert [s["loaded"] for s in json.loads(out)["sources"]] == [False, False, False]  # nothing loaded
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "message"),
+    [
+        ("odb.get", {"q": "is Ozempic covered for diabetes?"}, "No ODB formulary is loaded; run `curbside coverage load DIR`"),
+        ("schedule.get", {"q": "can I bill C124?"}, "No OHIP Schedule of Benefits is loaded; run `curbside coverage load DIR`"),
+        ("adp.get", {"q": "what does ADP pay for a walker?"}, "No ADP manuals are loaded; run `curbside coverage load DIR`"),
+        ("coverage.answer", {"question": "can I bill C124?"}, "No coverage data is loaded: not the OHIP Schedule"),
+    ],
+)
+def test_tools_with_nothing_loaded_say_so_and_exit_4(
+    tool: str, args: dict[str, str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not "ok" with an answer that could not read anything and a "try again in a moment": NOT_LOADED, exit 4."""
+    monkeypatch.setenv("CURBSIDE_HOME", str(tmp_path / "fresh"))
+    code, out, _ = run(CliRunner(), "tool", tool, "--args", json.dumps(args))
+    result = json.loads(out)
+    assert code == 4 and result["status"] == "error" and result["result"] is None
+    assert result["error"]["code"] == "NOT_LOADED" and result["error"]["message"].startswith(message)
+    assert "try again" not in out.lower() and "DIR.." not in out

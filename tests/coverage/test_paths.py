@@ -1,4 +1,7 @@
-"""Each path of ``odb.get`` timing out or failing: a partial answer with a trace, never an exception."""
+"""Each path of ``odb.get`` timing out or failing: a partial answer with a trace, never an exception.
+
+With no edition loaded at all there is nothing to answer from: that alone is an error (NOT_LOADED).
+"""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from curbside.app import Curbside
 from curbside.coverage.odb.service import OdbService
 from curbside.coverage.odb.store import OdbReader
 from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
+from curbside.errors import NotLoadedError
 from curbside.settings import Settings
 
 Make = Callable[..., OdbService]
@@ -84,19 +88,21 @@ def test_sql_path_times_out_passages_answer(tuned: Make) -> None:
     assert "Answered from indexed passages" in r.warnings[-1]
 
 
-def test_nothing_loaded_sql_path_says_how_to_load(tmp_path: Path) -> None:
+def test_nothing_loaded_is_an_error_saying_how_to_load(tmp_path: Path) -> None:
+    """No edition: not an "ok" answer that could not read anything, but NOT_LOADED naming the command."""
     app = Curbside(Settings(home=tmp_path / "empty"))
     service = OdbService(app, search=lambda text, k: [])
     try:
-        r = _get(service, drug="Januvia")
+        with pytest.raises(NotLoadedError) as raised:
+            _get(service, drug="Januvia")
     finally:
         service.close()
         app.close()
-    assert r.trace[0].status == "error"
-    assert r.trace[0].error == (
-        "No ODB formulary is loaded; run `curbside coverage load DIR` with the ministry's XML extract in DIR."
+    assert raised.value.code == "NOT_LOADED" and raised.value.exit_code == 4
+    assert raised.value.message == (
+        "No ODB formulary is loaded; run `curbside coverage load DIR` with the ministry's XML extract "
+        "(odb*formulary*.xml) in DIR."
     )
-    assert r.needs_more_info and r.coverage is None and r.confidence == 0.0 and r.formulary is None
 
 
 def test_both_paths_fail(tuned: Make) -> None:

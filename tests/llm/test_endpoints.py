@@ -73,3 +73,39 @@ def test_each_endpoint_has_its_own_breaker() -> None:
     for _ in range(5):
         both.breakers["local"].record_failure()
     assert not both.breakers["local"].allow() and both.breakers["cloud"].allow()
+
+
+def test_no_endpoint_configured_says_which_settings_to_set() -> None:
+    route = router("hybrid", local=False, cloud=False).route(False)
+    assert route.endpoint is None
+    assert route.reason == (
+        "no LLM endpoint is configured (set CURBSIDE_LOCAL_LLM_URL or CURBSIDE_CLOUD_LLM_URL); extractive answer"
+    )
+
+
+@pytest.mark.parametrize(
+    ("mode", "local", "cloud", "reason"),
+    [
+        ("local-only", False, True, "routing local-only forbids the cloud model (CURBSIDE_LLM_ROUTING); extractive answer"),
+        ("cloud-only", True, False, "routing cloud-only forbids the local model (CURBSIDE_LLM_ROUTING); extractive answer"),
+    ],
+)
+def test_endpoints_the_mode_forbids_are_named_not_called_missing(
+    mode: str, local: bool, cloud: bool, reason: str
+) -> None:
+    route = router(mode, local=local, cloud=cloud).route(False)
+    assert route.endpoint is None and route.reason == reason
+    assert "configured" not in route.reason
+
+
+@pytest.mark.parametrize(
+    ("mode", "local", "why"),
+    [
+        ("hybrid", False, "no local model is configured (CURBSIDE_LOCAL_LLM_URL)"),
+        ("cloud-only", True, "routing cloud-only forbids the local model (CURBSIDE_LLM_ROUTING)"),
+    ],
+)
+def test_phi_with_no_usable_local_model_says_why(mode: str, local: bool, why: str) -> None:
+    route = router(mode, local=local, cloud=True).route(True)
+    assert route.endpoint is None
+    assert route.reason == f"the prompt holds PHI and {why}, so nothing is sent; extractive answer"

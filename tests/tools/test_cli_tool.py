@@ -85,7 +85,7 @@ def test_a_failed_call_prints_its_result_and_exits_with_its_code(
 )
 def test_unusable_args_are_a_usage_error(runner: CliRunner, args: str, message: str) -> None:
     result = invoke(runner, "tool", "source.passages", "--args", args)
-    assert result.exit_code == 2 and message in result.stderr
+    assert result.exit_code == 2 and message in json.loads(result.stdout)["error"]["message"]
 
 
 def test_list_shows_every_tool_with_its_schemas(runner: CliRunner) -> None:
@@ -104,8 +104,9 @@ def test_list_shows_every_tool_with_its_schemas(runner: CliRunner) -> None:
 
 
 def test_name_or_list_is_required(runner: CliRunner) -> None:
-    assert "Name a tool" in invoke(runner, "tool").stderr
-    assert "either --list or a tool NAME" in invoke(runner, "tool", "--list", "source.passages").stderr
+    assert "Name a tool" in json.loads(invoke(runner, "tool").stdout)["error"]["message"]
+    listed = invoke(runner, "tool", "--list", "source.passages")
+    assert "either --list or a tool NAME" in json.loads(listed.stdout)["error"]["message"]
 
 
 def test_help_lists_tool_and_mcp() -> None:

@@ -20,13 +20,13 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from curbside.cli import ask, audit, coverage, demo, evaluate, kb, mcp, search, serve, tool, users
+    from curbside.cli import ask, audit, coverage, demo, evaluate, jobs, kb, mcp, search, serve, tool, users
 
     for command in (
         kb.ingest,
         kb.remove,
         kb.reindex,
-        kb.jobs,
+        jobs.jobs,
         kb.status,
         search.search,
         ask.ask,

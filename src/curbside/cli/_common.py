@@ -14,13 +14,48 @@ import click
 
 from curbside.errors import CurbsideError
 
-__all__ = ["CurbsideGroup", "app_context", "echo_json", "json_option"]
+__all__ = ["CurbsideGroup", "JsonCommand", "app_context", "echo_json", "json_errors", "json_option"]
 
-json_option = click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+_JSON_ERRORS = "curbside.json_errors"  # ctx.meta key (shared by nested contexts): print errors as JSON
+_RAW_ARGS = "curbside.raw_args"
+
+
+def _remember_json(ctx: click.Context, _: click.Parameter, value: bool) -> bool:
+    if value:
+        json_errors(ctx)
+    return value
+
+
+json_option = click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    is_eager=True,  # before the other options, so their errors are JSON too
+    callback=_remember_json,
+    help='Print machine-readable JSON; errors too, as {"error": {"code", "message"}} (the HTTP API\'s shape).',
+)
+
+
+def json_errors(ctx: click.Context) -> None:
+    """From here on, errors print as JSON."""
+    ctx.meta[_JSON_ERRORS] = True
+
+
+class JsonCommand(click.Command):
+    """A command whose output is always JSON (``curbside tool``): its errors, usage errors included, are JSON too."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        json_errors(ctx)
+        return super().parse_args(ctx, args)
 
 
 class CurbsideGroup(click.Group):
-    """Turns CurbsideError into 'Error [CODE]: message' and its exit code."""
+    """Turns CurbsideError into 'Error [CODE]: message' and its exit code; with --json, into
+    ``{"error": {"code", "message"}}`` on stdout, usage errors included (VALIDATION_ERROR)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta[_RAW_ARGS] = list(args)  # a usage error can come before --json is parsed
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -28,8 +63,28 @@ class CurbsideGroup(click.Group):
         except CurbsideError as exc:
             if os.environ.get("CURBSIDE_RAISE_ERRORS") == "1":
                 raise
-            click.echo(f"Error [{exc.code}]: {exc.message}", err=True)
+            if _wants_json(ctx):
+                _echo_error(exc.code, exc.message)
+            else:
+                click.echo(f"Error [{exc.code}]: {exc.message}", err=True)
             ctx.exit(exc.exit_code)
+        except click.ClickException as exc:
+            if not _wants_json(ctx):
+                raise  # click prints usage and the message itself
+            _echo_error("VALIDATION_ERROR", exc.format_message())
+            ctx.exit(exc.exit_code)
+
+
+def _wants_json(ctx: click.Context) -> bool:
+    if ctx.meta.get(_JSON_ERRORS):
+        return True
+    raw: list[str] = ctx.meta.get(_RAW_ARGS, [])
+    options = raw[: raw.index("--")] if "--" in raw else raw
+    return "--json" in options
+
+
+def _echo_error(code: str, message: str) -> None:
+    echo_json({"error": {"code": code, "message": message}})
 
 
 @contextmanager

@@ -20,8 +20,9 @@ __all__ = ["audit_group"]
 
 @click.group("audit")
 def audit_group() -> None:
-    """The audit trail: every ask, search, passage and tool call, chained with an HMAC key
-    kept outside the database (CURBSIDE_HOME/audit.key). Back that key up off this machine."""
+    """The audit trail: every ask, search, passage lookup, tool call, document or coverage change,
+    user change and audit read, chained with an HMAC key kept outside the database
+    (CURBSIDE_HOME/audit.key). Back that key up off this machine."""
 
 
 @audit_group.command("verify")

@@ -26,19 +26,36 @@ def load(directory: Path, as_json: bool) -> None:
 
     The file is parsed completely before anything is replaced, so a malformed or
     truncated file leaves the loaded edition in place. Loading the same file again
-    changes nothing. Exit code 1 when a source failed.
+    changes nothing. The load is one audit row. Exit code 1 when a source failed, 6 when the
+    audit trail cannot record (nothing is loaded).
     """
+    from curbside.cli._audit import operator_audited, operator_entry
     from curbside.coverage.loading import load_directory
 
     with app_context() as app:
-        with _load_bars(enabled=stderr_is_tty() and not as_json) as progress:
-            report = load_directory(app, directory, progress)
-        if as_json:
-            echo_json(report.to_dict())
-        else:
-            _print_load(report)
-        if report.failed:
-            raise SystemExit(1)
+        with operator_audited(app, operator_entry(app, "coverage.load")) as scope:
+            with _load_bars(enabled=stderr_is_tty() and not as_json) as progress:
+                report = load_directory(app, directory, progress)
+            _record_load(scope, report)
+    if as_json:
+        echo_json(report.to_dict())
+    else:
+        _print_load(report)
+    if report.failed:
+        raise SystemExit(1)
+
+
+def _record_load(scope: Any, report: Any) -> None:
+    """The load's row: each source's status and edition, the sources it changed or failed on."""
+    scope.update(
+        sources=tuple(s.source for s in report.sources if s.status in ("loaded", "failed")),
+        outcome="failed" if report.failed else "ok",
+        details={
+            "status": {s.source: s.status for s in report.sources},
+            "editions": {s.source: s.edition for s in report.sources if s.edition},
+            "error_codes": sorted({s.error_code for s in report.failed if s.error_code}),
+        },
+    )
 
 
 def _load_bars(*, enabled: bool) -> Any:

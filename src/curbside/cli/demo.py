@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 __all__ = ["demo"]
 
+
 def _questions() -> tuple[AskRequest, ...]:
     from curbside.ask.pipeline import AskRequest
 
@@ -38,6 +39,7 @@ def demo(home: Path | None) -> None:
 
     from curbside.audit import audited_ask
     from curbside.auth import operator_caller
+    from curbside.cli._audit import operator_audited, operator_entry, record_ingest
     from curbside.cli._progress import RichProgress
     from curbside.cli.ask import print_answer
     from curbside.settings import Settings
@@ -47,8 +49,11 @@ def demo(home: Path | None) -> None:
     with app_context() as app:
         click.echo(f"Curbside demo — data in {app.settings.home}")
         click.echo("Ingesting sample documents (SAMPLES, not clinical advice):")
-        with RichProgress(enabled=stderr_is_tty()) as progress:
-            report = app.ingestor.ingest(sample_paths(), progress=progress)
+        # a document change like `curbside ingest`: one audit row, and nothing ingested unrecorded
+        with operator_audited(app, operator_entry(app, "documents.ingest", source_type="sample")) as scope:
+            with RichProgress(enabled=stderr_is_tty()) as progress:
+                report = app.ingestor.ingest(sample_paths(), progress=progress)
+            record_ingest(scope, report)
         for outcome in report.outcomes:
             click.echo(f"  {outcome.status:<9} {Path(outcome.path).name}: {outcome.message}")
         for request in _questions():

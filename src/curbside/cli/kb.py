@@ -1,4 +1,4 @@
-"""Knowledge-base commands: ingest, remove, reindex, jobs, status."""
+"""Knowledge-base commands: ingest, remove, reindex, status. Changes are recorded on the audit trail."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import click
 
 from curbside.cli._common import app_context, echo_json, json_option, stderr_is_tty
 
-__all__ = ["ingest", "jobs", "reindex", "remove", "status"]
+__all__ = ["ingest", "outcome_dict", "print_report", "reindex", "remove", "status"]
 
 
 @click.command()
@@ -21,31 +21,37 @@ __all__ = ["ingest", "jobs", "reindex", "remove", "status"]
 def ingest(paths: tuple[Path, ...], source_type: str | None, specialty: str | None, doc_key: str | None, as_json: bool) -> None:
     """Ingest files or directories (PDF, DOCX, HTML, .nxml, Markdown, text).
 
-    Unchanged files are skipped; changed ones become a new version. Exit code 1
-    when any file failed (see `curbside jobs list`).
+    Unchanged files are skipped; changed ones become a new version. The run is one
+    audit row (the documents it wrote, counts per outcome). Exit code 1 when any
+    file failed (see `curbside jobs list --state failed`), 6 when the audit trail
+    cannot record (nothing is ingested).
     """
+    from curbside.cli._audit import operator_audited, operator_entry, record_ingest
     from curbside.cli._progress import RichProgress
     from curbside.kb.ingest import IngestOptions
 
     with app_context() as app:
         options = IngestOptions(doc_key=doc_key, source_type=source_type, specialty=specialty)
-        with RichProgress(enabled=stderr_is_tty() and not as_json) as progress:
-            report = app.ingestor.ingest(list(paths), options, progress)
-        if as_json:
-            echo_json(
-                {
-                    "outcomes": [_outcome_dict(o) for o in report.outcomes],
-                    "sizes": report.sizes.to_dict() if report.sizes else None,
-                    "seconds": round(report.seconds, 3),
-                }
-            )
-        else:
-            _print_report(report)
-        if report.failed:
-            raise SystemExit(1)
+        entry = operator_entry(app, "documents.ingest", source_type=source_type, specialty=specialty)
+        with operator_audited(app, entry) as scope:
+            with RichProgress(enabled=stderr_is_tty() and not as_json) as progress:
+                report = app.ingestor.ingest(list(paths), options, progress)
+            record_ingest(scope, report)
+    if as_json:
+        echo_json(
+            {
+                "outcomes": [outcome_dict(o) for o in report.outcomes],
+                "sizes": report.sizes.to_dict() if report.sizes else None,
+                "seconds": round(report.seconds, 3),
+            }
+        )
+    else:
+        print_report(report)
+    if report.failed:
+        raise SystemExit(1)
 
 
-def _outcome_dict(outcome: Any) -> dict[str, Any]:
+def outcome_dict(outcome: Any) -> dict[str, Any]:
     return {
         "path": outcome.path,
         "doc_key": outcome.doc_key,
@@ -59,7 +65,7 @@ def _outcome_dict(outcome: Any) -> dict[str, Any]:
     }
 
 
-def _print_report(report: Any) -> None:
+def print_report(report: Any) -> None:
     marks = {"ingested": "+", "unchanged": "=", "skipped": "-", "failed": "!"}
     for o in report.outcomes:
         line = f"{marks[o.status]} {o.doc_key}: {o.message}"
@@ -76,91 +82,42 @@ def _print_report(report: Any) -> None:
 @click.command()
 @click.argument("doc_key")
 def remove(doc_key: str) -> None:
-    """Take a document out of search (its rows stay for audit)."""
+    """Take a document out of search (its rows stay for audit; the removal is an audit row)."""
+    from curbside.cli._audit import operator_audited, operator_entry
+
     with app_context() as app:
-        version = app.ingestor.remove(doc_key)
-        click.echo(f"removed {doc_key} (version {version})")
+        with operator_audited(app, operator_entry(app, "documents.remove", sources=(doc_key,))) as scope:
+            version = app.ingestor.remove(doc_key)
+            scope.update(outcome="ok", details={"removed_version": version})
+    click.echo(f"removed {doc_key} (version {version})")
 
 
 @click.command()
 def reindex() -> None:
-    """Re-embed every current document with the configured embedding model."""
+    """Re-embed every current document with the configured embedding model (one audit row)."""
+    from curbside.cli._audit import operator_audited, operator_entry, record_ingest
     from curbside.cli._progress import RichProgress
 
     with app_context() as app:
-        with RichProgress(enabled=stderr_is_tty()) as progress:
-            report = app.ingestor.reindex(progress)
-        click.echo(f"re-embedded {report.chunks} chunks of {report.reembedded} documents with {app.embedder.model_id}")
-        rechunked = report.rechunked
+        model = app.embedder.model_id
+        with operator_audited(app, operator_entry(app, "documents.reindex", model=model)) as scope:
+            with RichProgress(enabled=stderr_is_tty()) as progress:
+                report = app.ingestor.reindex(progress)
+            rechunked = report.rechunked
+            scope.update(details={**scope.entry.details, "reembedded": report.reembedded, "chunks": report.chunks})
+            record_ingest(scope, rechunked)
+        click.echo(f"re-embedded {report.chunks} chunks of {report.reembedded} documents with {model}")
         if rechunked.outcomes:
             click.echo(f"re-chunked from their originals (chunks over the new {app.chunker.max_tokens}-token cap):")
-            _print_report(rechunked)
-        if rechunked.failed:
-            raise SystemExit(1)
-
-
-@click.group(invoke_without_command=True)
-@click.pass_context
-def jobs(ctx: click.Context) -> None:
-    """Indexing jobs: list, show ID, retry ID."""
-    if ctx.invoked_subcommand is None:
-        ctx.invoke(jobs_list)
-
-
-@jobs.command("list")
-@click.option("--state", type=click.Choice(["pending", "running", "completed", "failed", "superseded"]))
-@click.option("--limit", default=50, show_default=True, type=click.IntRange(1, 10_000))
-@json_option
-def jobs_list(state: str | None, limit: int, as_json: bool) -> None:
-    """List recent jobs, newest first."""
-    from curbside.kb.jobs import JobState
-
-    with app_context() as app:
-        found = app.jobs.list(state=JobState(state) if state else None, limit=limit)
-        if as_json:
-            echo_json([j.to_dict() for j in found])
-            return
-        if not found:
-            click.echo("no jobs")
-        for j in found:
-            progress = f"{j.processed_chunks}/{j.total_chunks}" if j.total_chunks is not None else "-"
-            error = f"  {j.error_message}" if j.error_message else ""
-            click.echo(f"{j.id:>6}  {j.state.value:<10} {progress:>9}  {j.doc_key}{error}")
-
-
-@jobs.command("show")
-@click.argument("job_id", type=int)
-@json_option
-def jobs_show(job_id: int, as_json: bool) -> None:
-    """Show one job."""
-    with app_context() as app:
-        job = app.jobs.get(job_id).to_dict()
-        if as_json:
-            echo_json(job)
-        else:
-            for key, value in job.items():
-                click.echo(f"{key:>17}: {value}")
-
-
-@jobs.command("retry")
-@click.argument("job_id", type=int)
-@json_option
-def jobs_retry(job_id: int, as_json: bool) -> None:
-    """Retry a failed job from its stored original."""
-    with app_context() as app:
-        outcome = app.ingestor.retry(job_id)
-        if as_json:
-            echo_json(_outcome_dict(outcome))
-        else:
-            click.echo(f"{outcome.doc_key}: {outcome.status}: {outcome.message}")
-        if outcome.status == "failed":
-            raise SystemExit(1)
+            print_report(rechunked)
+    if rechunked.failed:
+        raise SystemExit(1)
 
 
 @click.command()
 @json_option
 def status(as_json: bool) -> None:
-    """What the knowledge base holds and which model indexed it."""
+    """What the knowledge base holds and which model indexed it (not recorded: no content is read)."""
     with app_context() as app:
         model = app.ingestor.guard.indexed_model()
         data = {

@@ -9,8 +9,14 @@ __all__ = ["serve"]
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
-@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
-@click.option("--log-level", type=click.Choice(["critical", "error", "warning", "info", "debug"]), default="info")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="TCP port to listen on.")
+@click.option(
+    "--log-level",
+    type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+    default="info",
+    show_default=True,
+    help="The server's (uvicorn's) log level; Curbside's own is CURBSIDE_LOG_LEVEL.",
+)
 def serve(host: str, port: int, log_level: str) -> None:
     """Serve the HTTP API (OpenAPI docs at /docs). Models load before the first request."""
     import uvicorn

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from curbside.cli._common import app_context, echo_json
+from curbside.cli._common import JsonCommand, app_context, echo_json
 
 if TYPE_CHECKING:
     from curbside.tools.base import ToolResult
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 __all__ = ["tool"]
 
 
-@click.command("tool")
+@click.command("tool", cls=JsonCommand)
 @click.argument("name", required=False)
 @click.option(
     "--args",
@@ -40,7 +40,9 @@ def tool(name: str | None, args_text: str, confirm: bool, list_tools: bool) -> N
     """Run tool NAME (e.g. source.passages) and print the result as JSON.
 
     Exit code 0 when the call is ok; otherwise the code of its error
-    (2 bad input or refused, 3 needs confirmation, 5 timed out, 1 failed).
+    (2 bad input or refused, 3 needs confirmation, 4 its data is not loaded,
+    5 timed out, 6 the audit trail cannot record, 1 failed). Every call is an
+    audit row. Output is JSON, errors before the call too ({"error": {"code", "message"}}).
 
     Example: curbside tool source.passages --args '{"chunk_ids": ["guide:v1:0"], "highlight_terms": ["dose"]}'
     """

@@ -87,6 +87,23 @@ users_group.add_command(remove)
 users_group.add_command(remove, "revoke")
 
 
+@users_group.command("anchor")
+def anchor() -> None:
+    """Vouch for the users table as it stands, after a refused anchor check (read `users list --all` first).
+
+    Every change Curbside makes keeps the anchor (CURBSIDE_HOME/users.anchor) in step; a table edited
+    or restored by hand no longer matches it, and then no key is accepted until this is run.
+    """
+    from curbside.audit import audited
+
+    with app_context() as app, audited(app.audit, _entry(app, "user.anchor", "*")) as scope:
+        users = app.users.list(include_revoked=True)
+        tampered = [u.name for u in users if not u.intact]
+        scope.update(outcome="ok", details={"users": len(users), "tampered": tampered})
+        app.users.reanchor()
+    click.echo(f"Anchored {len(users)} user rows" + (f"; rows failing their MAC: {', '.join(tampered)}" if tampered else "."))
+
+
 def _entry(app: Curbside, action: str, name: str, **details: str) -> AuditEntry:
     from curbside.audit import AuditEntry
     from curbside.auth import operator_caller

@@ -19,9 +19,10 @@ from typing import Any
 
 import apsw
 
-from curbside.errors import NotFoundError
+from curbside.errors import NotLoadedError
 
 __all__ = ["Cancel", "PassageRow", "ThreadReader"]
+
 
 # chunk_id, doc_key, title, section_path, text, version: a stored passage, as the SQL path cites it
 PassageRow = tuple[str, str, str, str, str, int]
@@ -66,11 +67,16 @@ class ThreadReader:
                 conn.execute("COMMIT")
 
     def current_rows(self, table: str, columns: str, not_loaded: str) -> list[tuple[Any, ...]]:
-        """The rows of the loaded edition in an editions table; ``NotFoundError(not_loaded)`` when there are none."""
+        """The rows of the loaded edition in an editions table; ``NotLoadedError(not_loaded)`` when there are none."""
         rows = list(self.connection().execute(f"SELECT {columns} FROM {table} WHERE status = 'current'"))
         if not rows:
-            raise NotFoundError(not_loaded)
+            raise NotLoadedError(not_loaded)
         return rows
+
+    def has_current(self, table: str) -> bool:
+        """Whether an editions table holds a loaded (current) edition."""
+        found = self.connection().execute(f"SELECT 1 FROM {table} WHERE status = 'current' LIMIT 1").fetchone()
+        return found is not None
 
     def passages_containing(self, namespace: str, needle: str, limit: int) -> list[PassageRow]:
         """Current passages of ``namespace`` whose text contains ``needle``, in stored order."""

@@ -22,7 +22,7 @@ from curbside.coverage.paths import (
     namespace_search,
 )
 from curbside.coverage.reader import Cancel, ThreadReader
-from curbside.errors import CurbsideError
+from curbside.errors import CurbsideError, NotLoadedError
 
 if TYPE_CHECKING:
     from curbside.app import Curbside
@@ -37,6 +37,9 @@ F = TypeVar("F", bound=SearchFound)
 class SourceService(ABC, Generic[R]):
     name: ClassVar[str]  # 'odb': names the worker threads
     namespace: ClassVar[str]  # the search namespace of the source's passages
+    title: ClassVar[str]  # 'the ODB formulary': what a person calls the source
+    editions_table: ClassVar[str]  # 'odb_editions': its loaded edition has status 'current'
+    not_loaded: ClassVar[str]  # says that nothing is loaded and how to load it
     workers: ClassVar[int] = 8  # paths of concurrent calls; a timed-out search keeps its worker until it returns
 
     def __init__(self, app: Curbside, reader: R, search: PassageSearch | None = None) -> None:
@@ -65,6 +68,16 @@ class SourceService(ABC, Generic[R]):
         except CurbsideError:
             pass  # nothing loaded yet: the first call says so
 
+    def is_loaded(self) -> bool:
+        """Whether an edition is loaded (one small query on this thread's read connection)."""
+        _ = self.app.db  # migrations applied before the reader's first query
+        return self.reader.has_current(self.editions_table)
+
+    def require_loaded(self) -> None:
+        """Raise NotLoadedError (NOT_LOADED, saying how to load it) when no edition is loaded."""
+        if not self.is_loaded():
+            raise NotLoadedError(self.not_loaded)
+
     @abstractmethod
     def build_indexes(self) -> None:
         """Build the loaded edition's in-memory indexes (called inside a snapshot), so calls find them ready."""
@@ -80,7 +93,11 @@ class SourceService(ABC, Generic[R]):
         search: Callable[[PassageSearch], F] | None,
         timeouts: PathTimeouts,
     ) -> PathResults[S, F]:
-        """Run ``sql`` and ``search`` (given the search to use) as the call's two paths; ``search=None``: SQL only."""
-        _ = self.app.db  # migrations applied before the reader's first query
+        """Run ``sql`` and ``search`` (given the search to use) as the call's two paths; ``search=None``: SQL only.
+
+        With no edition loaded, raise NotLoadedError instead: passages without their tables
+        (or no passages at all) would answer with nothing, and waiting would not change that.
+        """
+        self.require_loaded()
         engine = self.search
         return await self.paths.run(sql, (lambda: search(engine)) if search is not None else None, timeouts)

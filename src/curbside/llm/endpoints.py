@@ -9,7 +9,9 @@ and a cloud one. ``CURBSIDE_LLM_ROUTING`` decides between them
 - ``local-only``: only the local model is ever called.
 - ``cloud-only``: only the cloud model, and only with prompts free of PHI.
 
-With no permitted model the answer is extractive: nothing leaves the machine.
+With no permitted model the answer is extractive: nothing leaves the machine. The
+route's reason tells apart a model that is not configured (set its URL) from one
+the routing mode forbids (change CURBSIDE_LLM_ROUTING).
 The caller screens the whole outgoing prompt first; a screen that failed counts
 as PHI found. The router only decides; it sends nothing.
 """
@@ -48,6 +50,8 @@ class ModelRouter:
     def __init__(self, settings: Settings, clients: dict[Endpoint, ChatClient] | None = None) -> None:
         self.mode: RoutingMode = settings.llm_routing
         self.clients: dict[Endpoint, ChatClient] = clients if clients is not None else _clients(settings)
+        # what was set up, before the mode drops what it forbids: a missing model and a forbidden one differ
+        self.configured: frozenset[Endpoint] = frozenset(self.clients) | settings_endpoints(settings)
         if self.mode == "local-only":
             self.clients.pop("cloud", None)
         elif self.mode == "cloud-only":
@@ -88,17 +92,33 @@ class ModelRouter:
         """The endpoint for a prompt whose screen said ``phi_detected`` (True also when the screen failed)."""
         local, cloud = "local" in self.clients, "cloud" in self.clients
         if not local and not cloud:
-            return Route(None, f"no LLM endpoint is permitted under routing {self.mode}")
+            return Route(None, self._none_usable())
         if phi_detected:
             if local:
                 return Route("local", "the prompt holds PHI, so it stays on the local model")
-            return Route(None, "the prompt holds PHI and no local model is permitted, so nothing is sent")
+            why = self._why_no("local")
+            return Route(None, f"the prompt holds PHI and {why}, so nothing is sent; extractive answer")
         if cloud:
             return Route("cloud", "no PHI was found in the prompt")
         return Route("local", f"the local model answers everything under routing {self.mode}")
 
     def client(self, endpoint: Endpoint) -> ChatClient:
         return self.clients[endpoint]
+
+    def _none_usable(self) -> str:
+        if not self.configured:
+            return (
+                "no LLM endpoint is configured (set CURBSIDE_LOCAL_LLM_URL or CURBSIDE_CLOUD_LLM_URL); "
+                "extractive answer"
+            )
+        forbidden = " and ".join(f"the {name} model" for name in sorted(self.configured))
+        return f"routing {self.mode} forbids {forbidden} (CURBSIDE_LLM_ROUTING); extractive answer"
+
+    def _why_no(self, endpoint: Endpoint) -> str:
+        """Why ``endpoint`` is not in use: not configured, or forbidden by the routing mode."""
+        if endpoint in self.configured:
+            return f"routing {self.mode} forbids the {endpoint} model (CURBSIDE_LLM_ROUTING)"
+        return f"no {endpoint} model is configured (CURBSIDE_{endpoint.upper()}_LLM_URL)"
 
 
 def settings_endpoints(settings: Settings) -> set[Endpoint]:

@@ -13,6 +13,7 @@ from curbside.app import Curbside
 from curbside.coverage.adp.service import AdpService
 from curbside.coverage.adp.store import AdpReader
 from curbside.coverage.adp.tool import AdpGetArgs, AdpGetResult
+from curbside.errors import NotLoadedError
 from curbside.settings import Settings
 from curbside.types import Passage
 
@@ -74,19 +75,19 @@ def test_sql_path_times_out_passages_answer(tuned: Make) -> None:
     assert all(c.page is not None for c in r.citations)
 
 
-def test_nothing_loaded_sql_path_says_how_to_load(tmp_path: Path) -> None:
+def test_nothing_loaded_is_an_error_saying_how_to_load(tmp_path: Path) -> None:
     app = Curbside(Settings(home=tmp_path / "empty"))
     service = AdpService(app, search=lambda text, k: [])
     try:
-        r = _get(service, q=WALKER)
+        with pytest.raises(NotLoadedError) as raised:
+            _get(service, q=WALKER)
     finally:
         service.close()
         app.close()
-    assert (r.trace[0].status, r.trace[0].error) == (
-        "error",
+    assert (raised.value.code, raised.value.message) == (
+        "NOT_LOADED",
         "No ADP manuals are loaded; run `curbside coverage load DIR` with the ministry's ADP manuals (PDF) in DIR.",
     )
-    assert r.needs_more_info and r.funding is None and r.confidence == 0.0 and r.edition is None
 
 
 def test_both_paths_fail(tuned: Make) -> None:

@@ -13,6 +13,7 @@ from curbside.app import Curbside
 from curbside.coverage.ohip.service import OhipService
 from curbside.coverage.ohip.store import OhipReader
 from curbside.coverage.ohip.tool import ScheduleGetArgs, ScheduleGetResult
+from curbside.errors import NotLoadedError
 from curbside.settings import Settings
 from curbside.types import Passage
 
@@ -95,20 +96,20 @@ def test_both_paths_fail(tuned: Make) -> None:
     assert r.summary == "The Schedule could not be read for this request; its tables and its passages both failed."
 
 
-def test_nothing_loaded_says_how_to_load(tmp_path: Path) -> None:
+def test_nothing_loaded_is_an_error_saying_how_to_load(tmp_path: Path) -> None:
     app = Curbside(Settings(home=tmp_path / "empty"))
     service = OhipService(app, search=lambda text, k: [])
     try:
-        r = _get(service, codes=["C124"])
+        with pytest.raises(NotLoadedError) as raised:
+            _get(service, codes=["C124"])
     finally:
         service.close()
         app.close()
-    assert r.trace[0].status == "error"
-    assert r.trace[0].error == (
+    assert raised.value.code == "NOT_LOADED"
+    assert raised.value.message == (
         "No OHIP Schedule of Benefits is loaded; run `curbside coverage load DIR` with the schedule's text "
         "(ohip-schedule-of-benefits-*.txt) in DIR."
     )
-    assert r.needs_more_info and r.items == [] and r.schedule is None
 
 
 def test_a_stale_passage_is_a_conflict_and_the_tables_win(tuned: Make) -> None:

@@ -51,7 +51,8 @@ def answer_from_passages(
         result.summary = "The request is empty: nothing to look up. " + result.follow_up
         return result
     if found is None or not found.passages:
-        result.summary = "The ADP manuals could not be read for this request; " + "; ".join(warnings) + "."
+        why = "; ".join(w.rstrip(".") for w in warnings)  # each warning ends in its own full stop
+        result.summary = f"The ADP manuals could not be read for this request; {why}."
         return result
     cited = found.passages[:MAX_CITATIONS]
     editions = {e.manual: e for e in (_edition(p) for p in found.passages) if e is not None}

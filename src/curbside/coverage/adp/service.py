@@ -18,7 +18,7 @@ from curbside.coverage.adp.passages import NAMESPACE
 from curbside.coverage.adp.query import plan
 from curbside.coverage.adp.search_path import run_search_path
 from curbside.coverage.adp.sql_path import EditionCache, run_sql_path
-from curbside.coverage.adp.store import AdpReader
+from curbside.coverage.adp.store import NOT_LOADED, AdpReader
 from curbside.coverage.adp.tool import AdpGetArgs, AdpGetResult
 from curbside.coverage.paths import PassageSearch, PathTimeouts
 from curbside.coverage.source_service import SourceService
@@ -32,6 +32,9 @@ __all__ = ["AdpService"]
 class AdpService(SourceService[AdpReader]):
     name = "adp"
     namespace = NAMESPACE
+    title = "the ADP manuals"
+    editions_table = "adp_editions"
+    not_loaded = NOT_LOADED
     workers = 4
 
     def __init__(self, app: Curbside, *, search: PassageSearch | None = None, reader: AdpReader | None = None) -> None:

@@ -20,6 +20,7 @@ from curbside.coverage.answer.models import (
     FollowUp,
     Highlight,
 )
+from curbside.errors import NotLoadedError
 
 __all__ = ["DOMAIN_LABEL", "RETRYABLE", "DomainFinding", "failure_words", "subject_key", "unanswered"]
 
@@ -54,6 +55,7 @@ class DomainFinding:
     provenance: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     subjects: dict[str, bool] = field(default_factory=dict)  # subject_key -> decided positively
+    retryable: bool = True  # False when asking again cannot help (the tool's data is not loaded)
 
     @property
     def answered(self) -> bool:
@@ -67,8 +69,20 @@ def subject_key(name: str) -> str:
 
 
 def unanswered(outcome: CallOutcome) -> DomainFinding:
-    """A call that gave no result; the why is in the trace (``outcome.error``), not in the clinician's summary."""
+    """A call that gave no result; the why is in the trace (``outcome.error``), not in the clinician's summary,
+    except for data that is not loaded: the warning then says what to load."""
     call = outcome.call
+    if outcome.error_code == NotLoadedError.code:  # asking again cannot help: say what to load
+        return DomainFinding(
+            domain=call.domain,
+            tool=call.tool,
+            status=outcome.status,
+            decision=None,
+            confidence=0.0,
+            summary=f"The {call.domain} part was not answered: its data is not loaded.",
+            warnings=[f"{call.tool}: {outcome.error}"],
+            retryable=False,
+        )
     what = _STATUS_WORDS.get(outcome.status, outcome.status)
     return DomainFinding(
         domain=call.domain,

@@ -8,6 +8,12 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError as PydanticValidationError
 
+from curbside.coverage.answer.availability import (
+    refuse_all_unloaded,
+    refuse_none_loaded,
+    unloaded_sources,
+    unloaded_warnings,
+)
 from curbside.coverage.answer.drug_names import formulary_lookup
 from curbside.coverage.answer.execution import CallOutcome, run_calls
 from curbside.coverage.answer.findings import DomainFinding, unanswered
@@ -46,16 +52,23 @@ class CoverageAnswerer:
         self.followup_below = settings.coverage_answer_followup_below if followup_below is None else followup_below
 
     async def answer(self, args: CoverageAnswerArgs, *, caller: ToolCaller | None = None) -> CoverageAnswerResult:
+        """The merged answer; NotLoadedError when no source it would ask has data (see ``availability``)."""
+        unloaded = unloaded_sources(self.executor)
+        refuse_none_loaded(self.executor, unloaded)
         lookup = await self._drug_lookup(args)
         intent = classify(args.question, args.hints, lookup)
         plan = plan_calls(args, intent)
         if not plan.calls:
-            return nothing_to_route(args.question, intent, plan)
-        outcomes = await run_calls(
-            self.executor, plan.calls, caller=caller, total_timeout_s=self.total_timeout_ms / 1000
-        )
-        findings = [self._read(o) for o in outcomes]
-        return compose(intent, plan, outcomes, findings, followup_below=self.followup_below)
+            result = nothing_to_route(args.question, intent, plan)
+        else:
+            outcomes = await run_calls(
+                self.executor, plan.calls, caller=caller, total_timeout_s=self.total_timeout_ms / 1000
+            )
+            refuse_all_unloaded(outcomes)
+            findings = [self._read(o) for o in outcomes]
+            result = compose(intent, plan, outcomes, findings, followup_below=self.followup_below)
+        result.warnings.extend(unloaded_warnings(unloaded, intent, args.question))
+        return result
 
     async def _drug_lookup(self, args: CoverageAnswerArgs) -> DrugLookup | None:
         if not args.question.strip() or TOOL_FOR["drug"] not in self.executor.registry:

@@ -150,7 +150,7 @@ def _followups(plan: RoutingPlan, findings: Sequence[DomainFinding], confidence:
     low_overall = confidence < below
     for f in findings:
         if not f.answered:
-            if low_overall and f.status in RETRYABLE:
+            if low_overall and f.status in RETRYABLE and f.retryable:
                 out.append(
                     FollowUp(
                         ask=f"Shall I ask the {f.domain} part again, on its own?",

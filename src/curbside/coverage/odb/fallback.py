@@ -41,7 +41,8 @@ def answer_from_passages(
         needs_more_info=True,
     )
     if found is None or not found.passages:
-        result.summary = "The formulary could not be read for this request; " + "; ".join(warnings) + "."
+        why = "; ".join(w.rstrip(".") for w in warnings)  # each warning ends in its own full stop
+        result.summary = f"The formulary could not be read for this request; {why}."
         return result
     editions = [e for e in found.editions.values()]
     if editions:

@@ -16,7 +16,7 @@ from curbside.coverage.odb.passages import NAMESPACE
 from curbside.coverage.odb.query import plan
 from curbside.coverage.odb.search_path import run_search_path
 from curbside.coverage.odb.sql_path import NameIndexCache, run_sql_path
-from curbside.coverage.odb.store import OdbReader
+from curbside.coverage.odb.store import NOT_LOADED, OdbReader
 from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
 from curbside.coverage.paths import PassageSearch, PathTimeouts
 from curbside.coverage.source_service import SourceService
@@ -30,6 +30,9 @@ __all__ = ["OdbService"]
 class OdbService(SourceService[OdbReader]):
     name = "odb"
     namespace = NAMESPACE
+    title = "the ODB formulary"
+    editions_table = "odb_editions"
+    not_loaded = NOT_LOADED
 
     def __init__(self, app: Curbside, *, search: PassageSearch | None = None, reader: OdbReader | None = None) -> None:
         """``search`` replaces the application's search engine, ``reader`` the tables' reader (fakes in tests)."""

@@ -23,7 +23,10 @@ from curbside.store.documents import now_iso
 __all__ = ["DrugRow", "EditionRecord", "LuNoteRow", "OdbReader", "current_edition", "replace_edition"]
 
 _TABLES = ("odb_drugs", "odb_lu_notes", "odb_groups", "odb_generics", "odb_classes", "odb_manufacturers")
-NOT_LOADED = "No ODB formulary is loaded; run `curbside coverage load DIR` with the ministry's XML extract in DIR."
+NOT_LOADED = (
+    "No ODB formulary is loaded; run `curbside coverage load DIR` with the ministry's XML extract "
+    "(odb*formulary*.xml) in DIR."
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,7 +71,9 @@ def answer_from_passages(
         result.summary = "The Schedule could not be read for this request; " + (
             "its tables and its passages both failed." if found is None else "no passage names a fee code for it."
         )
-        result.follow_up = "Please try again in a moment, or give the fee code (e.g. C124)."
+        # the tables are loaded (a call with none loaded stops before this) but did not answer: transient
+        ask_code = "" if request.codes else ", or give the fee code (e.g. C124)"
+        result.follow_up = f"Please try again in a moment{ask_code}."
         return result
     result.items = items
     result.provenance = ["vector"]

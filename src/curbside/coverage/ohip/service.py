@@ -16,7 +16,7 @@ from curbside.coverage.ohip.passages import NAMESPACE
 from curbside.coverage.ohip.query import plan
 from curbside.coverage.ohip.search_path import run_search_path
 from curbside.coverage.ohip.sql_path import IndexCache, SqlFindings, run_sql_path
-from curbside.coverage.ohip.store import OhipReader
+from curbside.coverage.ohip.store import NOT_LOADED, OhipReader
 from curbside.coverage.ohip.tool import ScheduleGetArgs, ScheduleGetResult
 from curbside.coverage.paths import PassageSearch, PathTimeouts
 from curbside.coverage.source_service import SourceService
@@ -30,6 +30,9 @@ __all__ = ["OhipService"]
 class OhipService(SourceService[OhipReader]):
     name = "ohip"
     namespace = NAMESPACE
+    title = "the OHIP Schedule of Benefits"
+    editions_table = "ohip_editions"
+    not_loaded = NOT_LOADED
 
     def __init__(self, app: Curbside, *, search: PassageSearch | None = None, reader: OhipReader | None = None) -> None:
         """``search`` replaces the application's search engine, ``reader`` the tables' reader (fakes in tests)."""
