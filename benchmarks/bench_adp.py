@@ -6,7 +6,7 @@ The two ADP manuals (../shared/data/ontario/adp, July 2023) are loaded once into
 a scratch home under --home-root through ``curbside coverage load``'s own code
 (parse, rule check, tables, passages), and reused by later runs (the load is
 idempotent). Each golden request runs --rounds times after one warm-up round,
-through ``run_adp_get`` — the function the tools layer, CLI, HTTP and MCP call —
+through ``AdpService.get`` — the function the tools layer, CLI, HTTP and MCP call —
 with both paths live: SQL on the ADP rule tables, hybrid search on the ADP
 passages. Targets: p50 <= 50 ms, p95 <= 150 ms (the spec's own: p50 < 0.8 s,
 p95 < 1.5 s).
@@ -47,7 +47,7 @@ def main() -> None:
     bench = Bench.open(__doc__, "adp", manuals, rounds=20)
     data, app = bench.args.data, bench.app
 
-    from curbside.coverage.adp.tool import AdpGetArgs, run_adp_get
+    from curbside.coverage.adp.tool import AdpGetArgs
     from curbside.coverage.loading import load_directory
 
     try:
@@ -58,7 +58,7 @@ def main() -> None:
         print(f"load: {load_seconds} s", flush=True)
         app.adp.warm_up()
         requests = [AdpGetArgs(**g) for g in GOLDEN]
-        timing = bench.measure(lambda: time_tool(lambda a: run_adp_get(app, a), requests, GOLDEN, bench.args.rounds))
+        timing = bench.measure(lambda: time_tool(lambda a: app.adp.get(a), requests, GOLDEN, bench.args.rounds))
     finally:
         app.close()
 

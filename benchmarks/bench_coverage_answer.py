@@ -51,7 +51,7 @@ GOLDEN: list[dict[str, Any]] = [
 
 
 async def time_calls(app: Any, rounds: int) -> dict[str, Any]:
-    from curbside.tools.base import ToolCaller
+    from curbside.types import ToolCaller
 
     calls: list[float] = []
     tools: dict[str, list[float]] = {name: [] for name in TOOLS}

@@ -6,7 +6,7 @@ The full ODB formulary extract (../shared/data/ontario) is loaded once into a
 scratch home under --home-root through ``curbside coverage load``'s own code
 (tables and passages), and reused by later runs (the load is idempotent).
 Each golden request runs --rounds times after one warm-up round, through
-``run_odb_get`` — the function the tools layer, CLI, HTTP and MCP call — with
+``OdbService.get`` — the function the tools layer, CLI, HTTP and MCP call — with
 both paths live: SQL on the formulary tables, hybrid search on the ODB
 passages. Targets: p50 <= 50 ms, p95 <= 150 ms (the spec's own: p50 < 0.8 s,
 p95 < 1.5 s).
@@ -44,14 +44,14 @@ def main() -> None:
     data, app = bench.args.data, bench.app
 
     from curbside.coverage.loading import load_directory
-    from curbside.coverage.odb.tool import OdbGetArgs, run_odb_get
+    from curbside.coverage.odb.tool import OdbGetArgs
 
     try:
         (source, *_), load_seconds = bench.load(data, lambda: load_directory(app, data).sources)
         print(f"{source.status}: {source.message} in {load_seconds} s; {source.passages}", flush=True)
         app.odb.warm_up()
         requests = [OdbGetArgs(**g) for g in GOLDEN]
-        timing = bench.measure(lambda: time_tool(lambda a: run_odb_get(app, a), requests, GOLDEN, bench.args.rounds))
+        timing = bench.measure(lambda: time_tool(lambda a: app.odb.get(a), requests, GOLDEN, bench.args.rounds))
     finally:
         app.odb.close()
         app.close()

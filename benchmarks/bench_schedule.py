@@ -6,7 +6,7 @@ The whole Schedule of Benefits text (../shared/data/ontario) is loaded once
 into a scratch home under --home-root through ``coverage load``'s own OHIP
 loader (tables and passages: ~2,900 MiniLM chunks, minutes on two cores), and
 reused by later runs (the load is idempotent). Each golden request runs
---rounds times after one warm-up round through ``run_schedule_get`` — the
+--rounds times after one warm-up round through ``OhipService.get`` — the
 function the tools layer, CLI, HTTP and MCP call — with both paths live: SQL on
 the Schedule tables, hybrid search on the Schedule passages. Also prints the
 parse report's share of codes with an aligned fee. Targets: p50 <= 50 ms,
@@ -48,7 +48,7 @@ def main() -> None:
 
     from curbside.coverage.ohip.load import load_ohip
     from curbside.coverage.ohip.store import current_edition
-    from curbside.coverage.ohip.tool import ScheduleGetArgs, run_schedule_get
+    from curbside.coverage.ohip.tool import ScheduleGetArgs
 
     try:
         source, load_seconds = bench.load(args.file, lambda: load_ohip(app, args.file))
@@ -57,7 +57,7 @@ def main() -> None:
         report = edition.report if edition is not None else {}
         app.ohip.warm_up()
         requests = [ScheduleGetArgs(**g) for g in GOLDEN]
-        timing = bench.measure(lambda: time_tool(lambda a: run_schedule_get(app, a), requests, GOLDEN, args.rounds))
+        timing = bench.measure(lambda: time_tool(lambda a: app.ohip.get(a), requests, GOLDEN, args.rounds))
     finally:
         app.close()
 

@@ -26,9 +26,9 @@ from curbside.app import Curbside
 from curbside.cli.demo import sample_paths
 from curbside.mcp_server import CONFIRM_META_KEY, build_mcp_server
 from curbside.settings import Settings
-from curbside.tools import ToolCaller, ToolContext, ToolSpec
+from curbside.tools import ToolContext, ToolSpec
 from curbside.tools.passages import PassagesArgs
-from curbside.types import SourcePassages
+from curbside.types import SourcePassages, ToolCaller
 
 HYPERTENSION = "sample-hypertension:v1:0"
 PASSAGES_CALL = {

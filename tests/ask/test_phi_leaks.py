@@ -10,7 +10,7 @@ the local one, both on loopback. All assertions read the one run:
 - the JSON log written and the audit rows recorded during a note's question
   hold none of its PHI strings.
 
-The questions go through ``audited_ask``, as the HTTP route and the CLI do.
+The questions go through ``Curbside.ask``, as the HTTP route and the CLI do.
 """
 
 from __future__ import annotations
@@ -30,10 +30,9 @@ from scripted_llm import Reply, ScriptedLLM
 
 from curbside.app import Curbside
 from curbside.ask.pipeline import AskRequest
-from curbside.audit import audited_ask
 from curbside.logs import configure_logging
 from curbside.settings import Settings
-from curbside.tools.base import ToolCaller
+from curbside.types import ToolCaller
 
 NOTES = "phi/physionet-deid-dev/notes.jsonl"
 # its passages (the CEP page) hold no PHI of their own, so a note decides where each prompt goes;
@@ -81,7 +80,7 @@ def leak_run(kb_home: Path, shared_data: Path) -> Iterator[list[NoteRun]]:
             for note in notes:
                 before_cloud, before_local, before_log = len(cloud.requests), len(local.requests), stream.tell()
                 request = AskRequest(question=QUESTION, patient_context=note["text"])
-                answer = asyncio.run(audited_ask(core, request, caller, channel="http"))
+                answer = asyncio.run(core.ask(request, caller, channel="http"))
                 run = NoteRun(note, metadata=answer.metadata)
                 run.cloud_prompts = [json.dumps(r["body"]) for r in cloud.requests[before_cloud:]]
                 run.local_prompts = [json.dumps(r["body"]) for r in local.requests[before_local:]]

@@ -16,7 +16,8 @@ from curbside.app import Curbside
 from curbside.auth import RateLimiter
 from curbside.errors import ConfigError, RateLimitedError
 from curbside.settings import Settings
-from curbside.tools import ToolCaller, ToolContext, ToolSpec
+from curbside.tools import ToolContext, ToolSpec
+from curbside.types import ToolCaller
 
 
 @pytest.fixture

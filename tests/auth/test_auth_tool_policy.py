@@ -14,7 +14,8 @@ from pydantic import BaseModel
 
 from curbside.app import Curbside
 from curbside.settings import Settings
-from curbside.tools import ToolCaller, ToolContext, ToolSpec
+from curbside.tools import ToolContext, ToolSpec
+from curbside.types import ToolCaller
 
 
 class Note(BaseModel):

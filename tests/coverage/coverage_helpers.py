@@ -95,7 +95,7 @@ def tuned_services(
     def make(search: PassageSearch | None = None, *, slow_sql: bool = False, **settings: int) -> Service:
         app = Curbside(base.settings.model_copy(update=settings))
         reader = slow_reader(app.settings.db_path) if slow_sql else None
-        built = service(app, search=search, reader=reader)
+        built = service(app.source_parts, search=search, reader=reader)
         made.append((app, built))
         built.warm_up()  # the indexes are built outside the timeouts under test, as a server does
         if reader is not None:

@@ -67,7 +67,7 @@ def test_a_stale_passage_is_a_conflict_and_costs_confidence(odb_app: Curbside) -
     def search(text: str, k: int) -> list[Passage]:  # an index left behind by an older load
         return [stale]
 
-    service = OdbService(odb_app, search=search)
+    service = OdbService(odb_app.source_parts, search=search)
     try:
         r = asyncio.run(service.get(OdbGetArgs(q="Is Januvia covered?")))
     finally:

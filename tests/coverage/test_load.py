@@ -15,7 +15,7 @@ from curbside.coverage.loading import LoadReport, load_directory
 from curbside.coverage.odb.parse import parse_formulary
 from curbside.coverage.odb.service import OdbService
 from curbside.coverage.odb.store import current_edition, replace_edition
-from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult, run_odb_get
+from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
 from curbside.errors import NotFoundError, ValidationError
 from curbside.settings import Settings
 
@@ -23,7 +23,7 @@ LABEL = "ODB Formulary Edition 43 (2025-08-29)"
 
 
 def ask(app: Curbside, **args: object) -> OdbGetResult:
-    return asyncio.run(run_odb_get(app, OdbGetArgs(**args)))
+    return asyncio.run(app.odb.get(OdbGetArgs(**args)))
 
 
 def _counted_in_xml(path: Path) -> dict[str, int]:
@@ -122,7 +122,7 @@ def test_whole_extract_into_sql(odb_xml: Path, tmp_path: Path) -> None:
     assert record.label == LABEL and record.counts["drugs"] == 8401
     assert app.db.scalar("SELECT COUNT(*) FROM odb_drugs") == 8401
     assert app.db.scalar("SELECT COUNT(*) FROM odb_lu_notes") == 1638
-    service = OdbService(app, search=lambda text, k: [])
+    service = OdbService(app.source_parts, search=lambda text, k: [])
     try:
         r = asyncio.run(service.get(OdbGetArgs(q="What are the LU criteria for celecoxib for osteoarthritis?")))
         celebrex = asyncio.run(service.get(OdbGetArgs(din="02239941")))

@@ -26,13 +26,13 @@ from typing import Any
 import pytest
 
 from curbside.app import Curbside
-from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult, run_odb_get
+from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
 
 LABEL = "ODB Formulary Edition 43 (2025-08-29)"
 
 
 def ask(app: Curbside, **args: Any) -> OdbGetResult:
-    return asyncio.run(run_odb_get(app, OdbGetArgs(**args)))
+    return asyncio.run(app.odb.get(OdbGetArgs(**args)))
 
 
 def _ok_answer(result: OdbGetResult) -> None:

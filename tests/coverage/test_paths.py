@@ -91,7 +91,7 @@ def test_sql_path_times_out_passages_answer(tuned: Make) -> None:
 def test_nothing_loaded_is_an_error_saying_how_to_load(tmp_path: Path) -> None:
     """No edition: not an "ok" answer that could not read anything, but NOT_LOADED naming the command."""
     app = Curbside(Settings(home=tmp_path / "empty"))
-    service = OdbService(app, search=lambda text, k: [])
+    service = OdbService(app.source_parts, search=lambda text, k: [])
     try:
         with pytest.raises(NotLoadedError) as raised:
             _get(service, drug="Januvia")

@@ -11,14 +11,8 @@ import pytest
 from curbside.app import Curbside
 from curbside.cli.demo import sample_paths
 from curbside.settings import Settings
-from curbside.tools import (
-    ToolCaller,
-    ToolExecutor,
-    ToolHooks,
-    ToolMetrics,
-    ToolRegistry,
-    ToolSpec,
-)
+from curbside.tools import ToolExecutor, ToolHooks, ToolMetrics, ToolRegistry, ToolSpec
+from curbside.types import ToolCaller
 
 ExecutorFactory = Callable[..., ToolExecutor]
 
@@ -65,7 +59,6 @@ def make_executor(scratch_app: Curbside) -> ExecutorFactory:
         for spec in specs:
             registry.register(spec)
         return ToolExecutor(
-            scratch_app,
             registry,
             default_caller=ToolCaller(user="dr-a", role=role),
             hooks=hooks,

@@ -14,14 +14,13 @@ from curbside.errors import UpstreamError
 from curbside.tools import (
     InMemoryAuditSink,
     SlidingWindowRateLimiter,
-    ToolAuditEvent,
-    ToolCaller,
     ToolContext,
     ToolExecutor,
     ToolHooks,
     ToolResult,
     ToolSpec,
 )
+from curbside.types import ToolAuditEvent, ToolCaller
 
 ExecutorFactory = Callable[..., ToolExecutor]  # the make_executor fixture (tests/tools/conftest.py)
 
@@ -330,11 +329,11 @@ def test_warm_up_runs_each_tools_warm_up_and_reports_the_ones_that_fail(
 
     warmed: list[str] = []
 
-    def cold(app: Any) -> None:
+    def cold() -> None:
         raise ConfigError("The formulary is not loaded; run `curbside coverage load DIR`.")
 
     executor = make_executor(
-        tool("test.warm", warm_up=lambda app: warmed.append("warm")),
+        tool("test.warm", warm_up=lambda: warmed.append("warm")),
         tool("test.cold", warm_up=cold),
         tool("test.plain"),
     )

@@ -14,11 +14,10 @@ from curbside.tools import (
     InMemoryAuditSink,
     RolePermissionPolicy,
     SlidingWindowRateLimiter,
-    ToolAuditEvent,
-    ToolCaller,
     ToolContext,
     ToolSpec,
 )
+from curbside.types import ToolAuditEvent, ToolCaller
 
 
 class Args(BaseModel):

@@ -21,6 +21,4 @@ async def ask(request: AskRequest, core: Core, caller: ClinicalCaller) -> Answer
     status: answered | no_source (nothing relevant enough; nothing is guessed) | clarify (see
     clarifying_question) | degraded (the model failed; the extractive answer is given, see warnings).
     """
-    from curbside.audit import audited_ask
-
-    return await audited_ask(core, request, caller, channel="http")
+    return await core.ask(request, caller, channel="http")

@@ -16,9 +16,9 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 
 from curbside.api.guard import CALLER_SCOPE_KEY, client_address
 from curbside.app import Curbside
-from curbside.auth.access import authenticate, key_from_headers, refuse
+from curbside.auth.access import key_from_headers
 from curbside.auth.roles import ADMIN, AUDIT, CLINICAL, role_allows
-from curbside.tools.base import ToolCaller
+from curbside.types import ToolCaller
 
 __all__ = [
     "SESSION_HEADER",
@@ -28,10 +28,8 @@ __all__ = [
     "Core",
     "admin_caller",
     "auditor_caller",
-    "authenticate",
     "clinical_caller",
     "get_curbside",
-    "refuse",
     "require_roles",
 ]
 
@@ -75,13 +73,11 @@ def require_roles(allowed: frozenset[str]) -> Callable[..., ToolCaller]:
         admitted = request.scope.get(CALLER_SCOPE_KEY)
         if isinstance(admitted, ToolCaller):
             return admitted
-        caller = authenticate(
-            core, key_from_headers(request.headers), client=client_address(request.scope), session=session
-        )
+        caller = core.gate.admit(key_from_headers(request.headers), client=client_address(request.scope), session=session)
         if not role_allows(caller.role, allowed):
             route = request.scope.get("route")
             path = route.path if route is not None else request.url.path
-            refuse(core, caller, allowed, channel="http", method=request.method, path=path)
+            core.gate.refuse(caller, allowed, channel="http", method=request.method, path=path)
         return caller
 
     caller_with_role.allowed_roles = allowed  # type: ignore[attr-defined]  # RequestGuard reads it from the route

@@ -86,16 +86,15 @@ class RequestGuard:
             raise too_large("The request body", int(declared), limit)
 
     def _admit(self, scope: Scope, roles: frozenset[str], route_path: str) -> Any:
-        from curbside.auth.access import authenticate, key_from_headers, refuse
+        from curbside.auth.access import key_from_headers
         from curbside.auth.roles import role_allows
 
         headers = Headers(scope=scope)
-        caller = authenticate(
-            self.core, key_from_headers(headers), client=client_address(scope), session=headers.get("x-session-id")
-        )
+        gate = self.core.gate
+        caller = gate.admit(key_from_headers(headers), client=client_address(scope), session=headers.get("x-session-id"))
         if not role_allows(caller.role, roles):
             # the route's template, not the request's path: a path parameter is text the client chose
-            refuse(self.core, caller, roles, channel="http", method=scope["method"], path=route_path)
+            gate.refuse(caller, roles, channel="http", method=scope["method"], path=route_path)
         return caller
 
 

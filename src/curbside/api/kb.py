@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from curbside.api.deps import AdminCaller, Core, admin_caller
 from curbside.api.errors import ERROR_RESPONSES, ErrorBody
 from curbside.audit import AuditEntry
-from curbside.tools.base import ToolCaller
+from curbside.types import ToolCaller
 
 __all__ = ["router"]
 

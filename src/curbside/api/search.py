@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Query
 from curbside.api.deps import ClinicalCaller, Core, clinical_caller
 from curbside.api.errors import ERROR_RESPONSES
 from curbside.errors import NotFoundError
+from curbside.settings import QUERY_CEILING
 from curbside.types import SearchFilters, SearchResponse, SourcePassages
 
 __all__ = ["router"]
@@ -28,7 +29,7 @@ def search(
         str,
         Query(
             min_length=1,
-            max_length=20_000,
+            max_length=QUERY_CEILING,
             description="Question or keywords; at most CURBSIDE_MAX_QUERY_CHARS characters (default 2,000).",
         ),
     ],
@@ -58,7 +59,11 @@ def passages(
     caller: ClinicalCaller,
     chunk_ids: Annotated[
         str,
-        Query(min_length=1, max_length=20_000, description="Comma-separated chunk ids, e.g. 'guide:v1:3,guide:v1:4'."),
+        Query(
+            min_length=1,
+            max_length=4_000,
+            description="Comma-separated chunk ids, e.g. 'guide:v1:3,guide:v1:4' (at most 100 ids, 4,000 characters).",
+        ),
     ],
     highlight_terms: Annotated[
         str | None,

@@ -16,7 +16,8 @@ from pydantic import BaseModel
 
 from curbside.api.deps import ClinicalCaller, Core, clinical_caller
 from curbside.api.errors import ERROR_RESPONSES, ErrorBody, http_status
-from curbside.tools.base import ToolCaller, ToolInfo, ToolResult, error_class_for_code
+from curbside.tools.base import ToolInfo, ToolResult, error_class_for_code
+from curbside.types import ToolCaller
 
 __all__ = ["get_caller", "router"]
 

@@ -26,6 +26,7 @@ from curbside.kb.sentences import split_sentences
 from curbside.llm.extractive import extractive_answer
 from curbside.llm.markers import check_markers
 from curbside.llm.prompts import answer_messages
+from curbside.settings import QUERY_CEILING
 from curbside.types import Answer, Citation, Passage, SearchFilters
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ MIN_ANSWER_WORDS = 3  # fewer words than this beside the markers is no answer (s
 
 
 # hard ceilings the schema states; the settings set the working limits below them
-QUESTION_CEILING = 20_000  # CURBSIDE_MAX_QUERY_CHARS may not exceed it
+QUESTION_CEILING = QUERY_CEILING  # CURBSIDE_MAX_QUERY_CHARS may not exceed it
 PATIENT_CONTEXT_CEILING = 200_000  # nor CURBSIDE_MAX_PATIENT_CONTEXT_CHARS
 _Finding = Annotated[str, StringConstraints(min_length=1, max_length=MAX_FINDING_CHARS)]
 _Filter = Annotated[str, StringConstraints(min_length=1, max_length=200)]

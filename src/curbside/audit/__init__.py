@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from curbside.audit.entries import ask_entry, denied_entry, passages_entry, search_entry, tool_entry
-    from curbside.audit.recording import AuditScope, audited, audited_ask, audited_async
+    from curbside.audit.recording import AuditScope, audited, audited_async
     from curbside.audit.redaction import phi_redactor
     from curbside.audit.trail import WITHHELD, AuditEntry, AuditTrail, Redactor, utc_text
     from curbside.audit.verify import VerifyReport
@@ -32,7 +32,6 @@ _EXPORTS = {
     "VerifyReport": "verify",
     "ask_entry": "entries",
     "audited": "recording",
-    "audited_ask": "recording",
     "audited_async": "recording",
     "denied_entry": "entries",
     "passages_entry": "entries",
@@ -50,7 +49,6 @@ __all__ = [  # the keys of _EXPORTS, written out so linters and readers see the 
     "VerifyReport",
     "ask_entry",
     "audited",
-    "audited_ask",
     "audited_async",
     "denied_entry",
     "passages_entry",

@@ -14,9 +14,7 @@ from curbside.errors import CurbsideError
 
 if TYPE_CHECKING:
     from curbside.ask.pipeline import AskRequest
-    from curbside.tools.base import ToolCaller
-    from curbside.tools.hooks import ToolAuditEvent
-    from curbside.types import Answer, SearchResponse, SourcePassages
+    from curbside.types import Answer, SearchResponse, SourcePassages, ToolAuditEvent, ToolCaller
 
 __all__ = ["ask_entry", "denied_entry", "outcome_of", "passages_entry", "search_entry", "tool_entry"]
 

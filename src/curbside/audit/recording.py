@@ -13,16 +13,13 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from curbside.audit.entries import ask_entry, outcome_of
+from curbside.audit.entries import outcome_of
 from curbside.audit.trail import AuditEntry, AuditTrail
 
 if TYPE_CHECKING:
-    from curbside.app import Curbside
-    from curbside.ask.pipeline import AskRequest
-    from curbside.tools.base import ToolCaller
-    from curbside.types import Answer
+    pass
 
-__all__ = ["AuditScope", "audited", "audited_async", "audited_ask"]
+__all__ = ["AuditScope", "audited", "audited_async"]
 
 
 class AuditScope:
@@ -58,12 +55,3 @@ async def audited_async(trail: AuditTrail, entry: AuditEntry) -> AsyncIterator[A
         await asyncio.to_thread(trail.append, replace(scope.entry, outcome=outcome_of(exc)))
         raise
     await asyncio.to_thread(trail.append, scope.entry)
-
-
-async def audited_ask(app: Curbside, request: AskRequest, caller: ToolCaller, *, channel: str) -> Answer:
-    """``app.asker.ask(request)`` with its audit row (question redacted; PHI flag and model from the answer)."""
-    async with audited_async(app.audit, ask_entry(caller, request, channel=channel)) as scope:
-        app.asker.check(request)  # sizes first: an over-long question costs nothing but its (cut) row
-        answer = await app.asker.ask(request)
-        scope.entry = ask_entry(caller, request, channel=channel, answer=answer)
-    return answer

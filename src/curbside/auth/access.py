@@ -8,23 +8,19 @@ from typing import TYPE_CHECKING, Any
 
 from curbside.audit.chain import digest
 from curbside.auth.roles import CLINICAL, OPERATOR, role_allows
-from curbside.errors import AuditIntegrityError, PermissionDeniedError, UnauthenticatedError, ValidationError
+from curbside.errors import PermissionDeniedError, ValidationError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from curbside.app import Curbside
     from curbside.settings import Settings
-    from curbside.tools.base import ToolCaller, ToolSpec
+    from curbside.tools.base import ToolSpec
+    from curbside.types import ToolCaller
 
-__all__ = ["RoleToolPolicy", "authenticate", "key_from_headers", "operator_caller", "refuse", "session_token"]
+__all__ = ["RoleToolPolicy", "key_from_headers", "operator_caller", "session_token"]
 
 log = logging.getLogger("curbside.auth")
 
-_MISSING = (
-    "This route needs an API key: send `Authorization: Bearer <key>` (or `X-API-Key: <key>`). "
-    "An administrator issues keys with `curbside users add NAME --role clinician|admin|auditor`."
-)
 _SESSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
 
 
@@ -52,50 +48,9 @@ def session_token(audit_key: bytes, session: str | None) -> str | None:
     return "s_" + digest(audit_key, "session", session)[:24]
 
 
-def authenticate(
-    core: Curbside, key: str | None, *, client: str, session: str | None = None, channel: str = "http"
-) -> ToolCaller:
-    """The caller holding ``key``, counted against the per-user limit; wrong keys count against ``client``.
-
-    UnauthenticatedError without a valid key; RateLimitedError once ``client`` sent too many wrong ones.
-    """
-    from curbside.tools.base import ToolCaller
-
-    limiter = core.rate_limiter
-    limiter.check_failures(client)
-    try:
-        if not key:
-            raise UnauthenticatedError(_MISSING)
-        user = core.users.authenticate(key)
-    except UnauthenticatedError:
-        limiter.hit_failure(client)
-        raise
-    limiter.hit_api(user.name)  # before the role check: refused requests count too
-    return ToolCaller(
-        user=user.name, role=user.role, session=session_token(core.audit.key, session), channel=channel
-    )
-
-
-def refuse(
-    core: Curbside, caller: ToolCaller, allowed: frozenset[str], *, channel: str, method: str, path: str
-) -> None:
-    """Record an authenticated caller's refused request, then raise PERMISSION_DENIED."""
-    from curbside.audit.entries import denied_entry
-
-    try:
-        core.audit.append(denied_entry(caller, channel=channel, method=method, path=path, needed=allowed))
-    except AuditIntegrityError as exc:  # the refusal stands either way; the trail's own state is reported elsewhere
-        log.error("could not record a refused request: %s", exc.message)
-    needed = " or ".join(sorted(allowed))
-    raise PermissionDeniedError(
-        f"Role {caller.role!r} may not use {method} {path}; it needs a key with the role {needed}. "
-        "Ask an administrator for one."
-    )
-
-
 def operator_caller(settings: Settings, *, session: str | None = None, channel: str = "cli") -> ToolCaller:
     """The machine's operator: the CLI and MCP over stdio run as this caller, with every role."""
-    from curbside.tools.base import ToolCaller  # the tools layer loads pydantic models: not for `--help`
+    from curbside.types import ToolCaller
 
     return ToolCaller(user=settings.operator_name, role=OPERATOR, session=session, channel=channel)
 

@@ -57,7 +57,6 @@ def ask(
     import contextlib
 
     from curbside.ask.pipeline import AskRequest
-    from curbside.audit import audited_ask
     from curbside.auth import operator_caller
 
     request = AskRequest(
@@ -81,7 +80,7 @@ def ask(
             status = Console(stderr=True).status(f"Answering with {app.llm_description()} …")
         with status:
             # recorded on the audit trail as the machine's operator, like every CLI action
-            answer = asyncio.run(audited_ask(app, request, operator_caller(app.settings), channel="cli"))
+            answer = asyncio.run(app.ask(request, operator_caller(app.settings), channel="cli"))
     if as_json:
         echo_json(answer.model_dump())
         return

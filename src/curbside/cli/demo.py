@@ -37,7 +37,6 @@ def demo(home: Path | None) -> None:
     import asyncio
     import os
 
-    from curbside.audit import audited_ask
     from curbside.auth import operator_caller
     from curbside.cli._audit import operator_audited, operator_entry, record_ingest
     from curbside.cli._progress import RichProgress
@@ -60,7 +59,7 @@ def demo(home: Path | None) -> None:
             shown = request.question or f"{request.condition} + " + " + ".join(request.findings)
             click.echo(f"\nQ: {shown}")
             # audited as the machine's operator, like `curbside ask`
-            print_answer(asyncio.run(audited_ask(app, request, operator_caller(app.settings), channel="cli")))
+            print_answer(asyncio.run(app.ask(request, operator_caller(app.settings), channel="cli")))
         click.echo(
             "\nNext: ingest your own files with `curbside ingest PATH…` (PDF, DOCX, HTML, .nxml, Markdown, text),"
             "\nthen `curbside ask \"your question\"` (or `curbside serve` for the HTTP API)."

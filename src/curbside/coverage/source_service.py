@@ -1,4 +1,4 @@
-"""What ``app.odb``, ``app.ohip`` and ``app.adp`` share: a reader, a search, the path runner, their lifetime.
+"""What the coverage sources' services (``OdbService`` …) share: a reader, a search, the path runner, their lifetime.
 
 Each source's service subclasses ``SourceService`` and keeps only its domain:
 how to plan a request, which SQL and search work to run (through ``run_paths``),
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
 from curbside.coverage.paths import (
@@ -25,9 +26,20 @@ from curbside.coverage.reader import Cancel, ThreadReader
 from curbside.errors import CurbsideError, NotLoadedError
 
 if TYPE_CHECKING:
-    from curbside.app import Curbside
+    from curbside.search.engine import SearchEngine
+    from curbside.settings import Settings
 
-__all__ = ["SourceService"]
+__all__ = ["SourceParts", "SourceService"]
+
+
+@dataclass(frozen=True)
+class SourceParts:
+    """What a coverage source's service needs from the application, each resolved when first needed."""
+
+    settings: Settings
+    open_store: Callable[[], object]  # the home exists and migrations are applied (before a reader's first query)
+    search_engine: Callable[[], SearchEngine]
+    warm_embedder: Callable[[], None]
 
 R = TypeVar("R", bound=ThreadReader)
 S = TypeVar("S", bound=SqlFound)
@@ -42,10 +54,10 @@ class SourceService(ABC, Generic[R]):
     not_loaded: ClassVar[str]  # says that nothing is loaded and how to load it
     workers: ClassVar[int] = 8  # paths of concurrent calls; a timed-out search keeps its worker until it returns
 
-    def __init__(self, app: Curbside, reader: R, search: PassageSearch | None = None) -> None:
+    def __init__(self, parts: SourceParts, reader: R, search: PassageSearch | None = None) -> None:
         """``search`` replaces the application's search engine (a fake in tests, another index later)."""
-        self.app = app
-        self.settings = app.settings
+        self.parts = parts
+        self.settings = parts.settings
         self.reader = reader
         self._search = search
         self.paths = PathRunner(self.name, self.workers)
@@ -53,15 +65,15 @@ class SourceService(ABC, Generic[R]):
     @property
     def search(self) -> PassageSearch:
         if self._search is None:
-            _ = self.app.db  # creates the home and applies migrations before the reader opens the file
-            self._search = namespace_search(self.app.search_engine, self.namespace)
+            self.parts.open_store()  # the home and its migrations, before the reader opens the file
+            self._search = namespace_search(self.parts.search_engine(), self.namespace)
         return self._search
 
     def warm_up(self) -> None:
         """Open the store, load the encoder and build the source's indexes, outside any call's timeout."""
-        _ = self.app.db
+        self.parts.open_store()
         _ = self.search
-        self.app.embedder.warm_up()
+        self.parts.warm_embedder()
         try:
             with self.reader.snapshot():
                 self.build_indexes()
@@ -70,7 +82,7 @@ class SourceService(ABC, Generic[R]):
 
     def is_loaded(self) -> bool:
         """Whether an edition is loaded (one small query on this thread's read connection)."""
-        _ = self.app.db  # migrations applied before the reader's first query
+        self.parts.open_store()  # migrations applied before the reader's first query
         return self.reader.has_current(self.editions_table)
 
     def require_loaded(self) -> None:

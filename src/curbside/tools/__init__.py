@@ -1,21 +1,13 @@
 """The tools layer: declare a tool once (``ToolSpec``), register it, run it through
 ``ToolExecutor``, which every interface (CLI, HTTP, MCP, the agent) shares.
 
-The built-in tools live in their own modules and are listed in
-``curbside.tools.catalog``; ``Curbside.tools`` is the application's executor.
+Tools come in families (``tools/passages.py``, ``coverage/*/tool.py`` …), each with a
+``register(registry, deps)`` that declares its tools with the narrow dependencies they need
+(``ToolContext.deps``); the application lists the families (``curbside.app.tool_families``).
+This package names none of them.
 """
 
-from curbside.tools.base import (
-    RiskLevel,
-    ToolCaller,
-    ToolContext,
-    ToolErrorDetail,
-    ToolHandler,
-    ToolInfo,
-    ToolResult,
-    ToolSpec,
-    ToolStatus,
-)
+from curbside.tools.base import RiskLevel, ToolContext, ToolErrorDetail, ToolHandler, ToolInfo, ToolResult, ToolSpec
 from curbside.tools.executor import ToolExecutor
 from curbside.tools.hooks import (
     AuditSink,
@@ -26,7 +18,6 @@ from curbside.tools.hooks import (
     RateLimiter,
     RolePermissionPolicy,
     SlidingWindowRateLimiter,
-    ToolAuditEvent,
     ToolHooks,
 )
 from curbside.tools.metrics import ToolMetrics
@@ -42,8 +33,6 @@ __all__ = [
     "RiskLevel",
     "RolePermissionPolicy",
     "SlidingWindowRateLimiter",
-    "ToolAuditEvent",
-    "ToolCaller",
     "ToolContext",
     "ToolDefinitionError",
     "ToolErrorDetail",
@@ -55,5 +44,4 @@ __all__ = [
     "ToolRegistry",
     "ToolResult",
     "ToolSpec",
-    "ToolStatus",
 ]

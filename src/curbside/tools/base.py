@@ -10,57 +10,50 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from curbside.errors import CurbsideError, UpstreamError
-
-if TYPE_CHECKING:
-    from curbside.app import Curbside
+from curbside.types import ToolCaller, ToolStatus
 
 __all__ = [
     "RiskLevel",
-    "ToolCaller",
+    "DepsT",
     "ToolContext",
     "ToolErrorDetail",
     "ToolHandler",
     "ToolInfo",
     "ToolResult",
     "ToolSpec",
-    "ToolStatus",
     "error_class_for_code",
 ]
 
 RiskLevel = Literal["low", "medium", "high"]
-ToolStatus = Literal["ok", "error", "timeout", "denied", "rate_limited", "needs_confirmation"]
 
 ArgsT = TypeVar("ArgsT", bound=BaseModel)
 ResultT = TypeVar("ResultT", bound=BaseModel)
 
 
-class ToolCaller(BaseModel):
-    """Who is calling: travels with every call (permission, rate limit, audit)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    user: str = Field(min_length=1)
-    role: str = Field(min_length=1)
-    session: str | None = None
-    channel: str | None = Field(None, description="Where the call came in: http, mcp-http, mcp-stdio, cli.")
+DepsT = TypeVar("DepsT")
 
 
 @dataclass(frozen=True)
-class ToolContext:
-    """What a handler gets besides its arguments."""
+class ToolContext(Generic[DepsT]):
+    """What a handler gets besides its arguments: its family's dependencies (``ToolSpec.deps``,
+    given at registration), who is calling, and the call's id.
 
-    app: Curbside
+    A family declares the narrow ``deps`` it needs (a service, settings, a client); it never
+    gets the application object.
+    """
+
+    deps: DepsT
     caller: ToolCaller
     call_id: str
     tool: str
 
 
-ToolHandler = Callable[[ToolContext, ArgsT], Awaitable[ResultT]]
+ToolHandler = Callable[[ToolContext[Any], ArgsT], Awaitable[ResultT]]
 
 
 @dataclass(frozen=True)
@@ -69,7 +62,7 @@ class ToolSpec(Generic[ArgsT, ResultT]):
 
     ``rate_limit`` is calls per user per minute (None: unlimited); ``allowed_roles``
     None lets every role call it; ``warm_up`` loads what the first call would
-    otherwise load inside its timeout.
+    otherwise load inside its timeout; ``deps`` is what handlers get as ``ctx.deps``.
     """
 
     name: str
@@ -84,7 +77,8 @@ class ToolSpec(Generic[ArgsT, ResultT]):
     risk_level: RiskLevel = "low"
     rate_limit: int | None = None
     allowed_roles: frozenset[str] | None = None
-    warm_up: Callable[[Curbside], None] | None = None
+    warm_up: Callable[[], None] | None = None
+    deps: Any = None
 
     def input_schema(self) -> dict[str, Any]:
         return self.args_model.model_json_schema(mode="validation")

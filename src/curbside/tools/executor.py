@@ -16,7 +16,7 @@ import time
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
@@ -27,20 +27,11 @@ from curbside.errors import (
     RateLimitedError,
     ValidationError,
 )
-from curbside.tools.base import (
-    ToolCaller,
-    ToolContext,
-    ToolErrorDetail,
-    ToolResult,
-    ToolSpec,
-    ToolStatus,
-)
-from curbside.tools.hooks import ToolAuditEvent, ToolHooks
+from curbside.tools.base import ToolContext, ToolErrorDetail, ToolResult, ToolSpec
+from curbside.tools.hooks import ToolHooks
 from curbside.tools.metrics import ToolMetrics
 from curbside.tools.registry import ToolRegistry
-
-if TYPE_CHECKING:
-    from curbside.app import Curbside
+from curbside.types import ToolAuditEvent, ToolCaller, ToolStatus
 
 __all__ = ["UNKNOWN_TOOL_LABEL", "ToolExecutor"]
 
@@ -56,14 +47,12 @@ class ToolExecutor:
 
     def __init__(
         self,
-        app: Curbside,
         registry: ToolRegistry,
         *,
         default_caller: ToolCaller,
         hooks: ToolHooks | None = None,
         metrics: ToolMetrics | None = None,
     ) -> None:
-        self.app = app
         self.registry = registry
         self.default_caller = default_caller
         self.hooks = hooks or ToolHooks()
@@ -114,7 +103,7 @@ class ToolExecutor:
         return await self._run(spec, args, call)
 
     async def _run(self, spec: ToolSpec[Any, Any], args: BaseModel, call: _Call) -> ToolResult:
-        ctx = ToolContext(app=self.app, caller=call.caller, call_id=call.call_id, tool=spec.name)
+        ctx = ToolContext(deps=spec.deps, caller=call.caller, call_id=call.call_id, tool=spec.name)
         ran = time.perf_counter()
         try:
             async with asyncio.timeout(spec.timeout_s):
@@ -213,7 +202,7 @@ class ToolExecutor:
             if spec.warm_up is None or (wanted is not None and spec.name not in wanted):
                 continue
             try:
-                spec.warm_up(self.app)
+                spec.warm_up()
             except CurbsideError as exc:  # e.g. its data is not loaded: calls will say so themselves
                 problems[spec.name] = f"[{exc.code}] {exc.message}"
                 log.warning("tool %s did not warm up: %s", spec.name, exc.message)

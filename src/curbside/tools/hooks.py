@@ -16,16 +16,11 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from curbside.errors import PermissionDeniedError, RateLimitedError
-from curbside.tools.base import ToolCaller, ToolSpec, ToolStatus
-
-if TYPE_CHECKING:
-    from curbside.app import Curbside
-    from curbside.audit.trail import AuditTrail
-    from curbside.auth.ratelimit import RateLimiter as SharedLimiter
+from curbside.tools.base import ToolSpec
+from curbside.types import ToolAuditEvent, ToolCaller
 
 __all__ = [
     "AuditSink",
@@ -35,12 +30,8 @@ __all__ = [
     "PermissionPolicy",
     "RateLimiter",
     "RolePermissionPolicy",
-    "SharedToolRateLimiter",
     "SlidingWindowRateLimiter",
-    "ToolAuditEvent",
     "ToolHooks",
-    "TrailAuditSink",
-    "application_hooks",
 ]
 
 log = logging.getLogger("curbside.tools.audit")
@@ -68,30 +59,6 @@ class ConfirmationPolicy(Protocol):
 class AuditSink(Protocol):
     def record(self, event: ToolAuditEvent) -> None:
         """Keep one finished call. Must not raise: a failing sink is logged by the executor."""
-
-
-@dataclass(frozen=True)
-class ToolAuditEvent:
-    """One call as the audit trail sees it.
-
-    Argument values are not kept: they may hold PHI in any field. Their names and a
-    digest of the canonical JSON identify the call.
-    """
-
-    call_id: str
-    tool: str
-    user: str
-    role: str
-    session: str | None
-    status: ToolStatus
-    error_code: str | None
-    duration_ms: float
-    requires_phi: bool
-    confirmed: bool
-    argument_names: tuple[str, ...]
-    arguments_sha256: str
-    channel: str | None = None
-    at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
 class RolePermissionPolicy:
@@ -185,42 +152,3 @@ class ToolHooks:
     rate_limiter: RateLimiter = field(default_factory=SlidingWindowRateLimiter)
     confirmation: ConfirmationPolicy = field(default_factory=ExplicitConfirmation)
     audit: AuditSink = field(default_factory=InMemoryAuditSink)
-
-
-class SharedToolRateLimiter:
-    """``spec.rate_limit`` calls per (user, tool) per minute, counted by the application's ``limits`` limiter,
-    so the limits hold across server processes when its storage is shared (Redis)."""
-
-    def __init__(self, limiter: Callable[[], SharedLimiter]) -> None:
-        self._limiter = limiter  # resolved per call: building the executor must not open the limiter's storage
-
-    def acquire(self, caller: ToolCaller, spec: ToolSpec[Any, Any]) -> None:
-        if spec.rate_limit is None:
-            return
-        self._limiter().hit_per_minute(spec.rate_limit, "tool", spec.name, caller.user, what=f"tool {spec.name!r}")
-
-
-class TrailAuditSink:
-    """Every tool call as a row of the keyed audit trail (argument names and a keyed digest, no values)."""
-
-    def __init__(self, trail: Callable[[], AuditTrail]) -> None:
-        self._trail = trail  # resolved on the first call: listing tools must not create the audit key
-
-    def record(self, event: ToolAuditEvent) -> None:
-        from curbside.audit.chain import digest
-        from curbside.audit.entries import tool_entry
-
-        trail = self._trail()
-        trail.append(tool_entry(event, arguments_digest=lambda sha: digest(trail.key, "tool-arguments", sha)))
-
-
-def application_hooks(app: Curbside) -> ToolHooks:
-    """The application's checks: the caller's real role (and a trail that can record), the shared
-    rate limiter, and the audit trail."""
-    from curbside.auth.access import RoleToolPolicy
-
-    return ToolHooks(
-        permissions=RoleToolPolicy(before_call=lambda: app.audit.check_writable()),
-        rate_limiter=SharedToolRateLimiter(lambda: app.rate_limiter),
-        audit=TrailAuditSink(lambda: app.audit),
-    )

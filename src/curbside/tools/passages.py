@@ -7,6 +7,8 @@ behaviour (highlighting, missing ids, limits).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -16,10 +18,17 @@ from curbside.tools.base import ToolContext, ToolSpec
 from curbside.types import SourcePassages
 
 if TYPE_CHECKING:
-    from curbside.app import Curbside
     from curbside.settings import Settings
+    from curbside.store.documents import DocumentStore
+    from curbside.tools.registry import ToolRegistry
 
-__all__ = ["PassagesArgs", "passages_tool"]
+__all__ = ["PassagesArgs", "PassagesDeps", "register"]
+
+
+@dataclass(frozen=True)
+class PassagesDeps:
+    settings: Settings
+    documents: Callable[[], DocumentStore]  # the store, opened on the first call (or warm-up)
 
 
 class PassagesArgs(BaseModel):
@@ -37,18 +46,16 @@ class PassagesArgs(BaseModel):
     )
 
 
-async def _open(ctx: ToolContext, args: PassagesArgs) -> SourcePassages:
-    documents = ctx.app.documents  # built on the loop's thread: cached_property is not a lock
+async def _open(ctx: ToolContext[PassagesDeps], args: PassagesArgs) -> SourcePassages:
+    documents = ctx.deps.documents()  # resolved on the loop's thread: the application's parts are built once
     # a thread, so the executor's timeout can end the wait even if SQLite is slow
     return await asyncio.to_thread(open_passages, documents, args.chunk_ids, args.highlight_terms)
 
 
-def _warm(app: Curbside) -> None:
-    _ = app.documents
-
-
-def passages_tool(settings: Settings) -> ToolSpec[PassagesArgs, SourcePassages]:
-    return ToolSpec(
+def register(registry: ToolRegistry, deps: PassagesDeps) -> None:
+    """Put ``source.passages`` in ``registry``."""
+    settings = deps.settings
+    spec: ToolSpec[PassagesArgs, SourcePassages] = ToolSpec(
         name="source.passages",
         description=(
             "Exact text of stored passages by chunk id, with source document, page and section, "
@@ -61,5 +68,11 @@ def passages_tool(settings: Settings) -> ToolSpec[PassagesArgs, SourcePassages]:
         requires_phi=False,
         timeout_s=settings.tool_passages_timeout_s,
         rate_limit=settings.tool_passages_rate_limit,
-        warm_up=_warm,
+        warm_up=lambda: _open_store(deps),
+        deps=deps,
     )
+    registry.register(spec)
+
+
+def _open_store(deps: PassagesDeps) -> None:
+    deps.documents()

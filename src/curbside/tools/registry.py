@@ -115,7 +115,7 @@ def definition_problems(spec: ToolSpec[Any, Any]) -> list[str]:
     ):
         problems.append("allowed_roles must be None (every role) or a non-empty frozenset of role names")
     if spec.warm_up is not None and not callable(spec.warm_up):
-        problems.append("warm_up must be None or a function taking the application object")
+        problems.append("warm_up must be None or a function taking no arguments")
     return problems
 
 

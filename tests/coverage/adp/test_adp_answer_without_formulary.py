@@ -7,7 +7,7 @@ import asyncio
 
 from curbside.app import Curbside
 from curbside.coverage.answer.models import CoverageAnswerResult
-from curbside.tools.base import ToolCaller
+from curbside.types import ToolCaller
 
 
 def test_without_the_formulary_a_warning_says_drugs_were_not_looked_for(adp_app: Curbside) -> None:

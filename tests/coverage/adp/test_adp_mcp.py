@@ -9,11 +9,10 @@ from mcp import Client
 from curbside.app import Curbside
 from curbside.coverage.adp.tool import AdpGetArgs, AdpGetResult
 from curbside.mcp_server import build_mcp_server
-from curbside.tools.catalog import build_registry
 
 
 def test_adp_get_is_registered(adp_app: Curbside) -> None:
-    spec = build_registry(adp_app.settings).get("adp.get")
+    spec = adp_app.tools.registry.get("adp.get")
     assert (spec.category, spec.requires_phi, spec.timeout_s, spec.rate_limit) == ("coverage", False, 2.0, 60)
     assert spec.args_model is AdpGetArgs and spec.result_model is AdpGetResult
 

@@ -77,7 +77,7 @@ def test_sql_path_times_out_passages_answer(tuned: Make) -> None:
 
 def test_nothing_loaded_is_an_error_saying_how_to_load(tmp_path: Path) -> None:
     app = Curbside(Settings(home=tmp_path / "empty"))
-    service = AdpService(app, search=lambda text, k: [])
+    service = AdpService(app.source_parts, search=lambda text, k: [])
     try:
         with pytest.raises(NotLoadedError) as raised:
             _get(service, q=WALKER)

@@ -21,7 +21,7 @@ import pytest
 from curbside.app import Curbside
 from curbside.coverage.loading import load_directory
 from curbside.settings import Settings
-from curbside.tools.base import ToolCaller
+from curbside.types import ToolCaller
 
 ADP_FILES = (
     "ontario/adp/moh-adp-policies-and-procedures-manual-assistive-devices-program-2023-07-01.pdf",

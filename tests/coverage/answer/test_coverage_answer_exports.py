@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 import curbside.coverage.answer as answer
+from curbside.app import Curbside
+from curbside.app.tool_families import build_registry
 from curbside.errors import ConfigError
 from curbside.settings import Settings
-from curbside.tools.catalog import build_registry
 from curbside.tools.registry import definition_problems
 
 
@@ -18,7 +19,7 @@ def test_all_names_exist() -> None:
 
 def test_registered_with_its_settings() -> None:
     settings = Settings(tool_coverage_timeout_s=4.0, tool_coverage_rate_limit=7)
-    spec = next(s for s in build_registry(settings) if s.name == "coverage.answer")
+    spec = build_registry(Curbside(settings)).get("coverage.answer")
     assert definition_problems(spec) == []
     assert (spec.timeout_s, spec.rate_limit, spec.category, spec.requires_phi) == (4.0, 7, "coverage", True)
 

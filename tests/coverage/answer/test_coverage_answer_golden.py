@@ -25,7 +25,7 @@ from typing import Any
 
 from curbside.app import Curbside
 from curbside.coverage.answer.models import CoverageAnswerResult, Highlight
-from curbside.tools.base import ToolCaller
+from curbside.types import ToolCaller
 
 SCHEDULE = "OHIP Schedule of Benefits (effective 2025-03-03)"
 MOBILITY = "Mobility Devices Policy and Administration Manual (July 2023)"

@@ -14,7 +14,8 @@ from typing import Any
 from curbside.app import Curbside
 from curbside.coverage.answer.models import CoverageAnswerResult
 from curbside.settings import Settings
-from curbside.tools.base import ToolCaller, ToolResult
+from curbside.tools.base import ToolResult
+from curbside.types import ToolCaller
 
 OHIP_NOT_LOADED = (
     "No OHIP Schedule of Benefits is loaded; run `curbside coverage load DIR` with the schedule's text "

@@ -15,7 +15,7 @@ from typing import Any
 from curbside.app import Curbside
 from curbside.coverage.answer.models import CoverageAnswerResult
 from curbside.coverage.answer.synthesis import ASK_DOMAIN
-from curbside.tools.base import ToolCaller
+from curbside.types import ToolCaller
 
 LABEL = "ODB Formulary Edition 43 (2025-08-29)"
 

@@ -16,11 +16,13 @@ from pydantic import BaseModel, ConfigDict
 from curbside.app import Curbside
 from curbside.coverage.answer.models import CoverageAnswerArgs, CoverageAnswerResult
 from curbside.coverage.answer.service import CoverageAnswerer
-from curbside.tools.base import ToolCaller, ToolContext, ToolSpec
-from curbside.tools.catalog import odb_get_tool
+from curbside.coverage.odb import tool as odb
+from curbside.coverage.source_tool import SourceToolDeps
+from curbside.tools.base import ToolContext, ToolSpec
 from curbside.tools.executor import ToolExecutor
 from curbside.tools.hooks import InMemoryAuditSink, ToolHooks
 from curbside.tools.registry import ToolRegistry
+from curbside.types import ToolCaller
 
 QUESTION = "My patient is on Januvia. Can I bill C124 as MRP? Also needs a walker - what's covered?"
 
@@ -57,18 +59,17 @@ def _stand_in(name: str, handler: Any, timeout_s: float) -> ToolSpec[Any, Any]:
 
 def _executor(app: Curbside, *tools: ToolSpec[Any, Any]) -> tuple[ToolExecutor, InMemoryAuditSink]:
     registry = ToolRegistry()
-    odb = odb_get_tool(app.settings)
-    assert odb is not None
-    registry.register(odb)
+    odb.register(registry, SourceToolDeps(app.settings, service=lambda: app.odb))
     for tool in tools:
         registry.register(tool)
     audit = InMemoryAuditSink()
     caller = ToolCaller(user="partial-default", role="clinician")
-    return ToolExecutor(app, registry, default_caller=caller, hooks=ToolHooks(audit=audit)), audit
+    return ToolExecutor(registry, default_caller=caller, hooks=ToolHooks(audit=audit)), audit
 
 
-def _answer(executor: ToolExecutor, caller: ToolCaller, **kwargs: Any) -> CoverageAnswerResult:
-    answerer = CoverageAnswerer(executor, **kwargs)
+def _answer(executor: ToolExecutor, caller: ToolCaller, app: Curbside, **kwargs: Any) -> CoverageAnswerResult:
+    sources = {"schedule.get": app.ohip, "adp.get": app.adp, "odb.get": app.odb}
+    answerer = CoverageAnswerer(executor, sources, settings=app.settings, **kwargs)
     return asyncio.run(answerer.answer(CoverageAnswerArgs(question=QUESTION), caller=caller))
 
 
@@ -76,7 +77,7 @@ def test_one_tool_times_out_one_raises_the_drug_part_still_answers(odb_app: Curb
     executor, audit = _executor(
         odb_app, _stand_in("schedule.get", _sleeps, timeout_s=0.2), _stand_in("adp.get", _raises, timeout_s=2)
     )
-    r = _answer(executor, caller)
+    r = _answer(executor, caller, odb_app)
     assert r.intent.domains == ["billing", "device", "drug"]
     assert [(t.tool, t.status, t.error_code) for t in r.trace] == [
         ("schedule.get", "timeout", "TIMEOUT"),
@@ -114,7 +115,7 @@ def test_one_tool_times_out_one_raises_the_drug_part_still_answers(odb_app: Curb
 
 def test_missing_tools_are_partial_answers_not_errors(odb_app: Curbside, caller: ToolCaller) -> None:
     executor, audit = _executor(odb_app)
-    r = _answer(executor, caller)
+    r = _answer(executor, caller, odb_app)
     assert [(t.tool, t.status, t.call_id) for t in r.trace[:2]] == [
         ("schedule.get", "unavailable", None),
         ("adp.get", "unavailable", None),
@@ -131,7 +132,7 @@ def test_total_timeout_cancels_the_slow_tool(odb_app: Curbside, caller: ToolCall
     executor, _ = _executor(
         odb_app, _stand_in("schedule.get", _sleeps, timeout_s=30), _stand_in("adp.get", _sleeps, timeout_s=30)
     )
-    r = _answer(executor, caller, total_timeout_ms=1200)
+    r = _answer(executor, caller, odb_app, total_timeout_ms=1200)
     assert [(t.tool, t.status) for t in r.trace] == [
         ("schedule.get", "cancelled"),
         ("adp.get", "cancelled"),
@@ -147,7 +148,7 @@ def test_total_timeout_cancels_the_slow_tool(odb_app: Curbside, caller: ToolCall
 @pytest.mark.parametrize(("below", "asks"), [(0.7, True), (0.3, False)])
 def test_follow_ups_only_below_the_threshold(odb_app: Curbside, caller: ToolCaller, below: float, asks: bool) -> None:
     executor, _ = _executor(odb_app, _stand_in("schedule.get", _raises, timeout_s=2))
-    r = _answer(executor, caller, followup_below=below)
+    r = _answer(executor, caller, odb_app, followup_below=below)
     assert 0.3 <= r.confidence < 0.7  # (0 + adp missing, so 0 + odb) / 3
     retry = [f for f in r.followups if f.ask == "Shall I ask the billing part again, on its own?"]
     assert bool(retry) is asks

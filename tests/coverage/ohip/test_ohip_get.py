@@ -17,14 +17,14 @@ import asyncio
 import pytest
 
 from curbside.app import Curbside
-from curbside.coverage.ohip.tool import ScheduleGetArgs, ScheduleGetResult, run_schedule_get
+from curbside.coverage.ohip.tool import ScheduleGetArgs, ScheduleGetResult
 
 LABEL = "OHIP Schedule of Benefits (effective 2025-03-03)"
 MRP_FAMILY = {"C122", "C123", "C142", "C143"}
 
 
 def ask(app: Curbside, **args: object) -> ScheduleGetResult:
-    result = asyncio.run(run_schedule_get(app, ScheduleGetArgs(**args)))  # type: ignore[arg-type]
+    result = asyncio.run(app.ohip.get(ScheduleGetArgs(**args)))  # type: ignore[arg-type]
     assert result.schedule is not None and result.schedule.label == LABEL  # every answer names the edition
     return result
 

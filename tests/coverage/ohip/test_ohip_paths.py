@@ -98,7 +98,7 @@ def test_both_paths_fail(tuned: Make) -> None:
 
 def test_nothing_loaded_is_an_error_saying_how_to_load(tmp_path: Path) -> None:
     app = Curbside(Settings(home=tmp_path / "empty"))
-    service = OhipService(app, search=lambda text, k: [])
+    service = OhipService(app.source_parts, search=lambda text, k: [])
     try:
         with pytest.raises(NotLoadedError) as raised:
             _get(service, codes=["C124"])

@@ -1,4 +1,4 @@
-"""``AdpService`` (``app.adp``): runs the SQL and search paths of ``adp.get`` concurrently.
+"""``AdpService`` : runs the SQL and search paths of ``adp.get`` concurrently.
 
 The paths run as every coverage tool's do (``curbside.coverage.paths``): each
 under its own timeout (``adp_sql_timeout_ms``, ``adp_search_timeout_ms``), both
@@ -11,8 +11,6 @@ The application holds one service as ``app.adp`` (closed with the application).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from curbside.coverage.adp.merge import merge
 from curbside.coverage.adp.passages import NAMESPACE
 from curbside.coverage.adp.query import plan
@@ -21,10 +19,7 @@ from curbside.coverage.adp.sql_path import EditionCache, run_sql_path
 from curbside.coverage.adp.store import NOT_LOADED, AdpReader
 from curbside.coverage.adp.tool import AdpGetArgs, AdpGetResult
 from curbside.coverage.paths import PassageSearch, PathTimeouts
-from curbside.coverage.source_service import SourceService
-
-if TYPE_CHECKING:
-    from curbside.app import Curbside
+from curbside.coverage.source_service import SourceParts, SourceService
 
 __all__ = ["AdpService"]
 
@@ -37,9 +32,11 @@ class AdpService(SourceService[AdpReader]):
     not_loaded = NOT_LOADED
     workers = 4
 
-    def __init__(self, app: Curbside, *, search: PassageSearch | None = None, reader: AdpReader | None = None) -> None:
+    def __init__(
+        self, parts: SourceParts, *, search: PassageSearch | None = None, reader: AdpReader | None = None
+    ) -> None:
         """``search`` replaces the application's search engine, ``reader`` the tables' reader (fakes in tests)."""
-        super().__init__(app, reader or AdpReader(app.settings.db_path), search)
+        super().__init__(parts, reader or AdpReader(parts.settings.db_path), search)
         self.cache = EditionCache()
 
     def build_indexes(self) -> None:

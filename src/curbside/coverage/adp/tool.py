@@ -16,10 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from curbside.coverage.conflicts import Conflict
 from curbside.coverage.paths import PathTrace
+from curbside.coverage.source_tool import SourceToolDeps, source_tool
 from curbside.types import Citation
 
 if TYPE_CHECKING:
-    from curbside.app import Curbside
+    from curbside.coverage.adp.service import AdpService
+    from curbside.tools.registry import ToolRegistry
 
 __all__ = [
     "AdpCheck",
@@ -36,7 +38,8 @@ __all__ = [
     "SocialAssistanceFunding",
     "SourceRef",
     "UseCase",
-    "run_adp_get",
+    "DESCRIPTION",
+    "register",
 ]
 
 AdpCheck = Literal["eligibility", "exclusions", "funding", "cep"]
@@ -281,6 +284,26 @@ class AdpGetResult(BaseModel):
     trace: list[PathTrace] = Field(default_factory=list)
 
 
-async def run_adp_get(app: Curbside, args: AdpGetArgs) -> AdpGetResult:
-    """Answer one ``adp.get`` call; never raises for a failing path (see the trace)."""
-    return await app.adp.get(args)
+DESCRIPTION = (
+            "Ontario Assistive Devices Program (ADP): what ADP pays for a device and what the client pays, "
+            "funding for Ontario Works, ODSP and ACSD recipients, exclusions (batteries, repairs …) and "
+            "eligibility, each cited by manual, section and page. Takes a question in plain words (q) or a "
+            "structured device {category, type}; answers needs_more_info with the follow-up a vendor would ask "
+            "when the device is unknown or the fields disagree. Every answer carries the manuals' edition."
+)
+
+
+def register(registry: ToolRegistry, deps: SourceToolDeps[AdpService]) -> None:
+    """Put ``adp.get`` in ``registry``; its calls go to ``deps.service()``."""
+    s = deps.settings
+    registry.register(
+        source_tool(
+            deps,
+            name="adp.get",
+            description=DESCRIPTION,
+            args_model=AdpGetArgs,
+            result_model=AdpGetResult,
+            timeout_s=s.tool_adp_timeout_s,
+            rate_limit=s.tool_adp_rate_limit,
+        )
+    )

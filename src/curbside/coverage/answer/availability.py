@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from curbside.coverage.answer.execution import CallOutcome
     from curbside.coverage.answer.intent import Intent
     from curbside.coverage.source_service import SourceService
-    from curbside.tools.executor import ToolExecutor
 
 __all__ = ["LOAD_HINT", "refuse_all_unloaded", "refuse_none_loaded", "unloaded_sources", "unloaded_warnings"]
 
@@ -30,21 +29,14 @@ LOAD_HINT = (
 )
 
 
-def _services(executor: ToolExecutor) -> dict[str, SourceService[Any]]:
-    app = executor.app
-    every = {TOOL_FOR["billing"]: app.ohip, TOOL_FOR["device"]: app.adp, TOOL_FOR["drug"]: app.odb}
-    return {tool: service for tool, service in every.items() if tool in executor.registry}
-
-
-def unloaded_sources(executor: ToolExecutor) -> dict[str, SourceService[Any]]:
+def unloaded_sources(sources: dict[str, SourceService[Any]]) -> dict[str, SourceService[Any]]:
     """The registered coverage tools whose source has no loaded edition, by tool name (billing, device, drug)."""
-    return {tool: service for tool, service in _services(executor).items() if not service.is_loaded()}
+    return {tool: service for tool, service in sources.items() if not service.is_loaded()}
 
 
-def refuse_none_loaded(executor: ToolExecutor, unloaded: dict[str, SourceService[Any]]) -> None:
+def refuse_none_loaded(sources: dict[str, SourceService[Any]], unloaded: dict[str, SourceService[Any]]) -> None:
     """NOT_LOADED when every registered coverage tool's source is unloaded (and there is one at all)."""
-    registered = _services(executor)
-    if registered and len(unloaded) == len(registered):
+    if sources and len(unloaded) == len(sources):
         titles = _joined([s.title for s in unloaded.values()])
         raise NotLoadedError(f"No coverage data is loaded: not {titles}. {LOAD_HINT}")
 

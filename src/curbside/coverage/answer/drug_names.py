@@ -16,20 +16,19 @@ from curbside.coverage.answer.intent import DrugLookup
 from curbside.errors import CurbsideError
 
 if TYPE_CHECKING:
-    from curbside.app import Curbside
+    from curbside.coverage.odb.service import OdbService
 
 __all__ = ["formulary_lookup"]
 
 log = logging.getLogger("curbside.coverage.answer")
 
 
-def formulary_lookup(app: Curbside) -> DrugLookup | None:
+def formulary_lookup(service: OdbService) -> DrugLookup | None:
     """A lookup over the loaded edition's brand and ingredient names, or None when none is loaded.
 
     Blocks on SQLite (and on building the index the first time): call it from a worker thread.
     """
-    _ = app.db  # the home and its migrations exist before the reader opens the file
-    service = app.odb
+    service.parts.open_store()  # the home and its migrations exist before the reader opens the file
     reader = service.reader
     try:
         with reader.snapshot():

@@ -19,8 +19,9 @@ from typing import Any
 
 from curbside.coverage.answer.models import CallStatus
 from curbside.coverage.answer.routing import PlannedCall
-from curbside.tools.base import ToolCaller, ToolResult
+from curbside.tools.base import ToolResult
 from curbside.tools.executor import ToolExecutor
+from curbside.types import ToolCaller
 
 __all__ = ["CallOutcome", "run_calls"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError as PydanticValidationError
 
@@ -24,8 +24,10 @@ from curbside.coverage.answer.routing import TOOL_FOR, plan_calls
 from curbside.coverage.answer.synthesis import compose, nothing_to_route
 
 if TYPE_CHECKING:
-    from curbside.tools.base import ToolCaller
+    from curbside.coverage.source_service import SourceService
+    from curbside.settings import Settings
     from curbside.tools.executor import ToolExecutor
+    from curbside.types import ToolCaller
 
 __all__ = ["CoverageAnswerer"]
 
@@ -35,26 +37,29 @@ log = logging.getLogger("curbside.coverage.answer")
 class CoverageAnswerer:
     """Answers ``coverage.answer`` by calling ``schedule.get``, ``adp.get`` and ``odb.get`` through ``executor``.
 
-    ``total_timeout_ms`` and ``followup_below`` default to the application's settings
-    (``coverage_answer_timeout_ms``, ``coverage_answer_followup_below``).
+    ``sources`` are the coverage services by tool name (which have data). ``total_timeout_ms``
+    and ``followup_below`` default to ``settings`` (``coverage_answer_timeout_ms``,
+    ``coverage_answer_followup_below``).
     """
 
     def __init__(
         self,
         executor: ToolExecutor,
+        sources: dict[str, SourceService[Any]],
         *,
+        settings: Settings,
         total_timeout_ms: int | None = None,
         followup_below: float | None = None,
     ) -> None:
-        settings = executor.app.settings
         self.executor = executor
+        self.sources = {tool: service for tool, service in sources.items() if tool in executor.registry}
         self.total_timeout_ms = total_timeout_ms or settings.coverage_answer_timeout_ms
         self.followup_below = settings.coverage_answer_followup_below if followup_below is None else followup_below
 
     async def answer(self, args: CoverageAnswerArgs, *, caller: ToolCaller | None = None) -> CoverageAnswerResult:
         """The merged answer; NotLoadedError when no source it would ask has data (see ``availability``)."""
-        unloaded = unloaded_sources(self.executor)
-        refuse_none_loaded(self.executor, unloaded)
+        unloaded = unloaded_sources(self.sources)
+        refuse_none_loaded(self.sources, unloaded)
         lookup = await self._drug_lookup(args)
         intent = classify(args.question, args.hints, lookup)
         plan = plan_calls(args, intent)
@@ -71,9 +76,10 @@ class CoverageAnswerer:
         return result
 
     async def _drug_lookup(self, args: CoverageAnswerArgs) -> DrugLookup | None:
-        if not args.question.strip() or TOOL_FOR["drug"] not in self.executor.registry:
+        odb = self.sources.get(TOOL_FOR["drug"])
+        if not args.question.strip() or odb is None:
             return None
-        return await asyncio.to_thread(formulary_lookup, self.executor.app)
+        return await asyncio.to_thread(formulary_lookup, odb)
 
     @staticmethod
     def _read(outcome: CallOutcome) -> DomainFinding:

@@ -1,8 +1,10 @@
-"""``coverage.answer`` as a tool: its declaration for the registry (``curbside.tools.catalog``)."""
+"""``coverage.answer`` as a tool family: ``register(registry, deps)`` declares it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from curbside.coverage.answer.models import CoverageAnswerArgs, CoverageAnswerResult
 from curbside.coverage.answer.service import CoverageAnswerer
@@ -10,9 +12,22 @@ from curbside.errors import ConfigError
 from curbside.tools.base import ToolContext, ToolSpec
 
 if TYPE_CHECKING:
+    from curbside.coverage.source_service import SourceService
     from curbside.settings import Settings
+    from curbside.tools.executor import ToolExecutor
+    from curbside.tools.registry import ToolRegistry
 
-__all__ = ["NAME", "coverage_answer_tool", "run_coverage_answer"]
+__all__ = ["NAME", "CoverageAnswerDeps", "coverage_answer_tool", "register", "run_coverage_answer"]
+
+
+@dataclass(frozen=True)
+class CoverageAnswerDeps:
+    """What ``coverage.answer`` needs: the executor its sub-calls run through (as the same caller),
+    and the coverage services by tool name (to tell which sources are loaded)."""
+
+    settings: Settings
+    executor: Callable[[], ToolExecutor]
+    sources: Callable[[], dict[str, SourceService[Any]]]
 
 NAME = "coverage.answer"
 DESCRIPTION = (
@@ -24,12 +39,21 @@ DESCRIPTION = (
 )
 
 
-async def run_coverage_answer(ctx: ToolContext, args: CoverageAnswerArgs) -> CoverageAnswerResult:
+async def run_coverage_answer(ctx: ToolContext[CoverageAnswerDeps], args: CoverageAnswerArgs) -> CoverageAnswerResult:
     """The handler: sub-calls run through the application's executor, as the same caller."""
-    return await CoverageAnswerer(ctx.app.tools).answer(args, caller=ctx.caller)
+    deps = ctx.deps
+    answerer = CoverageAnswerer(deps.executor(), deps.sources(), settings=deps.settings)
+    return await answerer.answer(args, caller=ctx.caller)
 
 
-def coverage_answer_tool(settings: Settings) -> ToolSpec[CoverageAnswerArgs, CoverageAnswerResult]:
+def register(registry: ToolRegistry, deps: CoverageAnswerDeps) -> None:
+    """Put ``coverage.answer`` in ``registry`` (after the tools it routes to)."""
+    registry.register(coverage_answer_tool(deps.settings, deps))
+
+
+def coverage_answer_tool(
+    settings: Settings, deps: CoverageAnswerDeps | None = None
+) -> ToolSpec[CoverageAnswerArgs, CoverageAnswerResult]:
     total_ms = settings.coverage_answer_timeout_ms
     if settings.tool_coverage_timeout_s * 1000 <= total_ms:
         raise ConfigError(
@@ -47,4 +71,5 @@ def coverage_answer_tool(settings: Settings) -> ToolSpec[CoverageAnswerArgs, Cov
         requires_phi=True,  # patient context (age, income) and free text about a patient
         timeout_s=settings.tool_coverage_timeout_s,
         rate_limit=settings.tool_coverage_rate_limit,
+        deps=deps,
     )

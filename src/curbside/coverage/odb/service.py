@@ -1,4 +1,4 @@
-"""``OdbService`` (``app.odb``): runs the SQL and search paths of ``odb.get`` concurrently.
+"""``OdbService`` : runs the SQL and search paths of ``odb.get`` concurrently.
 
 The paths run as every coverage tool's do (``curbside.coverage.paths``): each
 under its own timeout (``odb_sql_timeout_ms``, ``odb_search_timeout_ms``), both
@@ -9,8 +9,6 @@ index, the formulary's request plan and the merge.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from curbside.coverage.odb.merge import merge
 from curbside.coverage.odb.passages import NAMESPACE
 from curbside.coverage.odb.query import plan
@@ -19,10 +17,7 @@ from curbside.coverage.odb.sql_path import NameIndexCache, run_sql_path
 from curbside.coverage.odb.store import NOT_LOADED, OdbReader
 from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
 from curbside.coverage.paths import PassageSearch, PathTimeouts
-from curbside.coverage.source_service import SourceService
-
-if TYPE_CHECKING:
-    from curbside.app import Curbside
+from curbside.coverage.source_service import SourceParts, SourceService
 
 __all__ = ["OdbService"]
 
@@ -34,9 +29,11 @@ class OdbService(SourceService[OdbReader]):
     editions_table = "odb_editions"
     not_loaded = NOT_LOADED
 
-    def __init__(self, app: Curbside, *, search: PassageSearch | None = None, reader: OdbReader | None = None) -> None:
+    def __init__(
+        self, parts: SourceParts, *, search: PassageSearch | None = None, reader: OdbReader | None = None
+    ) -> None:
         """``search`` replaces the application's search engine, ``reader`` the tables' reader (fakes in tests)."""
-        super().__init__(app, reader or OdbReader(app.settings.db_path), search)
+        super().__init__(parts, reader or OdbReader(parts.settings.db_path), search)
         self.names = NameIndexCache()
 
     def build_indexes(self) -> None:

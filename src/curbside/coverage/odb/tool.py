@@ -17,10 +17,12 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from curbside.coverage.conflicts import Conflict
 from curbside.coverage.odb.flags import FlagInfo, StatusCode
 from curbside.coverage.paths import PathTrace
+from curbside.coverage.source_tool import SourceToolDeps, source_tool
 from curbside.types import Citation
 
 if TYPE_CHECKING:
-    from curbside.app import Curbside
+    from curbside.coverage.odb.service import OdbService
+    from curbside.tools.registry import ToolRegistry
 
 __all__ = [
     "Alternative",
@@ -34,7 +36,8 @@ __all__ = [
     "OdbGetArgs",
     "OdbGetResult",
     "PathTrace",
-    "run_odb_get",
+    "DESCRIPTION",
+    "register",
 ]
 
 Check = Literal[
@@ -246,6 +249,25 @@ class OdbGetResult(BaseModel):
     trace: list[PathTrace] = Field(default_factory=list)
 
 
-async def run_odb_get(app: Curbside, args: OdbGetArgs) -> OdbGetResult:
-    """Answer one ``odb.get`` call; never raises for a failing path (see the trace)."""
-    return await app.odb.get(args)
+DESCRIPTION = (
+            "Ontario Drug Benefit formulary: is a drug covered, its interchangeable group and lowest-cost "
+            "member with savings per unit, Limited Use criteria, and covered alternatives in its class. "
+            "Takes a drug name, brand, DIN or ingredient, or a question in plain words (q); answers "
+            "needs_more_info when the drug cannot be resolved. Every answer carries the formulary edition."
+)
+
+
+def register(registry: ToolRegistry, deps: SourceToolDeps[OdbService]) -> None:
+    """Put ``odb.get`` in ``registry``; its calls go to ``deps.service()``."""
+    s = deps.settings
+    registry.register(
+        source_tool(
+            deps,
+            name="odb.get",
+            description=DESCRIPTION,
+            args_model=OdbGetArgs,
+            result_model=OdbGetResult,
+            timeout_s=s.tool_odb_timeout_s,
+            rate_limit=s.tool_odb_rate_limit,
+        )
+    )

@@ -1,4 +1,4 @@
-"""``OhipService`` (``app.ohip``): runs the SQL and search paths of ``schedule.get`` concurrently.
+"""``OhipService`` : runs the SQL and search paths of ``schedule.get`` concurrently.
 
 The paths run as every coverage tool's do (``curbside.coverage.paths``): each
 under its own timeout (``ohip_sql_timeout_ms``, ``ohip_search_timeout_ms``),
@@ -9,8 +9,6 @@ part: the word index, the request plan and the merge.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from curbside.coverage.ohip.merge import merge
 from curbside.coverage.ohip.passages import NAMESPACE
 from curbside.coverage.ohip.query import plan
@@ -19,10 +17,7 @@ from curbside.coverage.ohip.sql_path import IndexCache, SqlFindings, run_sql_pat
 from curbside.coverage.ohip.store import NOT_LOADED, OhipReader
 from curbside.coverage.ohip.tool import ScheduleGetArgs, ScheduleGetResult
 from curbside.coverage.paths import PassageSearch, PathTimeouts
-from curbside.coverage.source_service import SourceService
-
-if TYPE_CHECKING:
-    from curbside.app import Curbside
+from curbside.coverage.source_service import SourceParts, SourceService
 
 __all__ = ["OhipService"]
 
@@ -34,9 +29,11 @@ class OhipService(SourceService[OhipReader]):
     editions_table = "ohip_editions"
     not_loaded = NOT_LOADED
 
-    def __init__(self, app: Curbside, *, search: PassageSearch | None = None, reader: OhipReader | None = None) -> None:
+    def __init__(
+        self, parts: SourceParts, *, search: PassageSearch | None = None, reader: OhipReader | None = None
+    ) -> None:
         """``search`` replaces the application's search engine, ``reader`` the tables' reader (fakes in tests)."""
-        super().__init__(app, reader or OhipReader(app.settings.db_path), search)
+        super().__init__(parts, reader or OhipReader(parts.settings.db_path), search)
         self.index = IndexCache()
 
     def build_indexes(self) -> None:

@@ -16,10 +16,12 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from curbside.coverage.conflicts import Conflict
 from curbside.coverage.paths import PathTrace
+from curbside.coverage.source_tool import SourceToolDeps, source_tool
 from curbside.types import Citation
 
 if TYPE_CHECKING:
-    from curbside.app import Curbside
+    from curbside.coverage.ohip.service import OhipService
+    from curbside.tools.registry import ToolRegistry
 
 __all__ = [
     "BillingContext",
@@ -32,7 +34,8 @@ __all__ = [
     "ScheduleGetArgs",
     "ScheduleGetResult",
     "ScheduleItem",
-    "run_schedule_get",
+    "DESCRIPTION",
+    "register",
 ]
 
 Include = Literal["codes", "fee", "limits", "documentation", "commentary"]
@@ -226,6 +229,26 @@ class ScheduleGetResult(BaseModel):
     trace: list[PathTrace] = Field(default_factory=list)
 
 
-async def run_schedule_get(app: Curbside, args: ScheduleGetArgs) -> ScheduleGetResult:
-    """Answer one ``schedule.get`` call; never raises for a failing path (see the trace)."""
-    return await app.ohip.get(args)
+DESCRIPTION = (
+            "OHIP Schedule of Benefits: a fee code's fee in each specialty section, its definition, payment rules "
+            "(limits), documentation and commentary, the premiums that apply to it, and checks of its payment "
+            "rules against the facts given (MRP, hours since admission, day). Takes codes, a specialty or "
+            "section, or a question in plain words (q); answers needs_more_info with the follow-up a billing "
+            "clerk would ask. Every answer carries the Schedule's effective date and cites section and page."
+)
+
+
+def register(registry: ToolRegistry, deps: SourceToolDeps[OhipService]) -> None:
+    """Put ``schedule.get`` in ``registry``; its calls go to ``deps.service()``."""
+    s = deps.settings
+    registry.register(
+        source_tool(
+            deps,
+            name="schedule.get",
+            description=DESCRIPTION,
+            args_model=ScheduleGetArgs,
+            result_model=ScheduleGetResult,
+            timeout_s=s.tool_schedule_timeout_s,
+            rate_limit=s.tool_schedule_rate_limit,
+        )
+    )

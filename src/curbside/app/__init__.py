@@ -13,14 +13,16 @@ from curbside.errors import ConfigError
 from curbside.settings import Settings
 
 if TYPE_CHECKING:
-    from curbside.ask.pipeline import Asker
+    from curbside.ask.pipeline import Asker, AskRequest
     from curbside.ask.screening import PromptScreen
     from curbside.audit.trail import AuditTrail
+    from curbside.auth.gate import Gate
     from curbside.auth.ratelimit import RateLimiter
     from curbside.auth.users import UserStore
     from curbside.coverage.adp.service import AdpService
     from curbside.coverage.odb.service import OdbService
     from curbside.coverage.ohip.service import OhipService
+    from curbside.coverage.source_service import SourceParts
     from curbside.kb.background import BackgroundIngest
     from curbside.kb.chunking import Chunker
     from curbside.kb.ingest import Ingestor
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
     from curbside.store.documents import DocumentStore
     from curbside.store.sqlite_indexes import Fts5Index, SqliteVecIndex
     from curbside.tools.executor import ToolExecutor
+    from curbside.types import Answer, ToolCaller
 
 __all__ = ["Curbside"]
 
@@ -184,32 +187,77 @@ class Curbside:
         return RateLimiter.from_settings(self.settings)
 
     @cached_property
-    def tools(self) -> ToolExecutor:
-        """Every tool, run through one executor (with this app's own metrics registry)."""
-        from curbside.tools.catalog import build_executor
+    def gate(self) -> Gate:
+        """API keys to callers (and refusals recorded) for the HTTP API and MCP over HTTP."""
+        from curbside.auth.gate import Gate
 
-        return build_executor(self)
+        return Gate(users=lambda: self.users, limiter=lambda: self.rate_limiter, trail=lambda: self.audit)
+
+    @cached_property
+    def tools(self) -> ToolExecutor:
+        """Every tool family's tools, run through one executor (with this app's own metrics registry),
+        under the application's hooks; calls without a caller run as the local operator."""
+        from curbside.app.hooks import application_hooks
+        from curbside.app.tool_families import build_registry
+        from curbside.auth.access import operator_caller
+        from curbside.tools.executor import ToolExecutor
+        from curbside.tools.metrics import ToolMetrics
+
+        return ToolExecutor(
+            build_registry(self),
+            default_caller=operator_caller(self.settings),
+            hooks=application_hooks(lambda: self.audit, lambda: self.rate_limiter),
+            metrics=ToolMetrics(),
+        )
+
+    @cached_property
+    def source_parts(self) -> SourceParts:
+        """What the coverage services take from the application, each part resolved on first use."""
+        from curbside.coverage.source_service import SourceParts
+
+        return SourceParts(
+            settings=self.settings,
+            open_store=self.open_store,
+            search_engine=lambda: self.search_engine,
+            warm_embedder=lambda: self.embedder.warm_up(),
+        )
 
     @cached_property
     def odb(self) -> OdbService:
         """The ODB formulary: ``odb.get`` (SQL and search paths) over the loaded edition."""
         from curbside.coverage.odb.service import OdbService
 
-        return OdbService(self)
+        return OdbService(self.source_parts)
 
     @cached_property
     def ohip(self) -> OhipService:
         """The OHIP Schedule of Benefits: ``schedule.get`` (SQL and search paths) over the loaded edition."""
         from curbside.coverage.ohip.service import OhipService
 
-        return OhipService(self)
+        return OhipService(self.source_parts)
 
     @cached_property
     def adp(self) -> AdpService:
         """The ADP manuals and funding rules: ``adp.get`` (SQL and search paths) over the loaded edition."""
         from curbside.coverage.adp.service import AdpService
 
-        return AdpService(self)
+        return AdpService(self.source_parts)
+
+    async def ask(self, request: AskRequest, caller: ToolCaller, *, channel: str) -> Answer:
+        """A cited answer to ``request``, with its audit row (the question redacted; PHI flag and model
+        from the answer). Sizes are checked first: an over-long question costs only its cut row."""
+        from curbside.audit.entries import ask_entry
+        from curbside.audit.recording import audited_async
+
+        async with audited_async(self.audit, ask_entry(caller, request, channel=channel)) as scope:
+            self.asker.check(request)
+            answer = await self.asker.ask(request)
+            scope.entry = ask_entry(caller, request, channel=channel, answer=answer)
+        return answer
+
+    def open_store(self) -> Database:
+        """The database, opened now: the home exists and migrations are applied before anything reads it."""
+        return self.db
 
     def make_home(self) -> None:
         """CURBSIDE_HOME, owner-only (0700) when Curbside creates it: it holds clinical text and keys."""

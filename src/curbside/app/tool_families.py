@@ -1,0 +1,42 @@
+"""The application's tool families, in one list: each registers its own tools with the narrow
+dependencies it declares (``register(registry, deps)``); the tools layer names none of them.
+
+A new family adds its folder and one line here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from curbside.tools.registry import ToolRegistry
+
+if TYPE_CHECKING:
+    from curbside.app import Curbside
+
+__all__ = ["build_registry"]
+
+
+def build_registry(app: Curbside) -> ToolRegistry:
+    """Every tool of ``app``; nothing is opened or loaded until a tool is called or warmed up."""
+    from curbside.coverage.adp import tool as adp
+    from curbside.coverage.answer import tool as coverage_answer
+    from curbside.coverage.odb import tool as odb
+    from curbside.coverage.ohip import tool as ohip
+    from curbside.coverage.source_tool import SourceToolDeps
+    from curbside.tools import passages
+
+    settings = app.settings
+    registry = ToolRegistry()
+    passages.register(registry, passages.PassagesDeps(settings, documents=lambda: app.documents))
+    odb.register(registry, SourceToolDeps(settings, service=lambda: app.odb))
+    ohip.register(registry, SourceToolDeps(settings, service=lambda: app.ohip))
+    adp.register(registry, SourceToolDeps(settings, service=lambda: app.adp))
+    coverage_answer.register(  # after the three it routes to
+        registry,
+        coverage_answer.CoverageAnswerDeps(
+            settings,
+            executor=lambda: app.tools,
+            sources=lambda: {"schedule.get": app.ohip, "adp.get": app.adp, "odb.get": app.odb},
+        ),
+    )
+    return registry

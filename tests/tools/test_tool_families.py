@@ -1,0 +1,55 @@
+"""The application's tool families: each registers itself with narrow dependencies, resolved on first use."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from curbside.app import Curbside
+from curbside.app.tool_families import build_registry
+from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
+from curbside.settings import Settings
+
+
+def test_every_family_registers_its_tools(tmp_path: Path) -> None:
+    app = Curbside(Settings(home=tmp_path / "home"))
+    registry = build_registry(app)
+    assert [spec.name for spec in registry] == [
+        "source.passages",
+        "odb.get",
+        "schedule.get",
+        "adp.get",
+        "coverage.answer",
+    ]
+    spec = registry.get("odb.get")
+    assert spec.args_model is OdbGetArgs and spec.result_model is OdbGetResult
+    assert spec.input_schema() == OdbGetArgs.model_json_schema()
+
+
+def test_building_the_registry_opens_nothing(tmp_path: Path) -> None:
+    """Listing tools must not create the home, the database or the audit key."""
+    home = tmp_path / "home"
+    app = Curbside(Settings(home=home))
+    build_registry(app)
+    assert not home.exists()
+    assert not {"db", "odb", "ohip", "adp", "audit", "search_engine"} & set(app.__dict__)
+
+
+def test_a_familys_limits_come_from_the_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CURBSIDE_TOOL_ODB_TIMEOUT_S", "1.75")
+    monkeypatch.setenv("CURBSIDE_TOOL_ODB_RATE_LIMIT", "7")
+    spec = build_registry(Curbside(Settings(home=tmp_path))).get("odb.get")
+    assert (spec.category, spec.requires_phi, spec.timeout_s, spec.rate_limit) == ("coverage", False, 1.75, 7)
+
+
+def test_a_call_reaches_the_familys_own_service(tmp_path: Path) -> None:
+    """odb.get's handler gets ctx.deps (its service), never the application: with nothing loaded it says so."""
+    app = Curbside(Settings(home=tmp_path / "home"))
+    try:
+        result = asyncio.run(app.tools.call("odb.get", {"drug": "atorvastatin"}))
+    finally:
+        app.close()
+    assert result.status == "error" and result.error is not None and result.error.code == "NOT_LOADED"
+    assert "curbside coverage load" in result.error.message
