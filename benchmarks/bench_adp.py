@@ -51,7 +51,7 @@ def main() -> None:
     from curbside.coverage.loading import load_directory
 
     try:
-        every, load_seconds = bench.load(data, lambda: load_directory(app, data).sources)
+        every, load_seconds = bench.load(data, lambda: load_directory(app.coverage_store, data).sources)
         sources = [s for s in every if s.source == "adp"]
         for source in sources:
             print(f"{source.status}: {source.message}; {source.passages}", flush=True)

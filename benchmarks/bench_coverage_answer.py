@@ -107,7 +107,7 @@ def main() -> None:
     from curbside.coverage.loading import load_directory
 
     try:
-        report, load_seconds = bench.load(data, lambda: load_directory(app, data))
+        report, load_seconds = bench.load(data, lambda: load_directory(app.coverage_store, data))
         for source in report.sources:
             print(f"  {source.source}: {source.status}: {source.message}", flush=True)
         problems = app.tools.warm_up()

@@ -47,7 +47,7 @@ def main() -> None:
     from curbside.coverage.odb.tool import OdbGetArgs
 
     try:
-        (source, *_), load_seconds = bench.load(data, lambda: load_directory(app, data).sources)
+        (source, *_), load_seconds = bench.load(data, lambda: load_directory(app.coverage_store, data).sources)
         print(f"{source.status}: {source.message} in {load_seconds} s; {source.passages}", flush=True)
         app.odb.warm_up()
         requests = [OdbGetArgs(**g) for g in GOLDEN]

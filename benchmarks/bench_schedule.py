@@ -51,7 +51,7 @@ def main() -> None:
     from curbside.coverage.ohip.tool import ScheduleGetArgs
 
     try:
-        source, load_seconds = bench.load(args.file, lambda: load_ohip(app, args.file))
+        source, load_seconds = bench.load(args.file, lambda: load_ohip(app.coverage_store, args.file))
         print(f"{source.status}: {source.message} in {load_seconds} s; {source.passages}", flush=True)
         edition = current_edition(app.db)
         report = edition.report if edition is not None else {}

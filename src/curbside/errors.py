@@ -5,6 +5,7 @@ The tree::
     CurbsideError                    base; ``code`` is stable, ``message`` names the fix
     ├── InputError                   the caller sent something unusable (HTTP 4xx, CLI exit 2)
     │   ├── ValidationError          VALIDATION_ERROR
+    │   ├── ToolRetry                TOOL_RETRY (a tool asks for the call again with corrected arguments)
     │   ├── UnsupportedFormatError   UNSUPPORTED_FORMAT
     │   ├── FileTooLargeError        FILE_TOO_LARGE
     │   ├── EmptyDocumentError       EMPTY_DOCUMENT
@@ -24,7 +25,9 @@ The tree::
     ├── AuditIntegrityError          AUDIT_INTEGRITY (the audit trail fails its check; HTTP 503, CLI exit 6)
     └── UpstreamError                UPSTREAM_ERROR / UPSTREAM_TIMEOUT (a configured service failed)
 
-Core code raises these; the CLI and the HTTP API translate them once, at the edge.
+Core code raises these; each edge maps a code once: HTTP statuses in ``curbside/http_errors.py``
+(the API and MCP over HTTP), exit codes in ``curbside/cli/_exit.py``; MCP tool calls carry the
+code in their ``ToolResult``.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ __all__ = [
     "RateLimitedError",
     "RetryLimitError",
     "StateError",
+    "ToolRetry",
     "UnauthenticatedError",
     "UnsupportedFormatError",
     "UpstreamError",
@@ -60,7 +64,6 @@ class CurbsideError(Exception):
     """Base of every error Curbside raises on purpose."""
 
     code = "INTERNAL_ERROR"
-    exit_code = 1
 
     def __init__(self, message: str, *, code: str | None = None) -> None:
         super().__init__(message)
@@ -74,11 +77,21 @@ class CurbsideError(Exception):
 
 class InputError(CurbsideError):
     code = "VALIDATION_ERROR"
-    exit_code = 2
 
 
 class ValidationError(InputError):
     code = "VALIDATION_ERROR"
+
+
+class ToolRetry(InputError):
+    """A tool asks its caller to call again with corrected arguments; the message says what to change.
+
+    Raised on purpose inside a tool (a control-flow signal, in the manner of pydantic-ai's
+    ``ModelRetry``): the call ends ``status: error`` with code ``TOOL_RETRY``, which an agent's
+    validate → fix loop reads as "fix the arguments as told, then retry".
+    """
+
+    code = "TOOL_RETRY"
 
 
 class UnsupportedFormatError(InputError):
@@ -112,7 +125,6 @@ class JobStoppedError(CurbsideError):
     """An ingest job stopped before it finished: cancelled by an administrator, or over its time limit."""
 
     code = "CANCELLED"
-    exit_code = 3
 
     @classmethod
     def cancelled(cls, job_id: int) -> JobStoppedError:
@@ -167,7 +179,6 @@ class RateLimitedError(InputError):
 
 class StateError(CurbsideError):
     code = "CONFLICT"
-    exit_code = 3
 
 
 class InvalidTransitionError(StateError):
@@ -184,7 +195,6 @@ class ModelMismatchError(StateError):
 
 class ConfigError(CurbsideError):
     code = "CONFIG_ERROR"
-    exit_code = 4
 
 
 class NotLoadedError(ConfigError):
@@ -200,16 +210,13 @@ class AuditIntegrityError(CurbsideError):
     """The audit trail was edited, truncated or cannot be checked: nothing more is recorded until it is resolved."""
 
     code = "AUDIT_INTEGRITY"
-    exit_code = 6
 
 
 class PhiDetectorError(CurbsideError):
     """The PHI detector could not load or failed on a text; callers must assume the text holds PHI."""
 
     code = "PHI_DETECTOR_ERROR"
-    exit_code = 4
 
 
 class UpstreamError(CurbsideError):
     code = "UPSTREAM_ERROR"
-    exit_code = 5

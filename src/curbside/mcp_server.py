@@ -168,8 +168,8 @@ def require_api_key(asgi: ASGIApp, app: Curbside) -> ASGIApp:
             return
         from starlette.datastructures import Headers
 
-        from curbside.api.errors import error_response
         from curbside.errors import CurbsideError
+        from curbside.http_errors import error_response
 
         headers = Headers(scope=scope)
         try:

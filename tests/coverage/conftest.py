@@ -18,7 +18,7 @@ from coverage_helpers import loaded_home, shared_path
 from odb_subset import write_subset
 
 from curbside.app import Curbside
-from curbside.coverage.loading import LoadReport
+from curbside.coverage.reports import LoadReport
 
 ODB_FILE = "ontario/odb-formulary-edition-43-2025-08-29.xml"
 

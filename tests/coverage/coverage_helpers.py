@@ -17,9 +17,10 @@ from typing import TypeVar
 import apsw
 
 from curbside.app import Curbside
-from curbside.coverage.loading import LoadReport, load_directory
+from curbside.coverage.loading import load_directory
 from curbside.coverage.paths import PassageSearch
 from curbside.coverage.reader import ThreadReader
+from curbside.coverage.reports import LoadReport
 from curbside.coverage.source_service import SourceService
 from curbside.errors import UpstreamError
 from curbside.settings import Settings
@@ -50,7 +51,7 @@ def shared_path(shared_data: Path, relative: str, *expected: str) -> Path:
 def loaded_home(directory: Path, home: Path) -> Iterator[tuple[Curbside, LoadReport]]:
     """An application on a new ``home`` with ``directory`` loaded by ``coverage load``'s code; closed after."""
     app = Curbside(Settings(home=home))
-    report = load_directory(app, directory)
+    report = load_directory(app.coverage_store, directory)
     yield app, report
     app.close()
 

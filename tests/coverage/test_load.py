@@ -11,11 +11,12 @@ from lxml import etree
 from odb_subset import KEPT_CLASSES, write_subset
 
 from curbside.app import Curbside
-from curbside.coverage.loading import LoadReport, load_directory
+from curbside.coverage.loading import load_directory
 from curbside.coverage.odb.parse import parse_formulary
 from curbside.coverage.odb.service import OdbService
 from curbside.coverage.odb.store import current_edition, replace_edition
 from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
+from curbside.coverage.reports import LoadReport
 from curbside.errors import NotFoundError, ValidationError
 from curbside.settings import Settings
 
@@ -48,7 +49,7 @@ def test_first_load_report(loaded: tuple[Curbside, LoadReport], subset_dir: Path
 
 def test_same_file_again_is_unchanged(odb_app: Curbside, subset_dir: Path) -> None:
     before = current_edition(odb_app.db)
-    (source,) = load_directory(odb_app, subset_dir).sources
+    (source,) = load_directory(odb_app.coverage_store, subset_dir).sources
     assert source.status == "unchanged"
     assert source.message == f"{LABEL} is already loaded; nothing to do"
     assert source.passages | {"chunks": 0} == {"ingested": 0, "unchanged": 5, "failed": 0, "removed": 0, "chunks": 0}
@@ -59,7 +60,7 @@ def test_failed_load_keeps_the_previous_edition(odb_app: Curbside, odb_xml: Path
     before = current_edition(odb_app.db)
     data = odb_xml.read_bytes()
     (tmp_path / odb_xml.name).write_bytes(data[: int(len(data) * 0.9)])  # a download cut short
-    (source,) = load_directory(odb_app, tmp_path).sources
+    (source,) = load_directory(odb_app.coverage_store, tmp_path).sources
     assert (source.status, source.error_code) == ("failed", "PARSE_ERROR")
     assert source.message.startswith(f"{odb_xml.name} looks truncated")
     assert current_edition(odb_app.db) == before
@@ -74,7 +75,7 @@ def test_new_edition_replaces_rows_and_removes_stale_passages(
     without_antihistamines = tuple(c for c in KEPT_CLASSES if c != "040000000")
     write_subset(odb_xml, tmp_path / odb_xml.name, without_antihistamines)
     try:
-        (source,) = load_directory(odb_app, tmp_path).sources
+        (source,) = load_directory(odb_app.coverage_store, tmp_path).sources
         assert source.status == "loaded"
         assert source.message == f"{LABEL}: {source.counts['drugs']} drugs, replacing {LABEL}"
         assert (source.passages["removed"], source.passages["unchanged"], source.passages["ingested"]) == (1, 4, 0)
@@ -85,7 +86,7 @@ def test_new_edition_replaces_rows_and_removes_stale_passages(
         assert gone.needs_more_info and gone.summary.startswith(f"No drug in the {LABEL} matches 'Blexten'.")
         assert "odb-040000000-antihistamines" not in {d.doc_key for d in odb_app.documents.list_current("odb")}
     finally:  # the session home goes back to the full subset for the other tests
-        (source,) = load_directory(odb_app, subset_dir).sources
+        (source,) = load_directory(odb_app.coverage_store, subset_dir).sources
     assert (source.status, source.passages["ingested"]) == ("loaded", 1)
     assert ask(odb_app, drug="Blexten").coverage.din == "02454130"  # type: ignore[union-attr]
 
@@ -95,7 +96,7 @@ def test_older_extract_in_the_same_folder_is_skipped(odb_app: Curbside, subset_d
     shutil.copy(current, tmp_path / current.name)
     older = tmp_path / "odb-formulary-edition-43-2025-07-31.xml"
     older.write_bytes(current.read_bytes().replace(b'formularyDate="2025-08-29"', b'formularyDate="2025-07-31"', 1))
-    sources = load_directory(odb_app, tmp_path).sources
+    sources = load_directory(odb_app.coverage_store, tmp_path).sources
     assert [(s.path, s.status) for s in sources] == [
         (str(older), "skipped"),
         (str(tmp_path / current.name), "unchanged"),
@@ -106,13 +107,13 @@ def test_older_extract_in_the_same_folder_is_skipped(odb_app: Curbside, subset_d
 def test_folder_without_coverage_files(odb_app: Curbside, tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("nothing here")
     with pytest.raises(ValidationError) as err:
-        load_directory(odb_app, tmp_path)
+        load_directory(odb_app.coverage_store, tmp_path)
     assert err.value.message == (
         f"No coverage source files in {tmp_path} (expected odb: odb*formulary*.xml; "
         "ohip: ohip*schedule*benefits*.txt; adp: *adp*manual*.pdf)."
     )
     with pytest.raises(NotFoundError):
-        load_directory(odb_app, tmp_path / "missing")
+        load_directory(odb_app.coverage_store, tmp_path / "missing")
 
 
 def test_whole_extract_into_sql(odb_xml: Path, tmp_path: Path) -> None:

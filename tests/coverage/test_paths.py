@@ -13,6 +13,7 @@ import pytest
 from coverage_helpers import SlowSnapshots, broken_search, slow_search, tuned_services
 
 from curbside.app import Curbside
+from curbside.cli._exit import exit_code_for
 from curbside.coverage.odb.service import OdbService
 from curbside.coverage.odb.store import OdbReader
 from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
@@ -98,7 +99,7 @@ def test_nothing_loaded_is_an_error_saying_how_to_load(tmp_path: Path) -> None:
     finally:
         service.close()
         app.close()
-    assert raised.value.code == "NOT_LOADED" and raised.value.exit_code == 4
+    assert raised.value.code == "NOT_LOADED" and exit_code_for(raised.value.code) == 4
     assert raised.value.message == (
         "No ODB formulary is loaded; run `curbside coverage load DIR` with the ministry's XML extract "
         "(odb*formulary*.xml) in DIR."

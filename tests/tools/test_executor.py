@@ -381,3 +381,22 @@ def test_a_call_cancelled_by_its_caller_still_leaves_an_audit_row(make_executor:
     asyncio.run(outer())
     (event,) = sink.events
     assert event.tool == "test.slow" and event.status == "timeout" and event.error_code == "CANCELLED"
+
+
+def test_a_tool_asks_for_corrected_arguments_with_tool_retry(make_executor: ExecutorFactory) -> None:
+    """The control-flow signal an agent's validate → fix loop reads: the message says what to change."""
+    from curbside.errors import ToolRetry
+
+    async def picky(ctx: ToolContext[None], args: EchoArgs) -> EchoResult:
+        if args.text != args.text.strip():
+            raise ToolRetry("text has spaces at its ends; call again with the text trimmed.")
+        return EchoResult(echoed=[args.text] * args.times, caller=ctx.caller.user)
+
+    executor = make_executor(tool("test.picky", handler=picky))
+    result = call(executor, "test.picky", {"text": " hi ", "times": 2})
+    assert result.status == "error" and result.error is not None
+    assert (result.error.code, result.error.message) == (
+        "TOOL_RETRY",
+        "text has spaces at its ends; call again with the text trimmed.",
+    )
+    assert call(executor, "test.picky", {"text": "hi", "times": 2}).ok

@@ -15,21 +15,11 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from curbside.errors import (
-    AuditIntegrityError,
-    ConfigError,
     CurbsideError,
-    FileTooLargeError,
-    InputError,
-    NotFoundError,
-    PermissionDeniedError,
-    RateLimitedError,
-    StateError,
-    UnauthenticatedError,
-    UnsupportedFormatError,
-    UpstreamError,
 )
+from curbside.http_errors import error_body, error_response
 
-__all__ = ["ERROR_RESPONSES", "ErrorBody", "ErrorDetail", "error_response", "http_status", "install_error_handlers"]
+__all__ = ["ERROR_RESPONSES", "ErrorBody", "ErrorDetail", "install_error_handlers"]
 
 
 log = logging.getLogger("curbside.api")
@@ -61,46 +51,8 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     },
 }
 
-# most specific first: the first matching class decides
-_STATUS: tuple[tuple[type[CurbsideError], int], ...] = (
-    (NotFoundError, 404),
-    (UnauthenticatedError, 401),
-    (PermissionDeniedError, 403),
-    (RateLimitedError, 429),
-    (FileTooLargeError, 413),
-    (UnsupportedFormatError, 415),
-    (InputError, 400),
-    (StateError, 409),
-    (ConfigError, 503),
-    (AuditIntegrityError, 503),  # nothing may run unrecorded
-)
-
-
-def http_status(error: CurbsideError) -> int:
-    if isinstance(error, UpstreamError):
-        return 504 if error.code == "UPSTREAM_TIMEOUT" else 502
-    for cls, status in _STATUS:
-        if isinstance(error, cls):
-            return status
-    return 500
-
-
 def _body(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    detail = ErrorDetail(code=code, message=message, **extra)
-    return ErrorBody(error=detail).model_dump(exclude_none=True)
-
-
-def error_response(exc: CurbsideError) -> JSONResponse:
-    """The response for ``exc``: its status, the error body, and Retry-After / WWW-Authenticate where they apply."""
-    retry_after = exc.retry_after if isinstance(exc, RateLimitedError) else None
-    headers: dict[str, str] = {}
-    if retry_after:
-        headers["Retry-After"] = str(int(retry_after + 0.999))
-    if isinstance(exc, UnauthenticatedError):
-        headers["WWW-Authenticate"] = exc.challenge
-    return JSONResponse(
-        _body(exc.code, exc.message, retry_after=retry_after), status_code=http_status(exc), headers=headers or None
-    )
+    return error_body(code, message, **extra)
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -19,8 +19,8 @@ from fastapi.routing import APIRoute
 from starlette.datastructures import Headers
 from starlette.routing import Match
 
-from curbside.api.errors import error_response
 from curbside.errors import CurbsideError, FileTooLargeError, ValidationError, size_text, too_large
+from curbside.http_errors import error_response
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send

@@ -15,8 +15,9 @@ from fastapi import APIRouter, Body, Depends, Query, Response
 from pydantic import BaseModel
 
 from curbside.api.deps import ClinicalCaller, Core, clinical_caller
-from curbside.api.errors import ERROR_RESPONSES, ErrorBody, http_status
-from curbside.tools.base import ToolInfo, ToolResult, error_class_for_code
+from curbside.api.errors import ERROR_RESPONSES, ErrorBody
+from curbside.http_errors import http_status_for
+from curbside.tools.base import ToolInfo, ToolResult
 from curbside.types import ToolCaller
 
 __all__ = ["get_caller", "router"]
@@ -98,5 +99,4 @@ def _status(result: ToolResult) -> int:
     code = result.error.code if result.error else "INTERNAL_ERROR"
     if code == "VALIDATION_ERROR":
         return 422  # as for any request body that does not fit its schema
-    message = result.error.message if result.error else ""
-    return http_status(error_class_for_code(code)(message, code=code))
+    return http_status_for(code)

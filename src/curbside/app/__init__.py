@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from curbside.coverage.adp.service import AdpService
     from curbside.coverage.odb.service import OdbService
     from curbside.coverage.ohip.service import OhipService
+    from curbside.coverage.reports import CoverageStore
     from curbside.coverage.source_service import SourceParts
     from curbside.kb.background import BackgroundIngest
     from curbside.kb.chunking import Chunker
@@ -209,6 +210,13 @@ class Curbside:
             hooks=application_hooks(lambda: self.audit, lambda: self.rate_limiter),
             metrics=ToolMetrics(),
         )
+
+    @cached_property
+    def coverage_store(self) -> CoverageStore:
+        """Where ``coverage load`` writes and ``coverage status`` reads (the ingestor built when a load needs it)."""
+        from curbside.coverage.reports import CoverageStore
+
+        return CoverageStore(db=self.db, documents=self.documents, ingestor=lambda: self.ingestor)
 
     @cached_property
     def source_parts(self) -> SourceParts:

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from curbside.cli._exit import exit_code_for
 from curbside.errors import CurbsideError
 
 __all__ = ["CurbsideGroup", "JsonCommand", "app_context", "echo_json", "json_errors", "json_option"]
@@ -67,7 +68,7 @@ class CurbsideGroup(click.Group):
                 _echo_error(exc.code, exc.message)
             else:
                 click.echo(f"Error [{exc.code}]: {exc.message}", err=True)
-            ctx.exit(exc.exit_code)
+            ctx.exit(exit_code_for(exc.code))
         except click.ClickException as exc:
             if not _wants_json(ctx):
                 raise  # click prints usage and the message itself

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from curbside.cli._common import app_context, echo_json, json_option
+from curbside.cli._exit import exit_code_for
 
 if TYPE_CHECKING:
     from curbside.app import Curbside
@@ -50,7 +51,7 @@ def verify(as_json: bool) -> None:
             click.echo(f"warning: {warning}", err=True)
     if not report.ok:
         if as_json:
-            sys.exit(AuditIntegrityError.exit_code)
+            sys.exit(exit_code_for(AuditIntegrityError.code))
         where = f"row {report.first_bad_row}: " if report.first_bad_row is not None else ""
         raise AuditIntegrityError(f"The audit trail fails verification at {where}{report.problem}")
 
@@ -83,7 +84,7 @@ def export(since: str, until: str | None, output: str) -> None:
     if not report.ok:
         at = f" at row {report.first_bad_row}" if report.first_bad_row is not None else ""
         click.echo(f"warning: the trail fails verification{at}: {report.problem}", err=True)
-        sys.exit(AuditIntegrityError.exit_code)
+        sys.exit(exit_code_for(AuditIntegrityError.code))
 
 
 @audit_group.command("acknowledge")

@@ -35,7 +35,7 @@ def load(directory: Path, as_json: bool) -> None:
     with app_context() as app:
         with operator_audited(app, operator_entry(app, "coverage.load")) as scope:
             with _load_bars(enabled=stderr_is_tty() and not as_json) as progress:
-                report = load_directory(app, directory, progress)
+                report = load_directory(app.coverage_store, directory, progress)
             _record_load(scope, report)
     if as_json:
         echo_json(report.to_dict())
@@ -107,7 +107,7 @@ def status(as_json: bool) -> None:
     from curbside.coverage.status import coverage_status
 
     with app_context() as app:
-        data = coverage_status(app)
+        data = coverage_status(app.coverage_store)
     if as_json:
         echo_json(data)
         return

@@ -95,14 +95,12 @@ def _parse_args(text: str) -> dict[str, Any]:
 
 
 def _exit_code(result: ToolResult) -> int:
-    from curbside.errors import StateError, UpstreamError
-    from curbside.tools.base import error_class_for_code
+    from curbside.cli._exit import exit_code_for
 
     if result.ok:
         return 0
     if result.status == "needs_confirmation":
-        return StateError.exit_code
+        return exit_code_for("CONFIRMATION_REQUIRED")
     if result.status == "timeout":
-        return UpstreamError.exit_code
-    code = result.error.code if result.error else "INTERNAL_ERROR"
-    return error_class_for_code(code).exit_code
+        return exit_code_for("TIMEOUT")
+    return exit_code_for(result.error.code if result.error else "INTERNAL_ERROR")

@@ -20,13 +20,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeVar
 
-from curbside.coverage.loading import LoadProgress, SourceReport
+from curbside.coverage.reports import CoverageStore, LoadProgress, SourceReport
 from curbside.coverage.source_load import PassageIndex, PatternLoader, passage_counts, sha256_file
 from curbside.errors import CurbsideError
 from curbside.kb.ingest import PreparedDocument
 
 if TYPE_CHECKING:
-    from curbside.app import Curbside
     from curbside.store.database import Database
 
 __all__ = ["EditionLoader"]
@@ -76,7 +75,7 @@ class EditionLoader(PatternLoader, ABC, Generic[P, E]):
         ...
 
     # --- the load itself -------------------------------------------------------------------------
-    def load(self, app: Curbside, paths: list[Path], progress: LoadProgress | None) -> list[SourceReport]:
+    def load(self, store: CoverageStore, paths: list[Path], progress: LoadProgress | None) -> list[SourceReport]:
         """Load the newest edition among ``paths``; the others are reported as skipped."""
         dated: list[tuple[str, Path]] = []
         reports: list[SourceReport] = []
@@ -91,10 +90,10 @@ class EditionLoader(PatternLoader, ABC, Generic[P, E]):
             newest = dated[-1][1]
             for _, path in dated[:-1]:
                 reports.append(SourceReport(self.name, str(path), "skipped", f"an older edition than {newest.name}"))
-            reports.append(self.load_file(app, newest, progress))
+            reports.append(self.load_file(store, newest, progress))
         return reports
 
-    def load_file(self, app: Curbside, path: Path, progress: LoadProgress | None = None) -> SourceReport:
+    def load_file(self, store: CoverageStore, path: Path, progress: LoadProgress | None = None) -> SourceReport:
         """Load one file; failures come back in the report (status 'failed'), never half-applied."""
         started = time.perf_counter()
         report = SourceReport(self.name, str(path), "failed", "")
@@ -103,17 +102,17 @@ class EditionLoader(PatternLoader, ABC, Generic[P, E]):
                 progress.reading(path.name, path.stat().st_size)
             digest = sha256_file(path)
             parsed = self.parse(path, progress.read if progress is not None else None)
-            before = self.current(app.db)
+            before = self.current(store.db)
             # the same file read by changed parsing code must be read again: the code is part of the key
             code_key, code = f"coverage.{self.name}.code_sha256", code_fingerprint(type(self))
-            if before is not None and before.source_sha256 == digest and app.db.get_meta(code_key) == code:
+            if before is not None and before.source_sha256 == digest and store.db.get_meta(code_key) == code:
                 edition, tables_unchanged = before, True
             else:
-                edition, tables_unchanged = self.replace(app.db, parsed, path.name, digest), False
-                app.db.set_meta(code_key, code)
+                edition, tables_unchanged = self.replace(store.db, parsed, path.name, digest), False
+                store.db.set_meta(code_key, code)
             report.edition = edition.label
             report.counts = self.counts(parsed)
-            ingest, removed = self.passages.ingest(app, self.documents(parsed, edition), progress)
+            ingest, removed = self.passages.ingest(store, self.documents(parsed, edition), progress)
             report.passages = passage_counts(ingest.outcomes, removed)
         except (CurbsideError, OSError) as exc:
             report.message, report.error_code = _failure(path, exc)

@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING
 from curbside.kb.ingest import DocumentOutcome, IngestOptions, IngestReport, PreparedDocument
 
 if TYPE_CHECKING:
-    from curbside.app import Curbside
-    from curbside.coverage.loading import LoadProgress
+    from curbside.coverage.reports import CoverageStore, LoadProgress
     from curbside.store.database import Database
 
 __all__ = ["PassageIndex", "PatternLoader", "passage_counts", "sha256_file", "supersede"]
@@ -66,22 +65,22 @@ class PassageIndex:
     doc_prefix: str
 
     def ingest(
-        self, app: Curbside, docs: list[PreparedDocument], progress: LoadProgress | None
+        self, store: CoverageStore, docs: list[PreparedDocument], progress: LoadProgress | None
     ) -> tuple[IngestReport, int]:
         """Ingest ``docs`` (unchanged ones are skipped), then take out the source's other documents.
 
         Returns the ingest report and how many documents were taken out of search.
         """
         options = IngestOptions(namespace=self.namespace, source_type=self.source_type)
-        ingest = app.ingestor.ingest_prepared(docs, options, progress, total=len(docs))
-        return ingest, self._remove_stale(app, {d.doc_key for d in docs})
+        ingest = store.ingestor().ingest_prepared(docs, options, progress, total=len(docs))
+        return ingest, self._remove_stale(store, {d.doc_key for d in docs})
 
-    def _remove_stale(self, app: Curbside, keep: set[str]) -> int:
+    def _remove_stale(self, store: CoverageStore, keep: set[str]) -> int:
         """Take out of search the source's documents the new edition no longer has."""
-        current = [r.doc_key for r in app.documents.list_current(self.namespace)]
+        current = [r.doc_key for r in store.documents.list_current(self.namespace)]
         stale = [key for key in current if key.startswith(self.doc_prefix) and key not in keep]
         for key in stale:
-            app.ingestor.remove(key)
+            store.ingestor().remove(key)
         return len(stale)
 
 

@@ -14,7 +14,6 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
-from curbside.errors import CurbsideError, UpstreamError
 from curbside.types import ToolCaller, ToolStatus
 
 __all__ = [
@@ -26,7 +25,6 @@ __all__ = [
     "ToolInfo",
     "ToolResult",
     "ToolSpec",
-    "error_class_for_code",
 ]
 
 RiskLevel = Literal["low", "medium", "high"]
@@ -142,17 +140,3 @@ class ToolResult(BaseModel):
     @property
     def ok(self) -> bool:
         return self.status == "ok"
-
-
-def error_class_for_code(code: str) -> type[CurbsideError]:
-    """The Curbside error class with this stable code, so edges can map a result's
-    code to an HTTP status or exit code the same way they map raised errors."""
-    if code.startswith("UPSTREAM_"):  # UPSTREAM_TIMEOUT is an UpstreamError with its code set per instance
-        return UpstreamError
-    pending: list[type[CurbsideError]] = [CurbsideError]
-    while pending:
-        cls = pending.pop(0)  # breadth first: InputError wins VALIDATION_ERROR over its subclass
-        if cls.code == code:
-            return cls
-        pending.extend(cls.__subclasses__())
-    return CurbsideError

@@ -16,7 +16,7 @@ from coverage_helpers import loaded_home, shared_path
 from curbside.app import Curbside
 from curbside.coverage.adp.parse import ParsedManual, parse_manual
 from curbside.coverage.adp.service import AdpService
-from curbside.coverage.loading import LoadReport
+from curbside.coverage.reports import LoadReport
 
 ADP_DIR = "ontario/adp"
 CORE_PDF = "moh-adp-policies-and-procedures-manual-assistive-devices-program-2023-07-01.pdf"

@@ -12,7 +12,8 @@ from curbside.app import Curbside
 from curbside.coverage.adp.status import adp_status
 from curbside.coverage.adp.store import current_editions
 from curbside.coverage.adp.tool import AdpGetArgs
-from curbside.coverage.loading import LoadReport, load_directory
+from curbside.coverage.loading import load_directory
+from curbside.coverage.reports import LoadReport
 from curbside.settings import Settings
 from curbside.types import SearchFilters
 
@@ -63,7 +64,7 @@ def test_passages_stay_in_their_namespace_with_pages(adp_app: Curbside) -> None:
 
 def test_same_files_again_are_unchanged(adp_app: Curbside, adp_dir: Path) -> None:
     before = current_editions(adp_app.db)
-    sources = load_directory(adp_app, adp_dir).sources
+    sources = load_directory(adp_app.coverage_store, adp_dir).sources
     assert [(s.status, s.message) for s in sources] == [
         ("unchanged", f"{CORE} is already loaded; nothing to do"),
         ("unchanged", f"{MOBILITY} is already loaded; nothing to do"),
@@ -79,7 +80,7 @@ def test_truncated_manual_fails_the_load_and_keeps_the_previous_edition(
     data = (adp_dir / CORE_PDF).read_bytes()
     (tmp_path / CORE_PDF).write_bytes(data[: int(len(data) * 0.9)])  # a download cut short
     shutil.copy(adp_dir / MOBILITY_PDF, tmp_path / MOBILITY_PDF)
-    core, mobility = load_directory(adp_app, tmp_path).sources
+    core, mobility = load_directory(adp_app.coverage_store, tmp_path).sources
     assert (core.path, core.status, core.error_code) == (str(tmp_path / CORE_PDF), "failed", "PARSE_ERROR")
     assert core.message.startswith(f"{CORE_PDF} looks truncated")
     assert (mobility.status, mobility.message) == (
@@ -94,7 +95,7 @@ def test_truncated_manual_fails_the_load_and_keeps_the_previous_edition(
 def test_a_manual_the_rules_cite_is_missing(adp_app: Curbside, adp_dir: Path, tmp_path: Path) -> None:
     before = current_editions(adp_app.db)
     shutil.copy(adp_dir / MOBILITY_PDF, tmp_path / MOBILITY_PDF)
-    (source,) = load_directory(adp_app, tmp_path).sources
+    (source,) = load_directory(adp_app.coverage_store, tmp_path).sources
     assert (source.status, source.error_code) == ("failed", "VALIDATION_ERROR")
     assert source.message == (
         "not loaded: the project's ADP rules cite manuals that are not in the folder (core); put every ADP manual "

@@ -71,7 +71,7 @@ def coverage_app(odb_app: Curbside, shared_data: Path, tmp_path_factory: pytest.
     ohip = shared_data / OHIP_FILE
     _ohip_subset_writer()(ohip, data / ohip.name)
     app = Curbside(Settings(home=home))
-    report = load_directory(app, data)
+    report = load_directory(app.coverage_store, data)
     failed = [s for s in report.sources if s.status not in ("loaded", "unchanged")]
     assert not failed, failed
     yield app

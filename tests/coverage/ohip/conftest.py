@@ -19,7 +19,7 @@ from coverage_helpers import loaded_home, shared_path
 from ohip_subset import write_subset
 
 from curbside.app import Curbside
-from curbside.coverage.loading import LoadReport
+from curbside.coverage.reports import LoadReport
 
 OHIP_FILE = "ontario/ohip-schedule-of-benefits-2025-03-03.txt"
 

@@ -9,12 +9,13 @@ import pytest
 from ohip_subset import write_subset
 
 from curbside.app import Curbside
-from curbside.coverage.loading import LoadReport, load_directory
+from curbside.coverage.loading import load_directory
 from curbside.coverage.ohip.load import report_counts
 from curbside.coverage.ohip.parse import parse_schedule
 from curbside.coverage.ohip.status import ohip_status
 from curbside.coverage.ohip.store import current_edition
 from curbside.coverage.ohip.tool import ScheduleGetArgs
+from curbside.coverage.reports import LoadReport
 from curbside.settings import Settings
 
 LABEL = "OHIP Schedule of Benefits (effective 2025-03-03)"
@@ -44,7 +45,7 @@ def test_first_load_report(ohip_loaded: tuple[Curbside, LoadReport], ohip_subset
 
 def test_same_file_again_is_unchanged(ohip_app: Curbside, ohip_subset_dir: Path) -> None:
     before = current_edition(ohip_app.db)
-    (source,) = load_directory(ohip_app, ohip_subset_dir).sources
+    (source,) = load_directory(ohip_app.coverage_store, ohip_subset_dir).sources
     assert source.status == "unchanged"
     assert source.message == f"{LABEL} is already loaded; nothing to do"
     assert source.passages | {"chunks": 0} == {"ingested": 0, "unchanged": 8, "failed": 0, "removed": 0, "chunks": 0}
@@ -71,7 +72,7 @@ def test_failed_load_keeps_the_previous_edition(
         target.write_bytes(ohip_text.read_bytes()[:2000] + "Café – é".encode("cp1252"))
     else:
         target.write_text("Ontario Drug Benefit Formulary\n" * 100, encoding="utf-8")
-    (source,) = load_directory(ohip_app, tmp_path).sources
+    (source,) = load_directory(ohip_app.coverage_store, tmp_path).sources
     assert (source.status, source.error_code) == ("failed", code)
     assert message in source.message
     assert current_edition(ohip_app.db) == before
@@ -85,10 +86,10 @@ def test_new_edition_replaces_rows_and_removes_stale_passages(ohip_text: Path, t
     pages = ["GP1", "GP40", "GP41", "GP42", "GP43", "A72", "A73", "A74", "A75", "A76"]
     try:
         write_subset(ohip_text, tmp_path / "a" / ohip_text.name, [*pages, "D5"])
-        (first,) = load_directory(app, tmp_path / "a").sources
+        (first,) = load_directory(app.coverage_store, tmp_path / "a").sources
         assert first.status == "loaded" and first.passages["ingested"] == 5  # D5 is 'Head and Neck'
         write_subset(ohip_text, tmp_path / "b" / ohip_text.name, pages)
-        (second,) = load_directory(app, tmp_path / "b").sources
+        (second,) = load_directory(app.coverage_store, tmp_path / "b").sources
         assert second.status == "loaded" and second.message.endswith(f", replacing {LABEL}")
         assert (second.passages["removed"], second.passages["unchanged"], second.passages["ingested"]) == (1, 4, 0)
         assert [d.doc_key for d in app.documents.list_current("ohip") if "d5" in d.doc_key] == []
@@ -113,10 +114,10 @@ def test_changed_parsing_code_reads_the_same_file_again(ohip_text: Path, tmp_pat
             tmp_path / "a" / ohip_text.name,
             ["GP1", "GP40", "GP41", "GP42", "GP43", "A72", "A73", "A74", "A75", "A76"],
         )
-        assert load_directory(app, tmp_path / "a").sources[0].status == "loaded"
-        assert load_directory(app, tmp_path / "a").sources[0].status == "unchanged"
+        assert load_directory(app.coverage_store, tmp_path / "a").sources[0].status == "loaded"
+        assert load_directory(app.coverage_store, tmp_path / "a").sources[0].status == "unchanged"
         app.db.set_meta("coverage.ohip.code_sha256", "code of an older release")
-        again = load_directory(app, tmp_path / "a").sources[0]
+        again = load_directory(app.coverage_store, tmp_path / "a").sources[0]
         assert again.status == "loaded" and app.db.get_meta("coverage.ohip.code_sha256") != "code of an older release"
     finally:
         app.close()

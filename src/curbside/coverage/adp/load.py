@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from curbside.coverage.adp.data import (
     data_digest,
@@ -25,12 +24,9 @@ from curbside.coverage.adp.data import (
 from curbside.coverage.adp.parse import CORE_KEY, ParsedManual, parse_manual
 from curbside.coverage.adp.passages import DOC_PREFIX, NAMESPACE, SOURCE_TYPE, build_documents, doc_key
 from curbside.coverage.adp.store import current_editions, replace_manuals
-from curbside.coverage.loading import LoadProgress, SourceReport
+from curbside.coverage.reports import CoverageStore, LoadProgress, SourceReport
 from curbside.coverage.source_load import PassageIndex, PatternLoader, passage_counts
 from curbside.errors import CurbsideError
-
-if TYPE_CHECKING:
-    from curbside.app import Curbside
 
 __all__ = ["AdpLoader", "load_adp"]
 
@@ -43,11 +39,11 @@ class AdpLoader(PatternLoader):
     name = "adp"
     pattern = PATTERN
 
-    def load(self, app: Curbside, paths: list[Path], progress: LoadProgress | None) -> list[SourceReport]:
-        return load_adp(app, paths, progress)
+    def load(self, store: CoverageStore, paths: list[Path], progress: LoadProgress | None) -> list[SourceReport]:
+        return load_adp(store, paths, progress)
 
 
-def load_adp(app: Curbside, paths: list[Path], progress: LoadProgress | None = None) -> list[SourceReport]:
+def load_adp(store: CoverageStore, paths: list[Path], progress: LoadProgress | None = None) -> list[SourceReport]:
     """Load the newest edition of each manual among ``paths``; failures come back in the reports."""
     started = time.perf_counter()
     parsed: list[tuple[ParsedManual, Path, str]] = []
@@ -107,14 +103,14 @@ def load_adp(app: Curbside, paths: list[Path], progress: LoadProgress | None = N
 
     try:
         digest = data_digest()
-        before = current_editions(app.db)
+        before = current_editions(store.db)
         wanted = {(m.key, sha) for m, _, sha in chosen}
         tables_unchanged = {(e.manual, e.source_sha256) for e in before} == wanted and all(
             e.data_sha256 == digest for e in before
         )
         if not tables_unchanged:
-            replace_manuals(app.db, [(m, p.name, sha) for m, p, sha in chosen], digest)
-        ingest, removed = PASSAGES.ingest(app, build_documents(manuals), progress)
+            replace_manuals(store.db, [(m, p.name, sha) for m, p, sha in chosen], digest)
+        ingest, removed = PASSAGES.ingest(store, build_documents(manuals), progress)
     except CurbsideError as exc:
         return finish(exc.message, exc.code)
 

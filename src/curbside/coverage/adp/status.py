@@ -6,17 +6,17 @@ from typing import TYPE_CHECKING, Any
 
 from curbside.coverage.adp.passages import NAMESPACE
 from curbside.coverage.adp.store import current_editions, edition_label
-from curbside.coverage.status import source_status
+from curbside.coverage.source_status import source_status
 
 if TYPE_CHECKING:
-    from curbside.app import Curbside
+    from curbside.coverage.reports import CoverageStore
 
 __all__ = ["adp_status"]
 
 
-def adp_status(app: Curbside) -> dict[str, Any]:
+def adp_status(store: CoverageStore) -> dict[str, Any]:
     """The loaded manuals, their rule counts and their indexed passages (JSON-ready)."""
-    editions = current_editions(app.db)
+    editions = current_editions(store.db)
     loaded = None
     if editions:
         core = editions[0]
@@ -28,9 +28,9 @@ def adp_status(app: Curbside) -> dict[str, Any]:
             "counts": {
                 "manuals": len(editions),
                 "paragraphs": sum(e.counts.get("paragraphs", 0) for e in editions),
-                "rules": app.db.scalar("SELECT COUNT(*) FROM adp_rules"),
-                "categories": app.db.scalar("SELECT COUNT(*) FROM adp_categories"),
-                "devices": app.db.scalar("SELECT COUNT(*) FROM adp_devices"),
+                "rules": store.db.scalar("SELECT COUNT(*) FROM adp_rules"),
+                "categories": store.db.scalar("SELECT COUNT(*) FROM adp_categories"),
+                "devices": store.db.scalar("SELECT COUNT(*) FROM adp_devices"),
             },
             "manuals": [
                 {"manual": e.manual, "edition": e.label, "file": e.source_name, "sha256": e.source_sha256}
@@ -38,4 +38,4 @@ def adp_status(app: Curbside) -> dict[str, Any]:
             ],
         }
     hint = "run `curbside coverage load DIR` with the ADP manuals (*adp*manual*.pdf) in DIR"
-    return source_status(app, "adp", NAMESPACE, loaded, hint)
+    return source_status(store, "adp", NAMESPACE, loaded, hint)

@@ -20,8 +20,7 @@ from curbside.coverage.source_load import PassageIndex
 from curbside.kb.ingest import PreparedDocument
 
 if TYPE_CHECKING:
-    from curbside.app import Curbside
-    from curbside.coverage.loading import LoadProgress, SourceReport
+    from curbside.coverage.reports import CoverageStore, LoadProgress, SourceReport
     from curbside.store.database import Database
 
 __all__ = ["OdbLoader", "load_odb"]
@@ -56,6 +55,6 @@ class OdbLoader(EditionLoader[ParsedFormulary, EditionRecord]):
         return f"{len(parsed.drugs)} drugs"
 
 
-def load_odb(app: Curbside, path: Path, progress: LoadProgress | None = None) -> SourceReport:
+def load_odb(store: CoverageStore, path: Path, progress: LoadProgress | None = None) -> SourceReport:
     """Load one extract; failures come back in the report (status 'failed'), never half-applied."""
-    return OdbLoader().load_file(app, path, progress)
+    return OdbLoader().load_file(store, path, progress)

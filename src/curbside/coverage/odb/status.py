@@ -6,17 +6,17 @@ from typing import TYPE_CHECKING, Any
 
 from curbside.coverage.odb.passages import NAMESPACE
 from curbside.coverage.odb.store import current_edition
-from curbside.coverage.status import source_status
+from curbside.coverage.source_status import source_status
 
 if TYPE_CHECKING:
-    from curbside.app import Curbside
+    from curbside.coverage.reports import CoverageStore
 
 __all__ = ["odb_status"]
 
 
-def odb_status(app: Curbside) -> dict[str, Any]:
+def odb_status(store: CoverageStore) -> dict[str, Any]:
     """The loaded edition, its row counts and its indexed passages (JSON-ready)."""
-    edition = current_edition(app.db)
+    edition = current_edition(store.db)
     loaded = None
     if edition is not None:
         loaded = {
@@ -29,4 +29,4 @@ def odb_status(app: Curbside) -> dict[str, Any]:
             "counts": edition.counts,
         }
     hint = "run `curbside coverage load DIR` with the ministry's odb*formulary*.xml in DIR"
-    return source_status(app, "odb", NAMESPACE, loaded, hint)
+    return source_status(store, "odb", NAMESPACE, loaded, hint)

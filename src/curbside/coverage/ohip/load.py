@@ -23,8 +23,7 @@ from curbside.errors import DocumentParseError
 from curbside.kb.ingest import PreparedDocument
 
 if TYPE_CHECKING:
-    from curbside.app import Curbside
-    from curbside.coverage.loading import LoadProgress, SourceReport
+    from curbside.coverage.reports import CoverageStore, LoadProgress, SourceReport
     from curbside.store.database import Database
 
 __all__ = ["OhipLoader", "load_ohip", "report_counts"]
@@ -85,6 +84,6 @@ class OhipLoader(EditionLoader[ParsedSchedule, EditionRecord]):
         )
 
 
-def load_ohip(app: Curbside, path: Path, progress: LoadProgress | None = None) -> SourceReport:
+def load_ohip(store: CoverageStore, path: Path, progress: LoadProgress | None = None) -> SourceReport:
     """Load one text file; failures come back in the report (status 'failed'), never half-applied."""
-    return OhipLoader().load_file(app, path, progress)
+    return OhipLoader().load_file(store, path, progress)

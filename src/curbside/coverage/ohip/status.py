@@ -6,17 +6,17 @@ from typing import TYPE_CHECKING, Any
 
 from curbside.coverage.ohip.passages import NAMESPACE
 from curbside.coverage.ohip.store import current_edition
-from curbside.coverage.status import source_status
+from curbside.coverage.source_status import source_status
 
 if TYPE_CHECKING:
-    from curbside.app import Curbside
+    from curbside.coverage.reports import CoverageStore
 
 __all__ = ["ohip_status"]
 
 
-def ohip_status(app: Curbside) -> dict[str, Any]:
+def ohip_status(store: CoverageStore) -> dict[str, Any]:
     """The loaded edition, its parse report and its indexed passages (JSON-ready, the shape of the other sources)."""
-    edition = current_edition(app.db)
+    edition = current_edition(store.db)
     loaded = None
     if edition is not None:
         report = edition.report
@@ -34,4 +34,4 @@ def ohip_status(app: Curbside) -> dict[str, Any]:
             "parse_report": report,
         }
     hint = "run `curbside coverage load DIR` with the schedule's text (ohip-schedule-of-benefits-*.txt) in DIR"
-    return source_status(app, "ohip", NAMESPACE, loaded, hint)
+    return source_status(store, "ohip", NAMESPACE, loaded, hint)
