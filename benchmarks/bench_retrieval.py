@@ -64,6 +64,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, dest="json_path", help="also write the results to this file")
     args = parser.parse_args()
 
+    from curbside.app.scratch import open_scratch
     from curbside.evaluation.retrieval import evaluate_retrieval
     from curbside.search.embedders import resolve_embedder_name
     from curbside.settings import Settings
@@ -79,7 +80,7 @@ def main() -> None:
         home = args.home_root / f"{args.data.name}-{name}"
         results.append(
             evaluate_retrieval(
-                args.data, settings=settings, home=home, limit_queries=args.limit_queries,
+                args.data, open_system=open_scratch, settings=settings, home=home, limit_queries=args.limit_queries,
                 modes=args.modes.split(","), progress=_Log(),
             )
         )

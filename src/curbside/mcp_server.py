@@ -62,13 +62,13 @@ _INSTRUCTIONS = (
 )
 
 
-def build_mcp_server(app: Curbside, *, caller: ToolCaller | None = None) -> Server[Any]:
-    """An MCP server over ``app.tools``.
+def build_mcp_server(core: Curbside, *, caller: ToolCaller | None = None) -> Server[Any]:
+    """An MCP server over ``core.tools``.
 
     Calls over HTTP run as the caller ``require_api_key`` authenticated (and are refused
     without one); otherwise as ``caller`` (default: the local operator).
     """
-    executor = app.tools
+    executor = core.tools
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -133,32 +133,32 @@ def to_call_tool_result(result: ToolResult) -> types.CallToolResult:
     )
 
 
-async def run_stdio(app: Curbside) -> None:
+async def run_stdio(core: Curbside) -> None:
     """Serve over stdin/stdout until the client closes them. Nothing else may write to stdout."""
     from mcp.server.stdio import stdio_server
 
     from curbside.auth.access import operator_caller
 
-    server = build_mcp_server(app, caller=operator_caller(app.settings, channel="mcp-stdio"))
+    server = build_mcp_server(core, caller=operator_caller(core.settings, channel="mcp-stdio"))
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-async def run_http(app: Curbside, *, host: str, port: int, path: str = "/mcp") -> None:
+async def run_http(core: Curbside, *, host: str, port: int, path: str = "/mcp") -> None:
     """Serve streamable HTTP at ``http://host:port{path}`` (DNS-rebinding protection on loopback),
     to clinician and admin API keys only."""
     import uvicorn
 
-    _ = app.audit.key  # an unusable audit key stops the server here, not at the first call
-    if not app.users.list():
+    _ = core.audit.key  # an unusable audit key stops the server here, not at the first call
+    if not core.users.list():
         log.warning("no API users: MCP over HTTP answers 401 to everyone; add one with `curbside users add`")
-    server = build_mcp_server(app)
+    server = build_mcp_server(core)
     asgi = server.streamable_http_app(streamable_http_path=path, host=host)
-    config = uvicorn.Config(require_api_key(asgi, app), host=host, port=port, log_level="warning")
+    config = uvicorn.Config(require_api_key(asgi, core), host=host, port=port, log_level="warning")
     await uvicorn.Server(config).serve()
 
 
-def require_api_key(asgi: ASGIApp, app: Curbside) -> ASGIApp:
+def require_api_key(asgi: ASGIApp, core: Curbside) -> ASGIApp:
     """``asgi`` behind the API-key check: HTTP requests without a clinician or admin key get the API's
     401/403/429 error bodies; admitted ones carry their caller in ``scope[CALLER_SCOPE_KEY]``."""
 
@@ -175,7 +175,7 @@ def require_api_key(asgi: ASGIApp, app: Curbside) -> ASGIApp:
         try:
             client = scope.get("client")
             caller = await asyncio.to_thread(
-                _admit, app, headers, scope.get("method", "POST"), scope.get("path", ""), str(client[0]) if client else "unknown"
+                _admit, core, headers, scope.get("method", "POST"), scope.get("path", ""), str(client[0]) if client else "unknown"
             )
         except CurbsideError as exc:
             await error_response(exc)(scope, receive, send)
@@ -186,14 +186,14 @@ def require_api_key(asgi: ASGIApp, app: Curbside) -> ASGIApp:
     return guarded
 
 
-def _admit(app: Curbside, headers: Any, method: str, path: str, client: str) -> ToolCaller:
+def _admit(core: Curbside, headers: Any, method: str, path: str, client: str) -> ToolCaller:
     from curbside.auth.access import key_from_headers
     from curbside.auth.roles import CLINICAL, role_allows
 
     # the MCP session header comes from the client too: the trail keeps only its keyed digest
-    caller = app.gate.admit(key_from_headers(headers), client=client, session=headers.get("mcp-session-id"), channel="mcp-http")
+    caller = core.gate.admit(key_from_headers(headers), client=client, session=headers.get("mcp-session-id"), channel="mcp-http")
     if not role_allows(caller.role, CLINICAL):
-        app.gate.refuse(caller, CLINICAL, channel="mcp-http", method=method, path=path)
+        core.gate.refuse(caller, CLINICAL, channel="mcp-http", method=method, path=path)
     return caller
 
 

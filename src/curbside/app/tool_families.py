@@ -16,8 +16,8 @@ if TYPE_CHECKING:
 __all__ = ["build_registry"]
 
 
-def build_registry(app: Curbside) -> ToolRegistry:
-    """Every tool of ``app``; nothing is opened or loaded until a tool is called or warmed up."""
+def build_registry(core: Curbside) -> ToolRegistry:
+    """Every tool of ``core``; nothing is opened or loaded until a tool is called or warmed up."""
     from curbside.coverage.adp import tool as adp
     from curbside.coverage.answer import tool as coverage_answer
     from curbside.coverage.odb import tool as odb
@@ -25,18 +25,18 @@ def build_registry(app: Curbside) -> ToolRegistry:
     from curbside.coverage.source_tool import SourceToolDeps
     from curbside.tools import passages
 
-    settings = app.settings
+    settings = core.settings
     registry = ToolRegistry()
-    passages.register(registry, passages.PassagesDeps(settings, documents=lambda: app.documents))
-    odb.register(registry, SourceToolDeps(settings, service=lambda: app.odb))
-    ohip.register(registry, SourceToolDeps(settings, service=lambda: app.ohip))
-    adp.register(registry, SourceToolDeps(settings, service=lambda: app.adp))
+    passages.register(registry, passages.PassagesDeps(settings, documents=lambda: core.documents))
+    odb.register(registry, SourceToolDeps(settings, service=lambda: core.odb))
+    ohip.register(registry, SourceToolDeps(settings, service=lambda: core.ohip))
+    adp.register(registry, SourceToolDeps(settings, service=lambda: core.adp))
     coverage_answer.register(  # after the three it routes to
         registry,
         coverage_answer.CoverageAnswerDeps(
             settings,
-            executor=lambda: app.tools,
-            sources=lambda: {"schedule.get": app.ohip, "adp.get": app.adp, "odb.get": app.odb},
+            executor=lambda: core.tools,
+            sources=lambda: {"schedule.get": core.ohip, "adp.get": core.adp, "odb.get": core.odb},
         ),
     )
     return registry

@@ -22,10 +22,10 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from curbside.ask.clarify import clarifying_question
 from curbside.ask.query import MAX_FINDING_CHARS, compose_query
 from curbside.errors import UpstreamError, ValidationError
-from curbside.kb.sentences import split_sentences
 from curbside.llm.extractive import extractive_answer
 from curbside.llm.markers import check_markers
 from curbside.llm.prompts import answer_messages
+from curbside.sentences import split_sentences
 from curbside.settings import QUERY_CEILING
 from curbside.types import Answer, Citation, Passage, SearchFilters
 

@@ -17,9 +17,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from curbside.audit.entries import ask_entry, denied_entry, passages_entry, search_entry, tool_entry
+    from curbside.audit.entries import denied_entry, passages_entry, search_entry, tool_entry
     from curbside.audit.recording import AuditScope, audited, audited_async
-    from curbside.audit.redaction import phi_redactor
     from curbside.audit.trail import WITHHELD, AuditEntry, AuditTrail, Redactor, utc_text
     from curbside.audit.verify import VerifyReport
 
@@ -30,12 +29,10 @@ _EXPORTS = {
     "AuditTrail": "trail",
     "Redactor": "trail",
     "VerifyReport": "verify",
-    "ask_entry": "entries",
     "audited": "recording",
     "audited_async": "recording",
     "denied_entry": "entries",
     "passages_entry": "entries",
-    "phi_redactor": "redaction",
     "search_entry": "entries",
     "tool_entry": "entries",
     "utc_text": "trail",
@@ -47,12 +44,10 @@ __all__ = [  # the keys of _EXPORTS, written out so linters and readers see the 
     "AuditTrail",
     "Redactor",
     "VerifyReport",
-    "ask_entry",
     "audited",
     "audited_async",
     "denied_entry",
     "passages_entry",
-    "phi_redactor",
     "search_entry",
     "tool_entry",
     "utc_text",

@@ -6,7 +6,7 @@ and stored as SHA-256 digests; ``UserStore.authenticate`` maps a key to its user
 tool calls per user and tool) in moving windows through the ``limits`` library.
 """
 
-from curbside.auth.access import RoleToolPolicy, operator_caller
+from curbside.auth.access import operator_caller
 from curbside.auth.ratelimit import RateLimiter
 from curbside.auth.roles import ADMIN, AUDIT, CLINICAL, OPERATOR, ROLES, Role, parse_role, role_allows
 from curbside.auth.users import ApiUser, NewKey, UserStore
@@ -21,7 +21,6 @@ __all__ = [
     "NewKey",
     "RateLimiter",
     "Role",
-    "RoleToolPolicy",
     "UserStore",
     "operator_caller",
     "parse_role",

@@ -29,12 +29,12 @@ CHANNEL = "cli"
 _STATUSES = ("ingested", "unchanged", "skipped", "failed")
 
 
-def operator_entry(app: Curbside, action: str, *, sources: Iterable[str] = (), **details: Any) -> AuditEntry:
+def operator_entry(core: Curbside, action: str, *, sources: Iterable[str] = (), **details: Any) -> AuditEntry:
     """A row for ``action`` by the local operator, before the work (outcome ``started``)."""
     from curbside.audit import AuditEntry
     from curbside.auth import operator_caller
 
-    caller = operator_caller(app.settings)
+    caller = operator_caller(core.settings)
     return AuditEntry(
         action=action,
         user=caller.user,
@@ -47,15 +47,15 @@ def operator_entry(app: Curbside, action: str, *, sources: Iterable[str] = (), *
 
 
 @contextmanager
-def operator_audited(app: Curbside, entry: AuditEntry) -> Iterator[AuditScope]:
-    """``audited(app.audit, entry)``, and a row for Ctrl-C too (KeyboardInterrupt is not an Exception)."""
+def operator_audited(core: Curbside, entry: AuditEntry) -> Iterator[AuditScope]:
+    """``audited(core.audit, entry)``, and a row for Ctrl-C too (KeyboardInterrupt is not an Exception)."""
     from curbside.audit import audited
 
-    with audited(app.audit, entry) as scope:
+    with audited(core.audit, entry) as scope:
         try:
             yield scope
         except KeyboardInterrupt:
-            app.audit.append(replace(scope.entry, outcome="INTERRUPTED"))
+            core.audit.append(replace(scope.entry, outcome="INTERRUPTED"))
             raise
 
 

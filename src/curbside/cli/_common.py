@@ -1,4 +1,4 @@
-"""CLI plumbing: the app object per invocation, JSON output, and the one place
+"""CLI plumbing: the application object (``core``) per invocation, JSON output, and the one place
 domain errors become messages and exit codes."""
 
 from __future__ import annotations
@@ -102,11 +102,11 @@ def app_context() -> Iterator[Any]:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in exc.errors())
         raise ConfigError(f"Invalid CURBSIDE_* settings: {problems}") from exc
     _configure_logging_once(settings)
-    app = Curbside(settings)
+    core = Curbside(settings)
     try:
-        yield app
+        yield core
     finally:
-        app.close()
+        core.close()
 
 
 def echo_json(data: Any) -> None:

@@ -71,16 +71,16 @@ def ask(
         use_llm=not no_llm,
         patient_context=context_file.read() if context_file is not None else None,
     )
-    with app_context() as app:
+    with app_context() as core:
         status: contextlib.AbstractContextManager[object] = contextlib.nullcontext()
-        if stderr_is_tty() and app.models.has_model and not no_llm:
+        if stderr_is_tty() and core.models.has_model and not no_llm:
             from rich.console import Console
 
             # a local model on a CPU takes seconds to answer: say what is happening
-            status = Console(stderr=True).status(f"Answering with {app.llm_description()} …")
+            status = Console(stderr=True).status(f"Answering with {core.llm_description()} …")
         with status:
             # recorded on the audit trail as the machine's operator, like every CLI action
-            answer = asyncio.run(app.ask(request, operator_caller(app.settings), channel="cli"))
+            answer = asyncio.run(core.ask(request, operator_caller(core.settings), channel="cli"))
     if as_json:
         echo_json(answer.model_dump())
         return

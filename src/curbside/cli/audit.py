@@ -35,9 +35,9 @@ def verify(as_json: bool) -> None:
     """
     from curbside.errors import AuditIntegrityError
 
-    with app_context() as app:
-        report = app.audit.verify()
-        _record(app, "audit.verify", outcome="ok" if report.ok else "failed", rows=report.rows)
+    with app_context() as core:
+        report = core.audit.verify()
+        _record(core, "audit.verify", outcome="ok" if report.ok else "failed", rows=report.rows)
     if as_json:
         echo_json(report.model_dump())
     else:
@@ -74,11 +74,11 @@ def export(since: str, until: str | None, output: str) -> None:
 
     start, end = parse_range(since, until)
     end = end or datetime.now(UTC)  # the rows up to now, not the row recording this export
-    with app_context() as app:
-        report = app.audit.verify()
-        count = _write(app.audit.export(start, end), output)
+    with app_context() as core:
+        report = core.audit.verify()
+        count = _write(core.audit.export(start, end), output)
         window = {"since": utc_text(start), "until": utc_text(end)}
-        _record(app, "audit.export", outcome="ok", rows=count, verified=report.ok, **window)
+        _record(core, "audit.export", outcome="ok", rows=count, verified=report.ok, **window)
     where = "stdout" if output == "-" else output
     click.echo(f"Exported {count} rows to {where}.", err=True)
     if not report.ok:
@@ -97,9 +97,9 @@ def acknowledge(reason: str) -> None:
     """
     from curbside.auth import operator_caller
 
-    with app_context() as app:
-        caller = operator_caller(app.settings)
-        row = app.audit.acknowledge(reason, user=caller.user, role=caller.role, channel="cli")
+    with app_context() as core:
+        caller = operator_caller(core.settings)
+        row = core.audit.acknowledge(reason, user=caller.user, role=caller.role, channel="cli")
     problem = row["details"].get("problem") or "none: the trail's end matched its head"
     click.echo(f"Row {row['seq']} records the acknowledgement. Problem found: {problem}")
 
@@ -122,17 +122,17 @@ def _write(rows: Any, output: str) -> int:
     return count
 
 
-def _record(app: Curbside, action: str, *, outcome: str, **details: Any) -> None:
+def _record(core: Curbside, action: str, *, outcome: str, **details: Any) -> None:
     """Record an operator's read of the trail; a broken trail must stay readable, so a refusal is only reported."""
     from curbside.audit import AuditEntry
     from curbside.auth import operator_caller
     from curbside.errors import AuditIntegrityError
 
-    caller = operator_caller(app.settings)
+    caller = operator_caller(core.settings)
     entry = AuditEntry(
         action=action, user=caller.user, role=caller.role, channel="cli", outcome=outcome, details=details
     )
     try:
-        app.audit.append(entry)
+        core.audit.append(entry)
     except AuditIntegrityError:
         pass  # verify reports the trail's state itself

@@ -32,10 +32,10 @@ def load(directory: Path, as_json: bool) -> None:
     from curbside.cli._audit import operator_audited, operator_entry
     from curbside.coverage.loading import load_directory
 
-    with app_context() as app:
-        with operator_audited(app, operator_entry(app, "coverage.load")) as scope:
+    with app_context() as core:
+        with operator_audited(core, operator_entry(core, "coverage.load")) as scope:
             with _load_bars(enabled=stderr_is_tty() and not as_json) as progress:
-                report = load_directory(app.coverage_store, directory, progress)
+                report = load_directory(core.coverage_store, directory, progress)
             _record_load(scope, report)
     if as_json:
         echo_json(report.to_dict())
@@ -106,8 +106,8 @@ def status(as_json: bool) -> None:
     """Show the loaded edition of each coverage source and its passages."""
     from curbside.coverage.status import coverage_status
 
-    with app_context() as app:
-        data = coverage_status(app.coverage_store)
+    with app_context() as core:
+        data = coverage_status(core.coverage_store)
     if as_json:
         echo_json(data)
         return

@@ -45,13 +45,13 @@ def demo(home: Path | None) -> None:
 
     base = Settings().home
     os.environ["CURBSIDE_HOME"] = str(home or base / "demo")
-    with app_context() as app:
-        click.echo(f"Curbside demo — data in {app.settings.home}")
+    with app_context() as core:
+        click.echo(f"Curbside demo — data in {core.settings.home}")
         click.echo("Ingesting sample documents (SAMPLES, not clinical advice):")
         # a document change like `curbside ingest`: one audit row, and nothing ingested unrecorded
-        with operator_audited(app, operator_entry(app, "documents.ingest", source_type="sample")) as scope:
+        with operator_audited(core, operator_entry(core, "documents.ingest", source_type="sample")) as scope:
             with RichProgress(enabled=stderr_is_tty()) as progress:
-                report = app.ingestor.ingest(sample_paths(), progress=progress)
+                report = core.ingestor.ingest(sample_paths(), progress=progress)
             record_ingest(scope, report)
         for outcome in report.outcomes:
             click.echo(f"  {outcome.status:<9} {Path(outcome.path).name}: {outcome.message}")
@@ -59,7 +59,7 @@ def demo(home: Path | None) -> None:
             shown = request.question or f"{request.condition} + " + " + ".join(request.findings)
             click.echo(f"\nQ: {shown}")
             # audited as the machine's operator, like `curbside ask`
-            print_answer(asyncio.run(app.ask(request, operator_caller(app.settings), channel="cli")))
+            print_answer(asyncio.run(core.ask(request, operator_caller(core.settings), channel="cli")))
         click.echo(
             "\nNext: ingest your own files with `curbside ingest PATH…` (PDF, DOCX, HTML, .nxml, Markdown, text),"
             "\nthen `curbside ask \"your question\"` (or `curbside serve` for the HTTP API)."

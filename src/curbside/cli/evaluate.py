@@ -46,15 +46,17 @@ def retrieval(
     CURBSIDE_HOME is never touched.
     """
     from curbside.cli._common import app_context
+    from curbside.app.scratch import open_scratch
     from curbside.evaluation.retrieval import evaluate_retrieval
 
-    with app_context() as app:  # validated settings, and the same error translation as every command
-        settings = app.settings
+    with app_context() as core:  # validated settings, and the same error translation as every command
+        settings = core.settings
     from curbside.cli._progress import EvalProgress
 
     with EvalProgress(enabled=stderr_is_tty() and not as_json) as progress:
         result = evaluate_retrieval(
             directory,
+            open_system=open_scratch,
             settings=settings,
             home=home,
             limit_queries=limit_queries,

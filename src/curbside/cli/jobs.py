@@ -38,9 +38,9 @@ def jobs_list(state: str | None, doc_key: str | None, limit: int, as_json: bool)
     from curbside.kb.jobs import JobState
 
     wanted = JobState(state) if state else None
-    with app_context() as app:
-        found = app.jobs.list(state=wanted, doc_key=doc_key, limit=limit + 1)
-        more = _count(app, wanted, doc_key) - limit if len(found) > limit else 0
+    with app_context() as core:
+        found = core.jobs.list(state=wanted, doc_key=doc_key, limit=limit + 1)
+        more = _count(core, wanted, doc_key) - limit if len(found) > limit else 0
     found = found[:limit]
     if as_json:
         echo_json({"jobs": [j.to_dict() for j in found]})
@@ -53,8 +53,8 @@ def jobs_list(state: str | None, doc_key: str | None, limit: int, as_json: bool)
         click.echo(f"… and {more} more; narrow with --state or --doc-key, or raise --limit.")
 
 
-def _count(app: Curbside, state: JobState | None, doc_key: str | None) -> int:
-    return app.jobs.count(state=state, doc_key=doc_key)
+def _count(core: Curbside, state: JobState | None, doc_key: str | None) -> int:
+    return core.jobs.count(state=state, doc_key=doc_key)
 
 
 def _line(job: Job) -> str:
@@ -68,8 +68,8 @@ def _line(job: Job) -> str:
 @json_option
 def jobs_show(job_id: int, as_json: bool) -> None:
     """Show one job."""
-    with app_context() as app:
-        job = app.jobs.get(job_id).to_dict()
+    with app_context() as core:
+        job = core.jobs.get(job_id).to_dict()
     if as_json:
         echo_json(job)
     else:
@@ -85,9 +85,9 @@ def jobs_retry(job_id: int, as_json: bool) -> None:
     from curbside.cli._audit import operator_audited, operator_entry
     from curbside.cli.kb import outcome_dict
 
-    with app_context() as app:
-        with operator_audited(app, operator_entry(app, "jobs.retry", job_id=job_id)) as scope:
-            outcome = app.ingestor.retry(job_id)
+    with app_context() as core:
+        with operator_audited(core, operator_entry(core, "jobs.retry", job_id=job_id)) as scope:
+            outcome = core.ingestor.retry(job_id)
             if outcome is None:  # a server's worker claimed the pending job first: it runs there
                 scope.update(outcome="ok", details={**scope.entry.details, "status": "queued"})
                 click.echo(f"Job {job_id} is queued again and another process took it; follow it: curbside jobs show {job_id}")
@@ -114,9 +114,9 @@ def jobs_cancel(job_id: int, as_json: bool) -> None:
     its next step. Retry it later with `curbside jobs retry ID`."""
     from curbside.cli._audit import operator_audited, operator_entry
 
-    with app_context() as app:
-        with operator_audited(app, operator_entry(app, "jobs.cancel", job_id=job_id)) as scope:
-            job = app.jobs.cancel(job_id)
+    with app_context() as core:
+        with operator_audited(core, operator_entry(core, "jobs.cancel", job_id=job_id)) as scope:
+            job = core.jobs.cancel(job_id)
             scope.update(sources=(job.doc_key,), outcome="ok")
     if as_json:
         echo_json(job.to_dict())

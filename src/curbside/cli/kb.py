@@ -30,12 +30,12 @@ def ingest(paths: tuple[Path, ...], source_type: str | None, specialty: str | No
     from curbside.cli._progress import RichProgress
     from curbside.kb.ingest import IngestOptions
 
-    with app_context() as app:
+    with app_context() as core:
         options = IngestOptions(doc_key=doc_key, source_type=source_type, specialty=specialty)
-        entry = operator_entry(app, "documents.ingest", source_type=source_type, specialty=specialty)
-        with operator_audited(app, entry) as scope:
+        entry = operator_entry(core, "documents.ingest", source_type=source_type, specialty=specialty)
+        with operator_audited(core, entry) as scope:
             with RichProgress(enabled=stderr_is_tty() and not as_json) as progress:
-                report = app.ingestor.ingest(list(paths), options, progress)
+                report = core.ingestor.ingest(list(paths), options, progress)
             record_ingest(scope, report)
     if as_json:
         echo_json(
@@ -85,9 +85,9 @@ def remove(doc_key: str) -> None:
     """Take a document out of search (its rows stay for audit; the removal is an audit row)."""
     from curbside.cli._audit import operator_audited, operator_entry
 
-    with app_context() as app:
-        with operator_audited(app, operator_entry(app, "documents.remove", sources=(doc_key,))) as scope:
-            version = app.ingestor.remove(doc_key)
+    with app_context() as core:
+        with operator_audited(core, operator_entry(core, "documents.remove", sources=(doc_key,))) as scope:
+            version = core.ingestor.remove(doc_key)
             scope.update(outcome="ok", details={"removed_version": version})
     click.echo(f"removed {doc_key} (version {version})")
 
@@ -98,17 +98,17 @@ def reindex() -> None:
     from curbside.cli._audit import operator_audited, operator_entry, record_ingest
     from curbside.cli._progress import RichProgress
 
-    with app_context() as app:
-        model = app.embedder.model_id
-        with operator_audited(app, operator_entry(app, "documents.reindex", model=model)) as scope:
+    with app_context() as core:
+        model = core.embedder.model_id
+        with operator_audited(core, operator_entry(core, "documents.reindex", model=model)) as scope:
             with RichProgress(enabled=stderr_is_tty()) as progress:
-                report = app.ingestor.reindex(progress)
+                report = core.ingestor.reindex(progress)
             rechunked = report.rechunked
             scope.update(details={**scope.entry.details, "reembedded": report.reembedded, "chunks": report.chunks})
             record_ingest(scope, rechunked)
         click.echo(f"re-embedded {report.chunks} chunks of {report.reembedded} documents with {model}")
         if rechunked.outcomes:
-            click.echo(f"re-chunked from their originals (chunks over the new {app.chunker.max_tokens}-token cap):")
+            click.echo(f"re-chunked from their originals (chunks over the new {core.chunker.max_tokens}-token cap):")
             print_report(rechunked)
     if rechunked.failed:
         raise SystemExit(1)
@@ -118,15 +118,15 @@ def reindex() -> None:
 @json_option
 def status(as_json: bool) -> None:
     """What the knowledge base holds and which model indexed it (not recorded: no content is read)."""
-    with app_context() as app:
-        model = app.ingestor.guard.indexed_model()
+    with app_context() as core:
+        model = core.ingestor.guard.indexed_model()
         data = {
-            "home": str(app.settings.home),
-            **app.documents.stats(),
+            "home": str(core.settings.home),
+            **core.documents.stats(),
             "indexed_model": model[0] if model else None,
             "indexed_dim": model[1] if model else None,
-            "configured_model": app.embedder.model_id,
-            "schema_version": app.db.schema_version(),
+            "configured_model": core.embedder.model_id,
+            "schema_version": core.db.schema_version(),
         }
         if as_json:
             echo_json(data)

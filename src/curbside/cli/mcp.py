@@ -42,15 +42,15 @@ def mcp(transport: str, host: str, port: int) -> None:
 
     from curbside.mcp_server import run_http, run_stdio
 
-    with app_context() as app:
-        app.warm_up()
-        names = ", ".join(app.tools.registry.names())
+    with app_context() as core:
+        core.warm_up()
+        names = ", ".join(core.tools.registry.names())
         if transport == "stdio":
             click.echo(f"Curbside MCP server on stdio; tools: {names}", err=True)
-            asyncio.run(run_stdio(app))
+            asyncio.run(run_stdio(core))
         else:
             click.echo(
                 f"Curbside MCP server at http://{host}:{port}/mcp; tools: {names}",
                 err=True,
             )
-            asyncio.run(run_http(app, host=host, port=port))
+            asyncio.run(run_http(core, host=host, port=port))

@@ -53,11 +53,11 @@ def search(
     from curbside.types import SearchFilters
 
     filters = SearchFilters(source_type=source_type, specialty=specialty, doc_key=doc_key, namespace=namespace)
-    with app_context() as app:
-        caller = operator_caller(app.settings)
+    with app_context() as core:
+        caller = operator_caller(core.settings)
         entry = search_entry(caller, query, channel=CHANNEL, mode=mode, namespace=namespace)
-        with audited(app.audit, entry) as scope:
-            response = app.search_engine.search(query, k=k, mode=mode, filters=filters)
+        with audited(core.audit, entry) as scope:
+            response = core.search_engine.search(query, k=k, mode=mode, filters=filters)
             scope.entry = search_entry(
                 caller, query, channel=CHANNEL, mode=mode, namespace=namespace, response=response
             )

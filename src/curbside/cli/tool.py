@@ -53,14 +53,14 @@ def tool(name: str | None, args_text: str, confirm: bool, list_tools: bool) -> N
     if list_tools:
         if name:
             raise click.UsageError("Give either --list or a tool NAME, not both.")
-        with app_context() as app:
-            echo_json([ToolInfo.from_spec(spec).model_dump(mode="json") for spec in app.tools.registry])
+        with app_context() as core:
+            echo_json([ToolInfo.from_spec(spec).model_dump(mode="json") for spec in core.tools.registry])
         return
     if not name:
         raise click.UsageError("Name a tool (e.g. source.passages), or use --list to see them.")
     arguments = _parse_args(args_text)
-    with app_context() as app:
-        executor = app.tools
+    with app_context() as core:
+        executor = core.tools
         executor.warm_up([name])  # load models before the call, not inside its timeout
         result = asyncio.run(executor.call(name, arguments, confirm=confirm))
     echo_json(result.model_dump(mode="json"))

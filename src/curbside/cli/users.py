@@ -38,9 +38,9 @@ def add(name: str, role: str, as_json: bool) -> None:
     """Add user NAME with a new API key, printed once."""
     from curbside.audit import audited
 
-    with app_context() as app:
-        with audited(app.audit, _entry(app, "user.add", name, role=role.lower())) as scope:
-            new = app.users.add(name, role)
+    with app_context() as core:
+        with audited(core.audit, _entry(core, "user.add", name, role=role.lower())) as scope:
+            new = core.users.add(name, role)
             scope.update(
                 outcome="ok", details={"name": new.user.name, "role": new.user.role, "key": new.user.key_prefix}
             )
@@ -57,8 +57,8 @@ def add(name: str, role: str, as_json: bool) -> None:
 @json_option
 def list_users(include_revoked: bool, as_json: bool) -> None:
     """List users: name, role, the first characters of their key, and when it was issued or revoked."""
-    with app_context() as app:
-        users = app.users.list(include_revoked=include_revoked)
+    with app_context() as core:
+        users = core.users.list(include_revoked=include_revoked)
     if as_json:
         echo_json([u.to_dict() for u in users])
         return
@@ -77,8 +77,8 @@ def remove(name: str) -> None:
     """Revoke NAME's key at once (the user stays listed with --all, so old audit rows still name them)."""
     from curbside.audit import audited
 
-    with app_context() as app, audited(app.audit, _entry(app, "user.revoke", name)) as scope:
-        user = app.users.revoke(name)
+    with app_context() as core, audited(core.audit, _entry(core, "user.revoke", name)) as scope:
+        user = core.users.revoke(name)
         scope.update(outcome="ok", details={"name": user.name, "role": user.role, "key": user.key_prefix})
     click.echo(f"Revoked the key of {user.name} ({user.role}); requests with it now get 401 UNAUTHENTICATED.")
 
@@ -96,19 +96,19 @@ def anchor() -> None:
     """
     from curbside.audit import audited
 
-    with app_context() as app, audited(app.audit, _entry(app, "user.anchor", "*")) as scope:
-        users = app.users.list(include_revoked=True)
+    with app_context() as core, audited(core.audit, _entry(core, "user.anchor", "*")) as scope:
+        users = core.users.list(include_revoked=True)
         tampered = [u.name for u in users if not u.intact]
         scope.update(outcome="ok", details={"users": len(users), "tampered": tampered})
-        app.users.reanchor()
+        core.users.reanchor()
     click.echo(f"Anchored {len(users)} user rows" + (f"; rows failing their MAC: {', '.join(tampered)}" if tampered else "."))
 
 
-def _entry(app: Curbside, action: str, name: str, **details: str) -> AuditEntry:
+def _entry(core: Curbside, action: str, name: str, **details: str) -> AuditEntry:
     from curbside.audit import AuditEntry
     from curbside.auth import operator_caller
 
-    caller = operator_caller(app.settings)
+    caller = operator_caller(core.settings)
     return AuditEntry(
         action=action,
         user=caller.user,

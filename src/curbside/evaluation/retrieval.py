@@ -10,14 +10,13 @@ the ranking the product serves, not a reimplementation.
 from __future__ import annotations
 
 import math
-import tempfile
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from curbside.errors import ModelMismatchError, ValidationError
+from curbside.errors import ValidationError
 from curbside.evaluation.beir import BeirDataset, CorpusRow, doc_key_for, load_beir
 from curbside.evaluation.metrics import evaluate_run
 from curbside.kb.ingest import ProgressReporter
@@ -26,8 +25,31 @@ from curbside.search.postprocess import document_ranking
 from curbside.settings import Settings
 
 if TYPE_CHECKING:
-    from curbside.app import Curbside
-    from curbside.kb.ingest import PreparedDocument
+    from curbside.kb.ingest import Ingestor, PreparedDocument
+    from curbside.search.embedders.base import Embedder
+    from curbside.search.engine import SearchEngine
+    from curbside.store.documents import DocumentStore
+
+
+class RetrievalSystem(Protocol):
+    """What an evaluation runs on: the application's parts over a scratch home (``curbside.app.scratch``)."""
+
+    settings: Settings
+
+    @property
+    def documents(self) -> DocumentStore: ...
+
+    @property
+    def ingestor(self) -> Ingestor: ...
+
+    @property
+    def search_engine(self) -> SearchEngine: ...
+
+    @property
+    def embedder(self) -> Embedder: ...
+
+
+OpenSystem = Callable[[Settings, "Path | None"], AbstractContextManager[RetrievalSystem]]
 
 __all__ = [
     "MODES",
@@ -35,7 +57,8 @@ __all__ = [
     "evaluate_retrieval",
     "ingest_corpus",
     "metric_names",
-    "open_scratch",
+    "OpenSystem",
+    "RetrievalSystem",
     "prepared_documents",
     "rank_documents",
 ]
@@ -58,6 +81,7 @@ def metric_names(k_eval: int = 100) -> tuple[str, ...]:
 def evaluate_retrieval(
     directory: Path,
     *,
+    open_system: OpenSystem,
     settings: Settings,
     home: Path | None = None,
     limit_queries: int | None = None,
@@ -70,8 +94,9 @@ def evaluate_retrieval(
     """Evaluate ``modes`` on the BEIR dataset in ``directory``; returns the JSON-ready result.
 
     ``settings`` chooses the embedder and the search knobs; its ``home`` is never
-    touched. The corpus is ingested into ``home`` (a temporary directory when
-    None). A home that already holds this corpus with the same embedder is
+    touched. ``open_system(settings, home)`` opens the parts to run on (the CLI passes
+    ``curbside.app.scratch.open_scratch``). The corpus is ingested into ``home`` (a temporary
+    directory when None). A home that already holds this corpus with the same embedder is
     reused: unchanged rows are skipped, and documents not in the corpus are
     removed so the index is exactly the corpus. A home indexed with another
     embedder raises ``ModelMismatchError``.
@@ -82,29 +107,29 @@ def evaluate_retrieval(
     started = time.perf_counter()
     dataset = load_beir(Path(directory), split=split, limit_queries=limit_queries, limit_docs=limit_docs)
     seconds: dict[str, float] = {"load": time.perf_counter() - started}
-    with open_scratch(settings, home) as app:
-        ingest = ingest_corpus(app, dataset, progress)
+    with open_system(settings, home) as core:
+        ingest = ingest_corpus(core, dataset, progress)
         seconds["ingest"] = ingest["seconds"]
         runs: dict[str, dict[str, float]] = {}
         latency: dict[str, dict[str, float]] = {}
         errors: dict[str, int] = {}
         for mode in modes:
             t0 = time.perf_counter()
-            rankings, took, errors[mode] = rank_documents(app, dataset, mode, k_eval, progress)
+            rankings, took, errors[mode] = rank_documents(core, dataset, mode, k_eval, progress)
             seconds[mode] = time.perf_counter() - t0
             runs[mode] = {m: round(v, 4) for m, v in evaluate_run(rankings, dataset.qrels, metric_names(k_eval)).items()}
             latency[mode] = {"p50": round(_percentile(took, 50), 2), "p95": round(_percentile(took, 95), 2)}
-        embedder = app.embedder
+        embedder = core.embedder
         result: dict[str, Any] = {
             "dataset": dataset.name,
             "split": split,
             "docs": len(dataset.corpus),
             "queries": len(dataset.queries),
-            "embedder": resolve_embedder_name(app.settings.embedder),
+            "embedder": resolve_embedder_name(core.settings.embedder),
             "model": embedder.model_id,
             "backend": embedder.backend,
             "home": str(home) if home is not None else None,
-            "search": {"rrf_k": app.settings.rrf_k, "candidates": max(app.settings.search_candidates, k_eval), "k": k_eval},
+            "search": {"rrf_k": core.settings.rrf_k, "candidates": max(core.settings.search_candidates, k_eval), "k": k_eval},
             "runs": runs,
             "latency_ms": latency,
             "ingest": ingest,
@@ -120,40 +145,10 @@ def evaluate_retrieval(
     return result
 
 
-_MARKER = ".curbside-eval"  # marks a scratch home, so a real knowledge base is never pruned to a corpus
 
 
-@contextmanager
-def open_scratch(settings: Settings, home: Path | None) -> Iterator[Curbside]:
-    """A ``Curbside`` on ``home`` (or a temporary directory removed afterwards) with ``settings`` otherwise.
-
-    A given ``home`` must be new, empty, or a scratch home made here before.
-    """
-    from curbside.app import Curbside
-
-    with tempfile.TemporaryDirectory(prefix="curbside-eval-") as tmp:
-        path = Path(home) if home is not None else Path(tmp)
-        if path.exists() and any(path.iterdir()) and not (path / _MARKER).exists():
-            raise ValidationError(
-                f"{path} is not empty and is not a scratch home made by `curbside eval`; evaluation removes every "
-                "document outside the corpus, so pass a new or empty directory."
-            )
-        path.mkdir(parents=True, exist_ok=True)
-        (path / _MARKER).touch()
-        app = Curbside(settings.model_copy(update={"home": path}))
-        try:
-            yield app
-        except ModelMismatchError as exc:
-            raise ModelMismatchError(
-                f"The scratch home {path} was indexed with another embedder ({exc.message.split('. Run')[0]}); "
-                "pass another --home for this embedder, or delete that directory."
-            ) from exc
-        finally:
-            app.close()
-
-
-def ingest_corpus(app: Curbside, dataset: BeirDataset, progress: ProgressReporter | None = None) -> dict[str, Any]:
-    """Make ``app``'s index hold exactly ``dataset.corpus``: one document per row, doc key = the row id
+def ingest_corpus(core: RetrievalSystem, dataset: BeirDataset, progress: ProgressReporter | None = None) -> dict[str, Any]:
+    """Make ``core``'s index hold exactly ``dataset.corpus``: one document per row, doc key = the row id
     (or ``doc_key_for`` it when the id is not a valid key). Returns ingest counts and times."""
     started = time.perf_counter()
     keys: dict[str, str] = {}
@@ -161,12 +156,12 @@ def ingest_corpus(app: Curbside, dataset: BeirDataset, progress: ProgressReporte
         key = doc_key_for(row.id)
         if keys.setdefault(key, row.id) != row.id:
             raise ValidationError(f"corpus ids {keys[key]!r} and {row.id!r} map to the same doc key {key!r}.")
-    stale = [r.doc_key for r in app.documents.list_current() if r.doc_key not in keys]
+    stale = [r.doc_key for r in core.documents.list_current() if r.doc_key not in keys]
     for key in stale:
-        app.ingestor.remove(key)
+        core.ingestor.remove(key)
     # a row with no text has nothing to index; ingest would only record a failed job for it
     rows = [r for r in dataset.corpus if r.title.strip() or r.text.strip()]
-    report = app.ingestor.ingest_prepared(prepared_documents(rows), progress=progress, total=len(rows))
+    report = core.ingestor.ingest_prepared(prepared_documents(rows), progress=progress, total=len(rows))
     failed = report.failed
     return {
         "ingested": report.count("ingested"),
@@ -197,7 +192,7 @@ def prepared_documents(rows: Iterable[CorpusRow]) -> Iterator[PreparedDocument]:
 
 
 def rank_documents(
-    app: Curbside, dataset: BeirDataset, mode: str, k: int = 100, progress: EvalProgress | None = None
+    core: RetrievalSystem, dataset: BeirDataset, mode: str, k: int = 100, progress: EvalProgress | None = None
 ) -> tuple[dict[str, list[str]], list[float], int]:
     """Search every query; returns (query id → corpus ids best first, per-query ms, refused queries).
 
@@ -205,7 +200,7 @@ def rank_documents(
     corpus split into many chunks per row yields fewer than ``k`` documents.
     """
     back = {doc_key_for(r.id): r.id for r in dataset.corpus}
-    engine = app.search_engine
+    engine = core.search_engine
     if progress is not None:
         progress.queries(mode, len(dataset.queries))
     rankings: dict[str, list[str]] = {}

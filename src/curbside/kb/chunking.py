@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from curbside.errors import ConfigError
 from curbside.kb.document import LoadedDocument, Section
-from curbside.kb.sentences import split_sentences
+from curbside.sentences import split_sentences
 
 __all__ = ["Chunk", "Chunker", "SizeDistribution", "TokenCounter", "size_distribution"]
 

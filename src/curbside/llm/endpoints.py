@@ -22,6 +22,8 @@ import logging
 from dataclasses import dataclass
 from typing import Literal
 
+from pydantic import SecretStr
+
 from curbside.llm.breaker import CircuitBreaker
 from curbside.llm.client import ChatClient
 from curbside.settings import Settings
@@ -134,11 +136,11 @@ def _clients(settings: Settings) -> dict[Endpoint, ChatClient]:
     clients: dict[Endpoint, ChatClient] = {}
     if settings.local_llm_url:
         clients["local"] = _client(
-            settings, "local", settings.local_llm_url, settings.local_llm_model, settings.local_llm_key
+            settings, "local", settings.local_llm_url, settings.local_llm_model, _secret(settings.local_llm_key)
         )
     if settings.cloud_llm_url:
         clients["cloud"] = _client(
-            settings, "cloud", settings.cloud_llm_url, settings.cloud_llm_model, settings.cloud_llm_key
+            settings, "cloud", settings.cloud_llm_url, settings.cloud_llm_model, _secret(settings.cloud_llm_key)
         )
     return clients
 
@@ -152,3 +154,7 @@ def _client(settings: Settings, name: str, url: str, model: str, key: str | None
         timeout_s=settings.llm_timeout_s,
         connect_timeout_s=settings.llm_connect_timeout_s,
     )
+
+
+def _secret(value: SecretStr | None) -> str | None:
+    return value.get_secret_value() if value is not None else None

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from curbside.kb.sentences import split_sentences
+from curbside.sentences import split_sentences
 from curbside.types import Citation, Passage
 
 __all__ = ["ExtractiveAnswer", "Sentence", "extractive_answer", "terms"]

@@ -11,11 +11,11 @@ from curbside.tools.base import RiskLevel, ToolContext, ToolErrorDetail, ToolHan
 from curbside.tools.executor import ToolExecutor
 from curbside.tools.hooks import (
     AuditSink,
+    CallLimiter,
     ConfirmationPolicy,
     ExplicitConfirmation,
     InMemoryAuditSink,
     PermissionPolicy,
-    RateLimiter,
     RolePermissionPolicy,
     SlidingWindowRateLimiter,
     ToolHooks,
@@ -29,7 +29,7 @@ __all__ = [
     "ExplicitConfirmation",
     "InMemoryAuditSink",
     "PermissionPolicy",
-    "RateLimiter",
+    "CallLimiter",
     "RiskLevel",
     "RolePermissionPolicy",
     "SlidingWindowRateLimiter",

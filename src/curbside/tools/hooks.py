@@ -28,7 +28,7 @@ __all__ = [
     "ExplicitConfirmation",
     "InMemoryAuditSink",
     "PermissionPolicy",
-    "RateLimiter",
+    "CallLimiter",
     "RolePermissionPolicy",
     "SlidingWindowRateLimiter",
     "ToolHooks",
@@ -42,7 +42,7 @@ class PermissionPolicy(Protocol):
         """Return if ``caller`` may call ``spec``; raise ``PermissionDeniedError`` otherwise."""
 
 
-class RateLimiter(Protocol):
+class CallLimiter(Protocol):
     def acquire(self, caller: ToolCaller, spec: ToolSpec[Any, Any]) -> None:
         """Count one call; raise ``RateLimitedError`` (with ``retry_after``) when over the tool's limit."""
 
@@ -149,6 +149,6 @@ class ToolHooks:
     """The four checks one executor uses; each replaceable on its own."""
 
     permissions: PermissionPolicy = field(default_factory=RolePermissionPolicy)
-    rate_limiter: RateLimiter = field(default_factory=SlidingWindowRateLimiter)
+    rate_limiter: CallLimiter = field(default_factory=SlidingWindowRateLimiter)
     confirmation: ConfirmationPolicy = field(default_factory=ExplicitConfirmation)
     audit: AuditSink = field(default_factory=InMemoryAuditSink)

@@ -43,7 +43,7 @@ def make_embedder(settings: Settings) -> Embedder:
     return OpenAIEmbedder(
         base_url=settings.openai_embeddings_url,
         model=settings.openai_embeddings_model,
-        api_key=settings.openai_embeddings_key,
+        api_key=settings.openai_embeddings_key.get_secret_value() if settings.openai_embeddings_key else None,
         dim=settings.openai_embeddings_dim,
         max_tokens=settings.openai_embeddings_max_tokens,
         batch_size=settings.embed_batch_size or 32,

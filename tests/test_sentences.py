@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from curbside.kb.sentences import split_sentences
+from curbside.sentences import split_sentences
 
 
 def test_plain_sentences() -> None:

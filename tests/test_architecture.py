@@ -1,0 +1,21 @@
+"""The import contracts (pyproject.toml, [tool.importlinter]) hold: dependencies point one way.
+
+Nothing below the application imports it or an interface; the tools layer names no tool family;
+infrastructure uses no service; the interfaces do not import each other (the CLI only launches
+the HTTP API and the MCP server).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_import_contracts_hold() -> None:
+    lint = Path(sys.executable).with_name("lint-imports")
+    done = subprocess.run([str(lint), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert "4 kept, 0 broken" in done.stdout, done.stdout[-2000:]
