@@ -97,6 +97,7 @@ class Curbside:
     @cached_property
     def ingestor(self) -> Ingestor:
         from curbside.kb.ingest import Ingestor
+        from curbside.kb.loaders import DEFAULT_LIMITS
 
         return Ingestor(
             db=self.db,
@@ -106,10 +107,9 @@ class Curbside:
             chunker=self.chunker,
             originals_dir=self.settings.originals_dir,
             max_file_bytes=self.settings.max_file_bytes,
-            load_limits={
-                "zip_max_inflated_bytes": self.settings.max_inflated_bytes,
-                "zip_max_ratio": self.settings.max_inflate_ratio,
-            },
+            load_limits=DEFAULT_LIMITS.with_overrides(
+                zip_max_inflated_bytes=self.settings.max_inflated_bytes, zip_max_ratio=self.settings.max_inflate_ratio
+            ),
         )
 
     @cached_property

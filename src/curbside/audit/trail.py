@@ -274,7 +274,8 @@ class AuditTrail:
             head_problem = exc.message
         with self._reader() as conn:
             try:
-                total = int(conn.execute("SELECT COUNT(*) FROM audit_log").fetchone()[0])
+                counted = conn.execute("SELECT COUNT(*) FROM audit_log").fetchone()
+                total = int(counted[0]) if counted else 0
                 cursor = conn.execute(f"SELECT {', '.join(COLUMNS)}, mac FROM audit_log ORDER BY seq")
                 anchor = head.count if head is not None else None
                 report = verify_rows(_named(cursor), key, first_seq=1, prev_mac=GENESIS_MAC, anchor_seq=anchor)

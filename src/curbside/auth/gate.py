@@ -68,7 +68,7 @@ class Gate:
         from curbside.audit.entries import denied_entry
 
         try:
-            self._trail().append(denied_entry(caller, channel=channel, method=method, path=path, needed=allowed))
+            self._trail().append(denied_entry(caller, channel=channel, method=method, path=path, needed=sorted(allowed)))
         except AuditIntegrityError as exc:  # the refusal stands either way; the trail's state is reported elsewhere
             log.error("could not record a refused request: %s", exc.message)
         needed = " or ".join(sorted(allowed))

@@ -8,6 +8,7 @@ known user; a revoked name can be given a new key.
 
 from __future__ import annotations
 
+import builtins
 import fcntl
 import hmac
 import logging
@@ -185,7 +186,7 @@ class UserStore:
             )
         return self._user(row)
 
-    def list(self, *, include_revoked: bool = False) -> list[ApiUser]:
+    def list(self, *, include_revoked: bool = False) -> builtins.list[ApiUser]:
         where = "" if include_revoked else " WHERE revoked_at IS NULL"
         return [self._user(r) for r in self._rows(f"{where} ORDER BY name, id")]
 
@@ -221,7 +222,7 @@ class UserStore:
         rows = self._rows(" WHERE name = ? AND revoked_at IS NULL", (name,))
         return rows[0] if rows else None
 
-    def _rows(self, where: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+    def _rows(self, where: str, params: tuple[Any, ...] = ()) -> builtins.list[dict[str, Any]]:
         sql = f"SELECT {', '.join(_COLUMNS)} FROM api_users{where}"
         return [dict(zip(_COLUMNS, row, strict=True)) for row in self.db.rows(sql, params)]
 

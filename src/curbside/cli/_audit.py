@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from curbside.app import Curbside
     from curbside.audit import AuditEntry, AuditScope
-    from curbside.kb.ingest import IngestReport
+    from curbside.kb.ingest import IngestReport, Status
 
 __all__ = ["CHANNEL", "operator_audited", "operator_entry", "record_ingest"]
 
 CHANNEL = "cli"
-_STATUSES = ("ingested", "unchanged", "skipped", "failed")
+_STATUSES: tuple[Status, ...] = ("ingested", "unchanged", "skipped", "failed")
 
 
 def operator_entry(core: Curbside, action: str, *, sources: Iterable[str] = (), **details: Any) -> AuditEntry:

@@ -58,4 +58,5 @@ class EvalProgress(RichProgress):
         self._queries = self._progress.add_task(f"queries ({mode})", total=total)
 
     def query_done(self) -> None:
-        self._progress.advance(self._queries)
+        if self._queries is not None:
+            self._progress.advance(self._queries)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from typing import TextIO
 
 import click
 
@@ -43,7 +44,7 @@ def ask(
     doc_key: str | None,
     namespace: str,
     no_llm: bool,
-    context_file: click.utils.LazyFile | None,
+    context_file: TextIO | None,
     as_json: bool,
 ) -> None:
     """Answer QUESTION from the knowledge base, citing every sentence.

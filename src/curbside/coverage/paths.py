@@ -146,7 +146,7 @@ class PathRunner:
         self,
         path: PathName,
         work: Callable[[], T],
-        count: Callable[[T], int],
+        count: Callable[[Any], int],
         timeout_ms: int,
         on_timeout: Callable[[], None] | None = None,
     ) -> tuple[T | None, PathTrace]:

@@ -98,7 +98,7 @@ def evaluate_run(
         parsed.append((name, kind, int(k)))
     judged_queries = [q for q, judged in qrels.items() if relevant_ids(judged)]
     out: dict[str, float] = {}
-    for name, kind, k in parsed:
-        scores = [_METRICS[kind](run.get(q, ()), qrels[q], k) for q in judged_queries]
-        out[name] = sum(scores) / len(scores) if scores else 0.0
+    for metric, kind, cutoff in parsed:
+        scores = [_METRICS[kind](run.get(q, ()), qrels[q], cutoff) for q in judged_queries]
+        out[metric] = sum(scores) / len(scores) if scores else 0.0
     return out

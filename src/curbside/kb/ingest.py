@@ -37,7 +37,15 @@ from curbside.kb.chunking import Chunk, Chunker, SizeDistribution, size_distribu
 from curbside.kb.control import JobControl
 from curbside.kb.document import LoadedDocument
 from curbside.kb.jobs import Job, JobState, JobStore
-from curbside.kb.loaders import PARSER_VERSION, SUPPORTED_EXTENSIONS, check_upload, load_document, skip_reason
+from curbside.kb.loaders import (
+    DEFAULT_LIMITS,
+    PARSER_VERSION,
+    SUPPORTED_EXTENSIONS,
+    InflateLimits,
+    check_upload,
+    load_document,
+    skip_reason,
+)
 from curbside.kb.model_guard import ModelGuard
 from curbside.kb.runners import RunnerRegistry
 from curbside.search.embedders.base import Embedder
@@ -196,7 +204,7 @@ class Ingestor:
         chunker: Chunker,
         originals_dir: Path,
         max_file_bytes: int,
-        load_limits: dict[str, int] | None = None,
+        load_limits: InflateLimits | None = None,
     ) -> None:
         self.db = db
         self.documents = documents
@@ -205,7 +213,7 @@ class Ingestor:
         self.chunker = chunker
         self.originals_dir = originals_dir
         self.max_file_bytes = max_file_bytes
-        self.load_limits = dict(load_limits or {})  # zip-bomb caps for the loaders (kb/loaders)
+        self.load_limits = load_limits or DEFAULT_LIMITS  # zip-bomb caps for the loaders (kb/loaders)
         # chunks embedded per encoder call, across document boundaries: the encoder sorts a call's
         # texts by length, so large groups pad little; each document commits once its group is done
         self.embed_group = EMBED_GROUP
@@ -291,7 +299,7 @@ class Ingestor:
         reason = skip_reason(path)
         if reason:
             raise ValidationError(f"{name} is not ingested: {reason}.")
-        check_upload(name, data, **self.load_limits)  # the bytes are what the name says, and no zip bomb
+        check_upload(name, data, limits=self.load_limits)  # the bytes are what the name says, and no zip bomb
         doc_key = validate_doc_key(options.doc_key or doc_key_from_name(name))
         digest = hashlib.sha256(data).hexdigest()
         content_hash = _content_hash(digest, self.fingerprint())
@@ -491,7 +499,7 @@ class _Run:
         check = self.control.check if self.control is not None else None
         try:
             if loaded is None:
-                loaded = load_document(original, max_bytes=self.ing.max_file_bytes, **self.ing.load_limits)
+                loaded = load_document(original, max_bytes=self.ing.max_file_bytes, limits=self.ing.load_limits)
             if check is not None:
                 check()
             chunks = self.ing.chunker.chunk(loaded, check=check)

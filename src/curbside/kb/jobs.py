@@ -10,11 +10,13 @@
 
 from __future__ import annotations
 
+import builtins
 import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import partial
 from typing import Any
 
 import apsw
@@ -122,7 +124,7 @@ class JobStore:
         where, params = _where(state, doc_key)
         return int(self.db.scalar(f"SELECT COUNT(*) FROM jobs {where}", params))
 
-    def list(self, *, state: JobState | None = None, doc_key: str | None = None, limit: int = 100) -> list[Job]:
+    def list(self, *, state: JobState | None = None, doc_key: str | None = None, limit: int = 100) -> builtins.list[Job]:
         where, params = _where(state, doc_key)
         rows = self.db.rows(f"SELECT {_COLUMNS} FROM jobs {where} ORDER BY id DESC LIMIT ?", [*params, limit])
         return [_job(r) for r in rows]
@@ -151,7 +153,7 @@ class JobStore:
                 )
             stamp = now_iso()
             sets = ["state = ?", "updated_at = ?"]
-            params: list[Any] = [new_state.value, stamp]
+            params: builtins.list[Any] = [new_state.value, stamp]
             if new_state is JobState.RUNNING:
                 sets += ["started_at = ?", "processed_chunks = 0", "error_code = NULL", "error_message = NULL",
                          "runner = ?"]
@@ -211,16 +213,16 @@ class JobStore:
             )
             return self.get(job_id) if self.db.changes() == 1 else None
 
-    def fail_interrupted(self, alive: Callable[[str | None], bool]) -> list[int]:
+    def fail_interrupted(self, alive: Callable[[str | None], bool]) -> builtins.list[int]:
         """Fail the 'running' jobs whose runner process has ended (``alive`` says); their ids."""
-        dead = [
+        dead: builtins.list[int] = [
             job_id
             for job_id, runner in self.db.rows("SELECT id, runner FROM jobs WHERE state = 'running'")
             if not alive(runner)
         ]
         for job_id in dead:
             stamp = now_iso()
-            _with_busy_retry(lambda job_id=job_id, stamp=stamp: self._fail_if_running(job_id, stamp))
+            _with_busy_retry(partial(self._fail_if_running, job_id, stamp))
         return dead
 
     def _fail_if_running(self, job_id: int, stamp: str) -> Job:
@@ -233,7 +235,7 @@ class JobStore:
             )
             return self.get(job_id)
 
-    def pending_ids(self) -> list[int]:
+    def pending_ids(self) -> builtins.list[int]:
         return [int(r[0]) for r in self.db.rows("SELECT id FROM jobs WHERE state = 'pending' ORDER BY id")]
 
     def cancel(self, job_id: int) -> Job:

@@ -12,6 +12,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import numpy as np
 
@@ -81,9 +82,9 @@ _VERSION_COLUMNS = (
 )
 
 
-def _version(row: tuple) -> VersionRecord:
+def _version(row: tuple[Any, ...]) -> VersionRecord:
     *head, warnings = row
-    return VersionRecord(*head, warnings=tuple(json.loads(warnings)))
+    return VersionRecord(*head, warnings=tuple(json.loads(warnings)))  # type: ignore[misc]  # head: the 14 columns before it
 
 
 class DocumentStore:

@@ -210,7 +210,7 @@ def _parse(name: str, data: bytes) -> ParsedManual:
     pages = [[line.strip() for line in text.splitlines() if line.strip()] for text in texts]
     title, edition = _running_header(name, pages)
     key = manual_key(title)
-    month, year = _EDITION.match(edition).groups()  # type: ignore[union-attr] - checked by _running_header
+    month, year = _EDITION.match(edition).groups()  # type: ignore[union-attr]  # checked by _running_header
     body = [_strip_header(lines, title, edition) for lines in pages]
     sections, warnings = _sections(name, outline, body)
     if len([s for s in sections if s.section_id[0].isdigit()]) < 5:
@@ -365,7 +365,7 @@ def _rejoin_numbers(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
 def _paragraphs(section_id: str, page: int, lines: list[tuple[int, str]]) -> list[Paragraph]:
     """Split at numbered paragraphs of this section ('305.00 …'), in increasing order."""
     numbered = re.compile(rf"^({re.escape(section_id)}\.\d{{2}})(?:\s+|$)(.*)$") if section_id[0].isdigit() else None
-    current_id, current = section_id, []
+    current_id, current = section_id, list[tuple[int, str]]()
     out: list[Paragraph] = []
     last = ""
 

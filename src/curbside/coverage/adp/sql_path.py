@@ -64,7 +64,7 @@ class EditionCache:
             .execute("SELECT COALESCE(MAX(current_version_id), 0), COUNT(*) FROM documents WHERE namespace = 'adp'")
             .fetchone()
         )
-        key = (tuple((e.id, e.loaded_at) for e in editions), tuple(passages))
+        key = (tuple((e.id, e.loaded_at) for e in editions), tuple(passages or ()))
         with self._lock:
             if key != self._key or self._terms is None:
                 self._terms = TermIndex(reader.terms())

@@ -89,7 +89,7 @@ def replace_manuals(
     core = parsed[CORE_KEY]
     vocabulary = device_vocabulary()
     categories = listed_categories(core)
-    category_page = core.paragraph("105.05").page  # type: ignore[union-attr] - verify() checked it
+    category_page = core.paragraph("105.05").page  # type: ignore[union-attr]  # verify() checked it
     policy_manual = {m.title.removesuffix(" Policy and Administration Manual"): key for key, m in parsed.items()}
     with db.transaction():
         supersede(db, "adp_editions", _TABLES, stamp)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import ValidationError as PydanticValidationError
 
@@ -24,6 +24,7 @@ from curbside.coverage.answer.routing import TOOL_FOR, plan_calls
 from curbside.coverage.answer.synthesis import compose, nothing_to_route
 
 if TYPE_CHECKING:
+    from curbside.coverage.odb.service import OdbService
     from curbside.coverage.source_service import SourceService
     from curbside.settings import Settings
     from curbside.tools.executor import ToolExecutor
@@ -79,7 +80,7 @@ class CoverageAnswerer:
         odb = self.sources.get(TOOL_FOR["drug"])
         if not args.question.strip() or odb is None:
             return None
-        return await asyncio.to_thread(formulary_lookup, odb)
+        return await asyncio.to_thread(formulary_lookup, cast("OdbService", odb))  # the drug tool's own service
 
     @staticmethod
     def _read(outcome: CallOutcome) -> DomainFinding:

@@ -142,11 +142,11 @@ def build_documents(parsed: ParsedFormulary, label: str) -> list[PreparedDocumen
         for group in groups_of[generic.key]:
             items += _items(group, by_group[group.pcg9_id])
             where = " ".join(p for p in (group.strength, group.dosage_form) if p)
-            for note in dict.fromkeys(n for n in [group.note, *(d.note for d in by_group[group.pcg9_id])] if n):
-                group_notes.setdefault(note, []).append(where)
+            for note_text in dict.fromkeys(n for n in [group.note, *(d.note for d in by_group[group.pcg9_id])] if n):
+                group_notes.setdefault(note_text, []).append(where)
         blocks.append(Block(f"{generic.name}: " + " ".join(items)))
-        for note, where in group_notes.items():
-            blocks.append(Block(_once(f"Formulary note on {generic.name} ({', '.join(where)})", note, said)))
+        for group_note, wheres in group_notes.items():
+            blocks.append(Block(_once(f"Formulary note on {generic.name} ({', '.join(wheres)})", group_note, said)))
         for text, head in _lu_texts(generic.name, groups_of[generic.key], notes_of).items():
             blocks.append(Block(_once(head, text, said)))
 

@@ -140,7 +140,7 @@ def parse_schedule_text(text: str, name: str = "the schedule") -> ParsedSchedule
         )
     sections = read_sections(layout, pages.listings, pages.used_lines)
     keys = {id(s.entry): k for k, s in enumerate(sections, start=1)}
-    listings = []
+    listings: list[tuple[int, Listing]] = []
     for key, section in enumerate(sections, start=1):
         for heading in section.headings:
             for block in heading.blocks:

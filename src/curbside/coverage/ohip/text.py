@@ -259,7 +259,7 @@ def _is_heading(text: str, lines: list[Line], n: int, entry: TocEntry, gp_titles
         len(text) <= 70
         and text[0].isupper()
         and not text.endswith(":")
-        and (new_page or previous.text.endswith((".", ":", "]")))
+        and (new_page or (previous is not None and previous.text.endswith((".", ":", "]"))))
         and len(following) > len(text)
         and not following[:1].islower()
     )

@@ -9,6 +9,7 @@ them, so settings can own the numbers.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from curbside.errors import size_text  # noqa: F401 - re-exported for the loaders
 
@@ -87,7 +88,7 @@ class InflateLimits:
         if bad:
             raise ValueError(f"InflateLimits: {', '.join(bad)} must be positive")
 
-    def with_overrides(self, **overrides: float) -> InflateLimits:
+    def with_overrides(self, **overrides: Any) -> InflateLimits:
         """A copy with the named caps replaced, e.g. ``zip_max_ratio=100``; unknown names are refused."""
         unknown = sorted(set(overrides) - {f.name for f in fields(self)})
         if unknown:

@@ -108,7 +108,7 @@ def _dropped(el: Tag) -> bool:
     return (
         el.has_attr("hidden")
         or el.get("aria-hidden") == "true"
-        or bool(_HIDDEN_STYLE.search(el.get("style") or ""))
+        or bool(_HIDDEN_STYLE.search(str(el.get("style") or "")))
     )
 
 

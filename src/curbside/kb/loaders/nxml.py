@@ -102,7 +102,7 @@ def _book(path: Path, root: etree._Element) -> LoadedDocument:
     if not title and len(doc_root.children) == 1 and doc_root.children[0].title:
         # No book title: the one chapter is the document; do not repeat it in every path.
         only = doc_root.children[0]
-        title, doc_root = only.title, Section(title=None, blocks=only.blocks, children=only.children)
+        title, doc_root = only.title or title, Section(title=None, blocks=only.blocks, children=only.children)
     part_type = parts[0].get("book-part-type")
     return LoadedDocument(
         title=title or readable_stem(path),

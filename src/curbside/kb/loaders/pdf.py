@@ -17,9 +17,10 @@ import re
 import shutil
 import subprocess
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from pypdf import PdfReader
 from pypdf.errors import LimitReachedError
@@ -182,7 +183,7 @@ def _outline(reader: PdfReader, page_count: int) -> list[tuple[int, str, int]]:
     """Outline entries as (depth, title, 0-based page) in outline order; [] if none or broken."""
     entries: list[tuple[int, str, int]] = []
 
-    def walk(items: list[object], depth: int) -> None:
+    def walk(items: Sequence[Any], depth: int) -> None:
         for item in items:
             if isinstance(item, list):
                 walk(item, depth + 1)

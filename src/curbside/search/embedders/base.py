@@ -22,9 +22,12 @@ class Embedder(Protocol):
 
     model_id: str
     backend: str
-    dim: int
     max_tokens: int
     batch_size: int
+
+    @property
+    def dim(self) -> int: ...  # a property: a remote model's dimension is learnt from its first answer
+
     # cosine below which a passage is not relevant; models differ widely (e5 scores
     # everything above 0.8), so each backend carries its own calibrated default
     relevance_threshold: float
