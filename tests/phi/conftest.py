@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from curbside.phi import PhiDetector, get_detector
-from curbside.phi.evaluate import GoldNote, load_phi_dataset, score_notes
+from curbside.phi.evaluate import load_phi_dataset
+from curbside.phi.scoring import GoldNote, score_notes
 
 
 @pytest.fixture(scope="session")

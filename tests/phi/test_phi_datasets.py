@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from curbside.phi import PhiDetector
-from curbside.phi.evaluate import GoldNote
+from curbside.phi.folds import cross_validate
+from curbside.phi.scoring import GoldNote
 
 
 def test_physionet_dev_recall_and_precision(physionet_dev_scored: dict[str, Any]) -> None:
@@ -28,6 +29,15 @@ def test_physionet_dev_recall_per_type(physionet_dev_scored: dict[str, Any]) -> 
     assert by_type["Location"] >= 0.92
     assert by_type["Phone"] == 1.0
     assert by_type["Age"] == 1.0
+
+
+def test_recall_holds_in_every_patient_fold(physionet_dev_notes: list[GoldNote], phi_detector: PhiDetector) -> None:
+    """Issue #11's target: recall 0.97 in every patient fold (`curbside eval phi --folds 5`, seed 0;
+    measured 0.975-0.990). Notes without PHI are not read (recall does not depend on them)."""
+    with_phi = {n.text for n in physionet_dev_notes if n.spans}
+    result = cross_validate(physionet_dev_notes, lambda t: phi_detector.detect(t) if t in with_phi else [], k=5)
+    assert result["summary"]["recall"]["min"] >= 0.97
+    assert all(run["by_type"]["HCPName"] >= 0.95 and run["by_type"]["Date"] >= 0.97 for run in result["runs"])
 
 
 def test_physionet_notes_without_phi_mostly_pass(physionet_dev_scored: dict[str, Any]) -> None:

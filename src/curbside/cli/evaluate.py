@@ -45,8 +45,8 @@ def retrieval(
     and search settings come from CURBSIDE_* (e.g. CURBSIDE_EMBEDDER=minilm);
     CURBSIDE_HOME is never touched.
     """
-    from curbside.cli._common import app_context
     from curbside.app.scratch import open_scratch
+    from curbside.cli._common import app_context
     from curbside.evaluation.retrieval import evaluate_retrieval
 
     with app_context() as core:  # validated settings, and the same error translation as every command
@@ -113,13 +113,25 @@ def format_result(result: dict[str, Any]) -> str:
         "scored. auto: a file that starts with '[' is presidio-synth."
     ),
 )
+@click.option(
+    "--folds",
+    type=click.IntRange(2),
+    help=(
+        "Cross-validate: split the notes into this many folds by patient (a jsonl note's \"patient\"; "
+        "a note without one stands alone) and report every fold, their mean and the worst."
+    ),
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the patient shuffle for --folds.")
 @json_option
-def phi(file: Path, fmt: str, as_json: bool) -> None:
+def phi(file: Path, fmt: str, folds: int | None, seed: int, as_json: bool) -> None:
     """Score the PHI detector on FILE: span recall, precision and F2, and recall per gold type.
 
     A gold span is found when a detected span overlaps it; a detected span is correct when it
     overlaps a gold span; F2 = 5PR/(4P+R) weighs recall four times as much as precision. Types
     are ignored overall. The detector's settings come from CURBSIDE_PHI_*.
+
+    With --folds K the same figures come for each of K patient folds (the same split for the
+    same --seed): develop on some folds, read only their misses, and judge on the others.
     """
     from pydantic import ValidationError as PydanticValidationError
     from rich.console import Console
@@ -128,9 +140,13 @@ def phi(file: Path, fmt: str, as_json: bool) -> None:
     from curbside.errors import ConfigError
     from curbside.phi import get_detector
     from curbside.phi.evaluate import evaluate_phi, load_phi_dataset
+    from curbside.phi.folds import patient_folds
     from curbside.settings import Settings
 
-    load_phi_dataset(file, fmt)  # type: ignore[arg-type]  # a missing or malformed file fails before the model loads
+    # a missing or malformed file, or too few patients for --folds, fails before the model loads
+    notes, _ = load_phi_dataset(file, fmt)  # type: ignore[arg-type]
+    if folds is not None:
+        patient_folds(notes, folds, seed)
     try:
         settings = Settings()
     except PydanticValidationError as exc:
@@ -152,11 +168,15 @@ def phi(file: Path, fmt: str, as_json: bool) -> None:
             file,
             detector.detect,
             fmt=fmt,  # type: ignore[arg-type]
+            folds=folds,
+            seed=seed,
             on_start=lambda total: progress.update(task, total=total),
             on_note=lambda: progress.advance(task),
         )
     if as_json:
         echo_json(result)
+    elif folds is not None:
+        click.echo(format_phi_folds(result))
     else:
         click.echo(format_phi_result(result))
 
@@ -181,4 +201,32 @@ def format_phi_result(result: dict[str, Any]) -> str:
     lines.append(
         f"{result['notes_per_second']} notes/s; detect per note p50 {latency['p50']} ms, p95 {latency['p95']} ms"
     )
+    return "\n".join(lines)
+
+
+def format_phi_folds(result: dict[str, Any]) -> str:
+    """One row per fold (recall, precision, F2, then recall per gold type), then the mean and the worst."""
+    runs = result["runs"]
+    kinds = list(result["summary"]["by_type"])
+    width = {k: max(7, len(k) + 1) for k in kinds}
+    lines = [
+        f"{result['dataset']} ({result['format']}): {result['folds']} patient folds, seed {result['seed']}",
+        "",
+        f"{'fold':<6}{'notes':>6}{'gold':>6}{'recall':>8}{'prec.':>8}{'F2':>8}{'flagged':>9}"
+        + "".join(f"{k:>{width[k]}}" for k in kinds),
+    ]
+    for run in runs:
+        clean = run["notes_without_phi"]
+        lines.append(
+            f"{run['fold']:<6}{run['notes']:>6}{run['gold']:>6}{run['recall']:>8.4f}{run['precision']:>8.4f}"
+            f"{run['f2']:>8.4f}{clean['flagged']:>4}/{clean['count']:<4}"
+            + "".join(f"{run['by_type'][k]:>{width[k]}.4f}" if k in run["by_type"] else f"{'-':>{width[k]}}" for k in kinds)
+        )
+    summary = result["summary"]
+    for label in ("mean", "min"):
+        lines.append(
+            f"{label:<18}{summary['recall'][label]:>8.4f}{summary['precision'][label]:>8.4f}"
+            f"{summary['f2'][label]:>8.4f}{'':>9}"
+            + "".join(f"{summary['by_type'][k][label]:>{width[k]}.4f}" for k in kinds)
+        )
     return "\n".join(lines)

@@ -7,6 +7,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from curbside.errors import CurbsideError, PhiDetectorError, ValidationError
+from curbside.phi._digests import digest_ranges, outside_digests
+from curbside.phi._medication import outside_medication
 from curbside.phi._propagate import propagate
 from curbside.phi._spans import PhiSpan, merge_spans
 
@@ -24,7 +26,9 @@ class PhiDetector:
 
     ``detect`` is safe to call from several threads (one analysis runs at a time). Text longer
     than ``window_chars`` is analysed window by window (windows end at a line break or a space
-    and overlap, so nothing is cut in half); text longer than ``max_chars`` is refused.
+    and overlap, so nothing is cut in half); text longer than ``max_chars`` is refused. The work
+    is linear in the text: windows of bounded size, then one pass each over the whole text to drop
+    drugs and hex digests and to spread names (an index, not seeds x tokens), and a sort to merge.
     """
 
     def __init__(
@@ -59,9 +63,10 @@ class PhiDetector:
         found: list[tuple[int, int, str, float]] = []
         for start, end in windows(text, self.window_chars):
             found += [(start + s, start + e, kind, score) for s, e, kind, score in self._analyze(text[start:end])]
+        found = outside_medication(text, found)
         if self._lexicon is not None:
             found += propagate(text, found, self._lexicon)
-        return merge_spans(text, found)
+        return merge_spans(text, outside_digests(found, digest_ranges(text)))
 
     def contains_phi(self, text: str) -> bool:
         return bool(self.detect(text))

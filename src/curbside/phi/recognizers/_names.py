@@ -12,6 +12,7 @@ from presidio_analyzer.nlp_engine import NlpArtifacts
 from curbside.phi._lexicon import Lexicon
 from curbside.phi._tokens import Token, tokenize
 from curbside.phi.recognizers._base import Found, RuleRecognizer, next_index, prev_index
+from curbside.phi.recognizers._signature import signature
 from curbside.phi.recognizers._words import WordClasses
 
 __all__ = ["ClinicalNameRecognizer", "same_line"]
@@ -42,7 +43,7 @@ RELATIVES = frozenset(
     "bro mother mom mum father dad aunt uncle niece nephew cousin grandson grandsons granddaughter "
     "granddaughters grandaughter grandchild grandchildren granddtr grandmother grandfather stepson "
     "stepdaughter sibling siblings friend friends neighbor neighbour boyfriend girlfriend partner fiance "
-    "fiancee proxy hcp guardian law".split()  # "law": son-in-law, dtr in law
+    "fiancee proxy hcp guardian law inlaw inlaws".split()  # "law": son-in-law, dtr in law; "son-inlaw"
 )
 VERBS_AFTER = frozenset(
     "aware notified informed paged called updated present visited visiting came saw examined phoned spoke "
@@ -52,6 +53,17 @@ VERBS_AFTER = frozenset(
 # after these even an unknown word in capitals counts ("MAROTTA AWARE")
 STRONG_VERBS_AFTER = frozenset("aware notified paged informed updated".split())
 WORDS_BEFORE = frozenset("per by paged called notified informed contacted page told asked".split())
+# "seen by smith": a participle and "by" name a person, so a listed name counts in any case, even
+# one that is also a word (never "followed by", "caused by": things follow and cause as often)
+SEEN_BY = frozenset(
+    "seen evaluated examined assessed reviewed consulted visited paged called signed cosigned co-signed "
+    "dictated written covered attended treated managed interviewed operated counseled counselled "
+    "referred admitted discharged".split()
+)
+COMMON_SURNAME_RANK = 5_000
+COMMON_GIVEN_RANK = 300  # "mary" 1, "john" 2; "asa" and "aline" are far down
+MAX_LISTED_NAMES = 4  # "Drs. Chen, Patel, Okafor and Roe"
+COMMON_WORD_ZIPF = 5.0  # 'smith' 4.9, 'miller' 4.9; 'held' 5.3, 'home' 6.1, 'young' 5.5
 # "with" names someone only after a verb of talking: "spoke with", "discussed with", "met with"
 TALK_BEFORE_WITH = frozenset(
     "spoke spoken speaking discussed discussion met meeting talked talking conversation consulted conferred".split()
@@ -93,6 +105,8 @@ class ClinicalNameRecognizer(RuleRecognizer):
                 found += self._before(text, tokens, strength, i, minimum=2, score=0.7)
                 if key in STRONG_VERBS_AFTER:
                     found += self._before(text, tokens, strength, i, minimum=1, score=0.7, unknown_only=True)
+            elif key == "by" and i > 0 and tokens[i - 1].key in SEEN_BY:
+                found += self._seen_by(text, tokens, strength, i)
             elif key in WORDS_BEFORE or (key == "with" and i > 0 and tokens[i - 1].key in TALK_BEFORE_WITH):
                 found += self._after(text, tokens, strength, i, minimum=2, score=0.7)
             elif key == "named" or (key == "is" and i > 0 and tokens[i - 1].key == "name"):
@@ -100,8 +114,22 @@ class ClinicalNameRecognizer(RuleRecognizer):
             if strength[i] == 3 and self._stands_alone(token):
                 found.append((token.start, token.end, "PERSON", 0.6))
             found += self._pair(text, tokens, strength, i)
+            if i not in clinical:
+                found += self._full_name(text, tokens, i)
             found += self._initial(text, tokens, strength, i, clinical)
-        return found
+        return found + self._signature(text, tokens, strength, clinical)
+
+    def _signature(
+        self, text: str, tokens: tuple[Token, ...], strength: list[int], clinical: frozenset[int]
+    ) -> list[Found]:
+        def can_sign(k: int) -> bool:
+            token = tokens[k]
+            if k in clinical or token.key in self.lex.clinical or token.key in CONTEXT_WORDS:
+                return False
+            rare_name = strength[k] == 1 and self.lex.is_name(token.key) and self.lex.zipf(token.key) < 3.5
+            return strength[k] >= 2 or rare_name or self._unknown(token)
+
+        return signature(text, tokens, can_sign, skip=CREDENTIALS, max_words=MAX_NAME_WORDS)
 
     # --- word tests ------------------------------------------------------------------------
     def _stands_alone(self, token: Token) -> bool:
@@ -164,7 +192,30 @@ class ClinicalNameRecognizer(RuleRecognizer):
         # a dictionary word that is nobody's name is no name: "Dr aware", "MS clears", "MR given"
         if self.words.is_word(first.key) and not self.lex.is_name(first.key) and not first.is_initial:
             return []
-        return [self._extend(text, tokens, strength, j, 0.9)]
+        name = self._extend(text, tokens, strength, j, 0.9)
+        return [name, *self._and_more(text, tokens, strength, j, name[1])]
+
+    def _and_more(self, text: str, tokens: tuple[Token, ...], strength: list[int], j: int, end: int) -> list[Found]:
+        """More names joined to one found by its title: 'Dr. Yurchak and Farness aware', 'Drs. Chen,
+        Patel & Okafor' — each a name on its own strength, a rare listed name or a word in no list."""
+        found: list[Found] = []
+        k = _last_within(tokens, j, end)
+        for _ in range(MAX_LISTED_NAMES):
+            n = k + 1
+            if n < len(tokens) and tokens[n].text in {",", "&"}:
+                n += 1
+            if n < len(tokens) and tokens[n].key == "and":
+                n += 1
+            if n == k + 1 or n >= len(tokens) or not tokens[n].is_word or not same_line(text, tokens[k], tokens[n]):
+                break
+            word = tokens[n]
+            rare_name = strength[n] == 1 and self.lex.is_name(word.key) and self.lex.zipf(word.key) < 3.5
+            if not (strength[n] >= 2 or rare_name or self._unknown(word)):
+                break
+            name = self._extend(text, tokens, strength, n, 0.75)
+            found.append(name)
+            k = _last_within(tokens, n, name[1])
+        return found
 
     def _after(
         self,
@@ -233,7 +284,9 @@ class ClinicalNameRecognizer(RuleRecognizer):
             if not self._unknown(last):
                 return []
         elif strength[j] < minimum and not (allow_clinical and self._name_word(last)):
-            if not (self._unknown(last) and (minimum <= 1 or not last.caseless)):
+            if not (self._unknown(last) and (minimum <= 1 or not last.caseless)) and not self._after_given(
+                text, tokens, strength, j
+            ):
                 return []
         elif strength[j] == 1 and self.words.is_word(last.key) and self.lex.zipf(last.key) >= 4.0:
             return []  # "skin care, CNS", "at times MD": a common word, not a surname
@@ -260,6 +313,19 @@ class ClinicalNameRecognizer(RuleRecognizer):
                 break
         return [(start, last.end, "PERSON", score)]
 
+    def _after_given(self, text: str, tokens: tuple[Token, ...], strength: list[int], j: int) -> bool:
+        """A listed surname that is also a rare word, right after a given name: 'SADYE SWINGLE AWARE'."""
+        word = tokens[j]
+        if strength[j] != 1 or not self.lex.is_name(word.key) or self._common_word(word):
+            return False
+        p = prev_index(tokens, j, "")
+        return (
+            p is not None
+            and tokens[p].key in self.lex.given_names
+            and strength[p] >= 2
+            and same_line(text, tokens[p], word)
+        )
+
     def _relatives(self, text: str, tokens: tuple[Token, ...], strength: list[int], i: int) -> list[Found]:
         """'son bill', 'daughter, Maria', 'Sons Smokey, Morris and Roger', 'Hank Przybylo (son)'."""
         found: list[Found] = []
@@ -285,6 +351,8 @@ class ClinicalNameRecognizer(RuleRecognizer):
         return found
 
     def _relative_name(self, token: Token, strength: int) -> bool:
+        if token.key in self.lex.nationalities:
+            return False  # "daughter, russian speaking"
         if strength >= 2 or self._unknown(token) or (strength == 0 and self._name_word(token)):
             return True
         rare = not self.lex.is_word(token.key) or self.lex.zipf(token.key) < 3.5
@@ -325,6 +393,48 @@ class ClinicalNameRecognizer(RuleRecognizer):
             return [(token.start, tokens[j].end, "PERSON", 0.7)]
         return []
 
+    def _seen_by(self, text: str, tokens: tuple[Token, ...], strength: list[int], i: int) -> list[Found]:
+        """'seen by smith', 'evaluated by Dr Roe': a listed name in any case, unless it is mostly a
+        common word ('seen by home care'); an unknown word only if it is long enough to be a name."""
+        j = next_index(tokens, i, ".:-,")
+        if j is None or not same_line(text, tokens[i], tokens[j]) or not tokens[j].is_word:
+            return []
+        word = tokens[j]
+        named = strength[j] >= 2 or (strength[j] == 1 and self.lex.is_name(word.key) and not self._common_word(word))
+        if not (named or self._unknown(word)):
+            return []
+        return [self._extend(text, tokens, strength, j, 0.75)]
+
+    def _common_word(self, token: Token) -> bool:
+        """A dictionary word at least as common as 'smith' is rare: 'home', 'held', 'place', 'young'."""
+        return self.words.is_word(token.key) and self.lex.zipf(token.key) >= COMMON_WORD_ZIPF
+
+    def _full_name(self, text: str, tokens: tuple[Token, ...], i: int) -> list[Found]:
+        """A given name, then a common surname, in any case: 'john smith', 'mary brown', 'MARY YOUNG'
+        (both lists agreeing is context enough, if neither word is mostly an English word)."""
+        token = tokens[i]
+        if token.key not in self.lex.given_names or len(token.key) < 3:
+            return []
+        common_given = self.lex.given_rank.get(token.key, 1_000_000) <= COMMON_GIVEN_RANK
+        if self.words.is_word(token.key) and not (common_given and self.lex.zipf(token.key) < COMMON_WORD_ZIPF):
+            return []  # "Mary", "Carol" are names first; "Mark", "Will", "Hope" are words first
+        j = i + 1
+        if j >= len(tokens) or not tokens[j].is_word or tokens[j].start - token.end > 2:
+            return []
+        if not same_line(text, token, tokens[j]) or not self._common_surname(tokens[j]):
+            return []
+        if tokens[j].key in CONTEXT_WORDS or self.words.stop(tokens[j]):
+            return []
+        if self._common_word(tokens[j]) and not common_given:
+            return []  # "mary brown", but not "ASA HELD", "Aline place": a rarer given name wants a rarer surname
+        if token.key in self.lex.clinical or tokens[j].key in self.lex.clinical:
+            return []
+        return [(token.start, tokens[j].end, "PERSON", 0.7)]
+
+    def _common_surname(self, token: Token) -> bool:
+        """One of the census's commoner surnames, even if it is also a word: 'Smith', 'Young', 'Brown'."""
+        return self.lex.surname_rank.get(token.key, 1_000_000) <= COMMON_SURNAME_RANK
+
     def _initial(
         self, text: str, tokens: tuple[Token, ...], strength: list[int], i: int, clinical: frozenset[int]
     ) -> list[Found]:
@@ -355,6 +465,13 @@ class ClinicalNameRecognizer(RuleRecognizer):
 def same_line(text: str, a: Token, b: Token) -> bool:
     lo, hi = (a, b) if a.start <= b.start else (b, a)
     return "\n" not in text[lo.end : hi.start]
+
+
+def _last_within(tokens: tuple[Token, ...], i: int, end: int) -> int:
+    """The index of the last token from ``i`` on that ends by ``end``."""
+    while i + 1 < len(tokens) and tokens[i + 1].end <= end:
+        i += 1
+    return i
 
 
 def _comma_before(tokens: tuple[Token, ...], i: int) -> bool:

@@ -22,11 +22,16 @@ _I = re.IGNORECASE
 
 NANP_PHONE = re.compile(r"(?<![\d/.])(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-]?)\d{3}[\s.-]\d{4,5}(?![\d/]|\.\d)")
 PHONE_CONTEXT = re.compile(
-    r"\b(?:phone|tel|telephone|cell|cellphone|mobile|home|work|office|pager|beeper|pg|fax|contact|"
-    r"number|call|page|ext|extension)\b\.?[\s:#-]*(?:no\.?|number|num|is)?[\s:#-]*"
+    r"\b(?:phone|tel|telephone|cell|cellphone|mobile|home|work|office|pager|pgr|beeper|bpr|pg|fax|contact|"
+    r"number|call|page|ext|extension|reach|callback|voicemail)\b\.?[\s:#)-]*(?:no\.?|number|num|is|at)?[\s:#-]*"
     r"(?P<num>\(?\d[\d\s().-]{2,16}\d)",
     _I,
 )
+# a local number without its area code: "555-1234", "555.1234" (an exchange never starts with 0 or 1)
+LOCAL_PHONE = re.compile(r"(?<![\d/.,:-])[2-9]\d{2}[-.]\d{4}(?![\d/-]|\.\d)")
+# an extension after a number, or alone: "555-1234 x22", "ext. 4321", "x4521" (not "x2", "x10^3")
+EXTENSION = re.compile(r"\s*(?:x|ext\.?|extension)\s?\d{1,5}\b", _I)
+LONE_EXTENSION = re.compile(r"(?<![\w^])(?:ext\.?\s?\d{2,5}|extension\s\d{2,5}|x\s?\d{4,5})(?![\d^])", _I)
 INTERNATIONAL_PHONE = re.compile(
     r"(?<![\w+.])(?:\+\d{1,3}[\s.-]?(?:\(0\)\s?)?\(?\d{1,4}\)?(?:[\s.-]?\d{2,4}){2,4}"
     r"|\(\d{2,4}\)\s?\d{3,4}[\s.-]?\d{3,4}"
@@ -82,7 +87,9 @@ ADDRESS_CONTEXT = re.compile(
     r"\b(?:address(?:\s+is)?|addr|lives\s+at|living\s+at|resides\s+at|reside\s+at)\s*:?\s*(?P<addr>[^\n.!?;]{4,80}?\d[^\n!?;]{0,60}?)(?=\s*(?:[\n!?;]|\.\s|\.$|$))",
     _I,
 )
-EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+# (the local part starts only where a run of its characters starts: trying every position inside
+# "1-1-1-1-..." again would make the search quadratic)
+EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 
 _STREET_BLOCK = STOPWORDS | frozenset("mg mcg cc ml units unit hr hrs min mins x range".split())
 
@@ -123,7 +130,13 @@ class ClinicalNumberRecognizer(RuleRecognizer):
             if len(re.sub(r"\D", "", match.group("num"))) == 9:
                 found.append((match.start("num"), match.end("num"), "SIN_SSN", 0.95))
         for match in NANP_PHONE.finditer(text):
-            found.append((match.start(), match.end(), "PHONE", 0.8))
+            found.append((match.start(), _with_extension(text, match.end()), "PHONE", 0.8))
+        for match in LOCAL_PHONE.finditer(text):
+            if _local_phone_ok(text, match):
+                found.append((match.start(), _with_extension(text, match.end()), "PHONE", 0.7))
+        for match in LONE_EXTENSION.finditer(text):
+            if not _looks_like_time_or_measure(text, match.end()):
+                found.append((match.start(), match.end(), "PHONE", 0.65))
         for match in INTERNATIONAL_PHONE.finditer(text):
             if len(re.sub(r"\D", "", match.group())) >= 7:
                 found.append((match.start(), match.end(), "PHONE", 0.65))
@@ -198,30 +211,64 @@ _ADDRESS_LINE = re.compile(
 
 
 def _address_blocks(text: str, found: list[tuple[int, int, str, float]]) -> list[tuple[int, int, str, float]]:
-    """The short lines under a street address (town, region, postcode): "Riisa", "Estonia 62488"."""
+    """The short lines under a street address (town, region, postcode): "Riisa", "Estonia 62488".
+
+    Every search for a line break is bounded (a line that runs on is no such line), so many
+    addresses in a text without line breaks cost no more than a few characters each."""
     out: list[tuple[int, int, str, float]] = []
     for _, end, kind, _ in found:
         if kind != "ADDRESS":
             continue
-        line_end = text.find("\n", end)
-        if line_end < 0 or text[end:line_end].strip(" ,.") and len(text[end:line_end]) > 30:
+        line_end = text.find("\n", end, end + _REST_OF_LINE + 1)
+        if line_end < 0:
+            continue  # the address line goes on (or the text ends)
+        if text[end:line_end].strip(" ,.") and line_end - end > _REST_OF_LINE:
             continue
         position = line_end + 1
         for _line in range(4):
-            nxt = text.find("\n", position)
-            line = text[position : nxt if nxt >= 0 else len(text)]
+            line, nxt = _short_line(text, position)
+            if line is None:
+                break
             if not line.strip():
                 if nxt < 0 or _line:
                     break
                 position = nxt + 1
                 continue
-            if len(line) > 40 or not _ADDRESS_LINE.fullmatch(line):
+            if not _ADDRESS_LINE.fullmatch(line):
                 break
             out.append((position + len(line) - len(line.lstrip()), position + len(line.rstrip()), "ADDRESS", 0.6))
             if nxt < 0:
                 break
             position = nxt + 1
     return out
+
+
+_REST_OF_LINE = 30  # characters after an address before its line may end
+_SHORT_LINE = 40  # the longest line under an address (town, region, postcode)
+
+
+def _short_line(text: str, position: int) -> tuple[str | None, int]:
+    """(the line at ``position``, the index of its line break or -1 at the end of the text);
+    ``None`` for a line longer than ``_SHORT_LINE``."""
+    nxt = text.find("\n", position, position + _SHORT_LINE + 1)
+    if nxt >= 0:
+        return text[position:nxt], nxt
+    if len(text) - position > _SHORT_LINE:
+        return None, -1
+    return text[position:], -1
+
+
+def _with_extension(text: str, end: int) -> int:
+    match = EXTENSION.match(text, end, end + 16)
+    return match.end() if match else end
+
+
+def _local_phone_ok(text: str, match: re.Match[str]) -> bool:
+    """'555-1234' is a phone number unless it is a range: of volumes or times ('500-1000 cc',
+    '700-1900': the second number round), or of readings with a unit after it."""
+    if match.group().endswith("00") or _looks_like_time_or_measure(text, match.end()):
+        return False
+    return not re.search(r"(?:\d|[<>~=])\s*$", text[max(0, match.start() - 3) : match.start()])
 
 
 def _id_like(value: str) -> bool:

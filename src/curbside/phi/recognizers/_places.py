@@ -9,6 +9,7 @@ from presidio_analyzer.nlp_engine import NlpArtifacts
 from curbside.phi._lexicon import Lexicon
 from curbside.phi._tokens import Token, tokenize
 from curbside.phi.recognizers._base import Found, RuleRecognizer, next_index, prev_index
+from curbside.phi.recognizers._destinations import Destinations
 from curbside.phi.recognizers._names import same_line as _same_line
 from curbside.phi.recognizers._words import STOPWORDS, WordClasses
 
@@ -68,6 +69,7 @@ class ClinicalPlaceRecognizer(RuleRecognizer):
         super().__init__()
         self.lex = lexicon
         self.words = WordClasses(lexicon)
+        self.destinations = Destinations(lexicon, self.words)
 
     def find(self, text: str, nlp_artifacts: NlpArtifacts | None) -> list[Found]:
         tokens = tokenize(text)
@@ -85,6 +87,7 @@ class ClinicalPlaceRecognizer(RuleRecognizer):
             found += self._residence(text, tokens, i, clinical)
             found += self._named_destination(text, tokens, i)
             found += self._travel_place(text, tokens, i, clinical)
+            found += self.destinations.find(text, tokens, i, clinical)
             found += self._hospital_acronym(text, tokens, i, clinical)
             found += self._place_name(text, tokens, i, clinical)
         return found
@@ -135,8 +138,10 @@ class ClinicalPlaceRecognizer(RuleRecognizer):
         """A ward named after a place or person: 'Lally MICU', 'transfer to Quartermain 2', 'QUARTERMAIN7'."""
         token = tokens[i]
         key = token.key
-        if len(key) < 4 or self.words.is_word(key) or key in self.lex.clinical or i in clinical:
+        if len(key) < 4 or key in self.lex.clinical or i in clinical:
             return []
+        if self.words.is_word(key) and not self.destinations.name_like(token, i, clinical):
+            return []  # a word, unless a rarer one that is a town's or a person's ("Chester 2")
         p = prev_index(tokens, i, ":")
         moved = p is not None and tokens[p].key in {
             "to",
@@ -149,8 +154,10 @@ class ClinicalPlaceRecognizer(RuleRecognizer):
             "plan",
         }
         transfer = p is not None and p > 0 and tokens[p].key == "to" and tokens[p - 1].key.startswith("transf")
-        if key in STOPWORDS or self.words.calendar(token) or self.words.misspelt(key):
+        if key in STOPWORDS or self.words.calendar(token):
             return []
+        if self.words.misspelt(key) and key not in self.lex.places:
+            return []  # "stabel 2" is a typo; "chester 2" a ward named after a town
         if not (token.caseless or (token.text[0].isupper() and token.text[1:].islower()) or transfer):
             return []  # "Quartermain 2", "QUARTERMAIN 2"; lower case only after "transfer to"
         n = i + 1 if i + 1 < len(tokens) else None
@@ -265,23 +272,27 @@ class ClinicalPlaceRecognizer(RuleRecognizer):
         token = tokens[i]
         if not token.capitalized or token.key in STOPWORDS or token.key in self.lex.clinical or i in clinical:
             return []
-        # multi-word names first: "New York", "Eastern Shore"
-        for phrase in self.lex.place_phrases.get(token.key, ()):
-            words = [token]
-            k = i
-            while len(words) < len(phrase):
-                n = next_index(tokens, k, "")
-                if n is None or not tokens[n].is_word or tokens[n].key != phrase[len(words)]:
-                    break
-                words.append(tokens[n])
-                k = n
+        # multi-word names first, the longest that fits: "New York", "Eastern Shore" (a set lookup
+        # per length, not a scan of every name that starts with "San")
+        words = [token]
+        k = i
+        while len(words) < self.lex.longest_place_phrase:
+            n = next_index(tokens, k, "")
+            if n is None or not tokens[n].is_word:
+                break
+            words.append(tokens[n])
+            k = n
+        for length in range(len(words), 1, -1):
+            name = words[:length]
+            if tuple(w.key for w in name) not in self.lex.place_phrases:
+                continue
             p = prev_index(tokens, i, "")
             if p is not None and tokens[p].key == "the":
                 p = prev_index(tokens, p, "")
             placed = p is not None and tokens[p].key in PLACE_PREPOSITIONS
-            common = all(self.words.is_word(w.key) for w in words)
-            if len(words) == len(phrase) and all(w.capitalized for w in words) and (placed or not common):
-                return [(token.start, words[-1].end, "LOCATION", 0.7)]
+            common = all(self.words.is_word(w.key) for w in name)
+            if all(w.capitalized for w in name) and (placed or not common):
+                return [(token.start, name[-1].end, "LOCATION", 0.7)]
         if token.key not in self.lex.places or len(token.key) < 3:
             return []
         p = prev_index(tokens, i, ",")

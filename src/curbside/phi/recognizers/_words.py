@@ -27,9 +27,12 @@ WEEKDAYS = frozenset(
 # Function words and chart fillers that never start a name.
 STOPWORDS = frozenset(STOP_WORDS) | frozenset(
     "pt pts pt's patient patients s/p w/ c/o yo y/o yr yrs old am pm today tonight tomorrow yesterday "
-    "noc eve day days night nights shift overnight morning afternoon evening aware ok okay yes god lord jesus "
+    "noc eve day days night nights shift overnight morning afternoon evening noon midnight aware ok okay yes god lord jesus "
     "christ".split()
 )
+
+
+_RARE_SURNAME = 10_000  # census surname rank past which the surname is rarer than most words
 
 
 class WordClasses:
@@ -40,7 +43,7 @@ class WordClasses:
        not in the dictionary and rare (Zipf < 3) — needs a context word to count;
     1: any other listed name (a surname that is also a word: "King", "Stable") — needs a
        title or a relation before it.
-    In lines where case carries meaning, strengths 2 and 3 need a capital letter.
+    In lines where case carries meaning, a word in lower case drops a level (3 to 2, 2 to 1).
     """
 
     def __init__(self, lexicon: Lexicon) -> None:
@@ -73,13 +76,16 @@ class WordClasses:
         is_word = self.is_word(key)
         rank = self.lex.surname_rank.get(key, 1_000_000)
         given = key in self.lex.given_names
+        zipf = self.lex.zipf(key)
         if listed and not is_word and self.lex.near_clinical(key):
             level = 1  # "Passey" (Passy-Muir), "Vesta": a misspelt clinical word as often as a name
-        elif listed and not is_word and (given or rank <= 2000 or self.lex.zipf(key) < 4.8):
-            level = 3  # (a frequent word that is a rare surname, e.g. "began", is no name on its own)
-        elif listed and self.lex.zipf(key) < (5.3 if given else 4.7) and (given or rank <= 3000):
+        elif listed and not is_word and (given or rank <= 2000 or zipf < (3.5 if self._rare_surname(key) else 4.8)):
+            # (a frequent word that is a rare surname is a word first: "began", and "startup" or
+            # "online", too new for Webster's, whose use on the web dwarfs a surname's this rare)
+            level = 3
+        elif listed and zipf < (5.3 if given else 4.7) and (given or rank <= 3000):
             level = 2  # a common name that is also a word: "Bill", "Rich", "Murphy", "Reed"
-        elif not listed and not is_word and self.lex.zipf(key) < 3.0:
+        elif not listed and not is_word and zipf < 3.0:
             if self.misspelt(key):
                 return 0  # "duaghter", "Labetelol", "Amiod"
             # an unknown word: a rare name, or a misspelling or abbreviation; in capitals, in
@@ -90,8 +96,15 @@ class WordClasses:
         else:
             return 0
         if level >= 2 and not token.capitalized:
-            return 1 if listed else 0
+            # lower case where case means something weakens a name, but a listed name that is no
+            # word still counts beside a context word ("called john", "john aware"): typed
+            # questions and log lines drop capitals
+            return 2 if level == 3 else (1 if listed else 0)
         return level
+
+    def _rare_surname(self, key: str) -> bool:
+        """Far down the census surname list, and spelt like a plain word (not "o'brien")."""
+        return self.lex.surname_rank.get(key, 1_000_000) > _RARE_SURNAME and key.isalpha()
 
     def misspelt(self, key: str) -> bool:
         """An unlisted word one edit from a common or clinical word (cached)."""
