@@ -1,4 +1,5 @@
-"""The import contracts (pyproject.toml, [tool.importlinter]) hold: dependencies point one way.
+"""The import contracts (pyproject.toml, [tool.importlinter]) hold: dependencies point one way;
+and src/ passes ruff and the type checker.
 
 Nothing below the application imports it or an interface; the tools layer names no tool family;
 infrastructure uses no service; the interfaces do not import each other (the CLI only launches
@@ -19,3 +20,13 @@ def test_the_import_contracts_hold() -> None:
     done = subprocess.run([str(lint), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "4 kept, 0 broken" in done.stdout, done.stdout[-2000:]
+
+
+def test_the_source_passes_ruff_and_the_type_checker() -> None:
+    ruff = Path(sys.executable).with_name("ruff")
+    linted = subprocess.run([str(ruff), "check", "src", "tests"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert linted.returncode == 0, linted.stdout[-4000:]
+    typed = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental"], cwd=ROOT, capture_output=True, text=True, timeout=900
+    )
+    assert typed.returncode == 0, typed.stdout[-4000:] + typed.stderr[-2000:]

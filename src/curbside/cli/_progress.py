@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from types import TracebackType
+from typing import Self
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
@@ -24,7 +25,7 @@ class RichProgress:
         self._files = self._progress.add_task("files ", total=0)
         self._chunks = self._progress.add_task("chunks", total=0)
 
-    def __enter__(self) -> RichProgress:
+    def __enter__(self) -> Self:
         self._progress.start()
         return self
 
