@@ -189,7 +189,7 @@ class Settings(BaseSettings):
         description="Requests with a missing or wrong API key per client address; more are refused with 429.",
     )
     server_threads: int = Field(
-        4, ge=1, le=64, description="Threads `curbside serve` runs synchronous routes on (search, passages, documents)."
+        3, ge=1, le=64, description="Threads `curbside serve` runs synchronous routes on (search, passages, documents)."
     )
     max_body_bytes: int = Field(
         1024 * 1024, ge=1024, description="Largest request body but uploads (those: CURBSIDE_MAX_FILE_BYTES)."

@@ -19,7 +19,7 @@ def found(detector: PhiDetector, text: str) -> dict[str, str]:
 
 
 def test_public_names_match_all() -> None:
-    assert sorted(curbside.phi.__all__) == ["PHI_TYPES", "PhiDetector", "PhiSpan", "get_detector"]
+    assert sorted(curbside.phi.__all__) == ["PHI_TYPES", "PhiDetector", "PhiSpan", "get_detector", "remembered_detections"]
     assert set(PHI_TYPES) == {
         "PERSON", "DATE", "AGE", "PHONE", "EMAIL", "ADDRESS", "LOCATION", "ID", "HEALTH_CARD", "SIN_SSN",
     }  # fmt: skip
@@ -187,3 +187,32 @@ def test_email_recognizer_stays_offline() -> None:
     import tldextract.tldextract
 
     assert tldextract.tldextract.TLD_EXTRACTOR.suffix_list_urls == ()
+
+
+def test_one_piece_of_work_analyses_a_text_once() -> None:
+    """An ask screens its question and then redacts it for the audit row: the second is remembered,
+    inside the block and in the threads it starts, and forgotten after it."""
+    import asyncio
+
+    from curbside.phi import PhiDetector, remembered_detections
+
+    class CountingAnalyzer:
+        calls = 0
+
+        def analyze(self, text: str, language: str, score_threshold: float) -> list[object]:
+            CountingAnalyzer.calls += 1
+            return []
+
+    detector = PhiDetector(CountingAnalyzer())  # type: ignore[arg-type]
+    question = "can I start metformin if eGFR is 35?"
+
+    async def work() -> None:
+        with remembered_detections():
+            await asyncio.to_thread(detector.detect, question)
+            await asyncio.to_thread(detector.redact, question)
+            detector.detect(question)
+
+    asyncio.run(work())
+    assert CountingAnalyzer.calls == 1
+    detector.detect(question)  # outside the block: analysed again, nothing was kept
+    assert CountingAnalyzer.calls == 2

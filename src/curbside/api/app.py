@@ -58,9 +58,10 @@ def _bound_worker_threads(count: int) -> None:
     """Run synchronous routes (search, passages, documents …) on ``count`` threads.
 
     On two cores, forty threads (anyio's default) only take turns at the GIL and the cores:
-    at 50 clinicians, 4 threads served the same throughput with p95 1.3-1.4 s instead of
-    1.7-1.8 s, answering in the order requests came (benchmarks/bench_load.py). Work sent
-    with ``asyncio.to_thread`` (asks, audit rows) keeps the loop's own small executor.
+    at 50 clinicians, 3 threads served more requests (50 against 47 a second) with p95 1.43 s
+    instead of 1.7-1.8 s, answering in the order requests came (benchmarks/bench_load.py; 2 and 4
+    threads did about as well). Work sent with ``asyncio.to_thread`` (asks, audit rows) keeps the
+    loop's own small executor.
     """
     import anyio.to_thread
 

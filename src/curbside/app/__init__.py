@@ -257,11 +257,13 @@ class Curbside:
         from the answer). Sizes are checked first: an over-long question costs only its cut row."""
         from curbside.ask.record import ask_entry
         from curbside.audit.recording import audited_async
+        from curbside.phi import remembered_detections
 
-        async with audited_async(self.audit, ask_entry(caller, request, channel=channel)) as scope:
-            self.asker.check(request)
-            answer = await self.asker.ask(request)
-            scope.entry = ask_entry(caller, request, channel=channel, answer=answer)
+        with remembered_detections():  # the question is screened, then redacted for its row: analysed once
+            async with audited_async(self.audit, ask_entry(caller, request, channel=channel)) as scope:
+                self.asker.check(request)
+                answer = await self.asker.ask(request)
+                scope.entry = ask_entry(caller, request, channel=channel, answer=answer)
         return answer
 
     def open_store(self) -> Database:

@@ -12,7 +12,7 @@ import os
 # snapshot tldextract ships).
 os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
 
-from curbside.phi._detector import PhiDetector, get_detector  # noqa: E402
+from curbside.phi._detector import PhiDetector, get_detector, remembered_detections  # noqa: E402
 from curbside.phi._spans import PHI_TYPES, PhiSpan  # noqa: E402
 
-__all__ = ["PHI_TYPES", "PhiDetector", "PhiSpan", "get_detector"]
+__all__ = ["PHI_TYPES", "PhiDetector", "PhiSpan", "get_detector", "remembered_detections"]

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -18,7 +21,22 @@ if TYPE_CHECKING:
     from curbside.phi._lexicon import Lexicon
     from curbside.settings import Settings
 
-__all__ = ["PhiDetector", "get_detector", "windows"]
+__all__ = ["PhiDetector", "get_detector", "remembered_detections", "windows"]
+
+# the detections of one piece of work (an ask), shared by its threads: see remembered_detections
+_MEMO: ContextVar[dict[str, tuple[PhiSpan, ...]] | None] = ContextVar("curbside_phi_memo", default=None)
+
+
+@contextmanager
+def remembered_detections() -> Iterator[None]:
+    """Within this block (and the threads it starts with ``asyncio.to_thread``), text analysed once
+    is not analysed again. An ask screens its question, then its audit row redacts the same question:
+    the second costs nothing. Scoped to one piece of work, so nothing is kept after it."""
+    token = _MEMO.set({})
+    try:
+        yield
+    finally:
+        _MEMO.reset(token)
 
 
 class PhiDetector:
@@ -60,6 +78,15 @@ class PhiDetector:
             )
         if not text.strip():
             return []
+        memo = _MEMO.get()
+        if memo is not None and text in memo:
+            return list(memo[text])
+        spans = self._detect(text)
+        if memo is not None:
+            memo[text] = tuple(spans)
+        return spans
+
+    def _detect(self, text: str) -> list[PhiSpan]:
         found: list[tuple[int, int, str, float]] = []
         for start, end in windows(text, self.window_chars):
             found += [(start + s, start + e, kind, score) for s, e, kind, score in self._analyze(text[start:end])]
