@@ -56,7 +56,7 @@ def test_search_path_times_out(tuned: Make) -> None:
     r = _get(tuned(slow_search, odb_search_timeout_ms=50), drug="Jardiance")
     search = r.trace[1]
     assert (search.status, search.error) == ("timeout", "no answer within 50 ms")
-    assert 50 <= search.duration_ms < 400
+    assert search.duration_ms >= 50  # it waited its whole timeout (how promptly it stops is bench_*'s business)
     assert r.coverage is not None and r.coverage.din == "02443937"
     assert r.confidence == 0.92  # 0.9 + 0.02 for Jardiance's second product (25mg), no passage
 

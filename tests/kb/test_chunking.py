@@ -1,9 +1,7 @@
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -311,18 +309,11 @@ def test_article_shaped_trees_at_minilm_cap() -> None:
     chunker = Chunker(MINILM_MAX_TOKENS, minilm_token_counter)
     for _ in range(8):
         doc = article_tree(rng)
-        started = time.perf_counter()
         chunks = chunker.chunk(doc)
-        assert time.perf_counter() - started < 1.0
         check_invariants(chunks, MINILM_MAX_TOKENS, doc.title)
         assert size_distribution(chunks, MINILM_MAX_TOKENS).over_cap == 0
 
 
-def _nxml_loader_available() -> bool:
-    return importlib.util.find_spec("curbside.kb.loaders.nxml") is not None
-
-
-@pytest.mark.skipif(not _nxml_loader_available(), reason="curbside.kb.loaders.nxml is not written yet")
 def test_shared_nxml_articles_within_cap(shared_data: Path) -> None:
     from curbside.kb.loaders import load_document
 
@@ -331,9 +322,7 @@ def test_shared_nxml_articles_within_cap(shared_data: Path) -> None:
     chunker = Chunker(MINILM_MAX_TOKENS, minilm_token_counter)
     for path in files:
         doc = load_document(path)
-        started = time.perf_counter()
         chunks = chunker.chunk(doc)
-        assert time.perf_counter() - started < 2.0, path.name
         assert chunks, path.name
         check_invariants(chunks, MINILM_MAX_TOKENS, " ".join(doc.title.split()))
         assert size_distribution(chunks, MINILM_MAX_TOKENS).over_cap == 0

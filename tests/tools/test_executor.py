@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -110,9 +109,7 @@ def test_a_slow_tool_times_out_and_is_cancelled(make_executor: ExecutorFactory) 
         return EchoResult(echoed=[], caller="")
 
     executor = make_executor(tool("test.slow", slow, timeout_s=0.05))
-    started = time.perf_counter()
     result = call(executor, "test.slow", {"text": "hi"})
-    assert time.perf_counter() - started < 5
     assert result.status == "timeout" and result.error is not None
     assert result.error.code == "TIMEOUT"
     assert result.error.message == "Tool 'test.slow' did not finish within 0.05 s; try again or narrow the request."
@@ -259,7 +256,7 @@ def test_metrics_count_outcomes_and_time_executions(
         )
         == 2
     )
-    assert 0 < sample("tool_execution_duration_seconds_sum", {"tool": "test.echo"}) < 1
+    assert sample("tool_execution_duration_seconds_sum", {"tool": "test.echo"}) > 0
 
 
 def test_each_application_has_its_own_metrics_registry(sample_app: Any, scratch_app: Any) -> None:
