@@ -12,8 +12,6 @@ store and describe its files.
 
 from __future__ import annotations
 
-import hashlib
-import sys
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -45,6 +43,9 @@ E = TypeVar("E", bound=Edition)  # the stored edition's record
 
 class EditionLoader(PatternLoader, ABC, Generic[P, E]):
     passages: ClassVar[PassageIndex]
+    # bump when parsing changes what is stored: an unchanged file is then read again (not for a
+    # comment or a refactor, which a hash of the source files would have taken for a new parser)
+    parser_version: ClassVar[str]
 
     # --- what each source says about its files ----------------------------------------------------
     @abstractmethod
@@ -103,13 +104,14 @@ class EditionLoader(PatternLoader, ABC, Generic[P, E]):
             digest = sha256_file(path)
             parsed = self.parse(path, progress.read if progress is not None else None)
             before = self.current(store.db)
-            # the same file read by changed parsing code must be read again: the code is part of the key
-            code_key, code = f"coverage.{self.name}.code_sha256", code_fingerprint(type(self))
-            if before is not None and before.source_sha256 == digest and store.db.get_meta(code_key) == code:
+            # the same file read by a changed parser must be read again: its version is part of the key
+            version_key = f"coverage.{self.name}.parser_version"
+            same_parser = store.db.get_meta(version_key) == self.parser_version
+            if before is not None and before.source_sha256 == digest and same_parser:
                 edition, tables_unchanged = before, True
             else:
                 edition, tables_unchanged = self.replace(store.db, parsed, path.name, digest), False
-                store.db.set_meta(code_key, code)
+                store.db.set_meta(version_key, self.parser_version)
             report.edition = edition.label
             report.counts = self.counts(parsed)
             ingest, removed = self.passages.ingest(store, self.documents(parsed, edition), progress)
@@ -141,13 +143,3 @@ def _failure(path: Path, exc: CurbsideError | OSError) -> tuple[str, str]:
     if isinstance(exc, CurbsideError):
         return exc.message, exc.code
     return f"Cannot read {path}: {exc.strerror or exc}.", "IO_ERROR"
-
-
-def code_fingerprint(loader: type) -> str:
-    """SHA-256 over the Python files of the loader's source package (e.g. coverage/ohip/)."""
-    package = Path(sys.modules[loader.__module__].__file__ or "").parent
-    digest = hashlib.sha256()
-    for source in sorted(package.glob("*.py")):
-        digest.update(source.name.encode())
-        digest.update(source.read_bytes())
-    return digest.hexdigest()

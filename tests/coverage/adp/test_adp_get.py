@@ -104,7 +104,7 @@ def test_power_wheelchair_batteries(adp: AdpService) -> None:
     assert {("§200.02", 19), ("§225", 14)} <= set(cited(r))
     assert (
         "ADP does not provide funding towards the cost of repairs and/or maintenance and/or batteries for any Device."
-        in (r.context)
+        in "\n".join(r.context)
     )
     assert r.follow_up is None  # about exclusions: no funding follow-up
 

@@ -61,7 +61,7 @@ def answer_from_passages(
         dates = sorted({e.edition for e in editions.values()})
         result.edition = f"ADP manuals, {' / '.join(dates)}: " + "; ".join(e.title for e in editions.values())
     result.citations = [Citation.from_passage(i, p, p.excerpt()) for i, p in enumerate(cited, start=1)]
-    result.context = "\n".join(f"{p.title} > {p.section_path} (p. {p.page}): {p.excerpt(400)}" for p in cited)
+    result.context = [f"{p.title} > {p.section_path} (p. {p.page}): {p.excerpt(400)}" for p in cited]
     result.provenance = ["vector"]
     result.needs_more_info = False
     result.confidence = confidence(ConfidenceInputs(sql_hit=False, passages=len(cited)))

@@ -586,12 +586,12 @@ class _Answer:
             f"test.{verdict}{pool}"
         )
 
-    def context(self) -> str:
+    def context(self) -> list[str]:
         lines = [f"{self.ref(r)}: {' '.join(r.quotes)}" for r in self.cited]
         if self.found is not None:
             for passage in self.found.passages[:CONTEXT_PASSAGES]:
                 lines.append(f"{passage.title} > {passage.section_path} (p. {passage.page}): {passage.excerpt(400)}")
-        return "\n".join(lines)
+        return lines
 
 
 def _community_only(location: str) -> bool:

@@ -275,7 +275,9 @@ class AdpGetResult(BaseModel):
     exclusion_rules: list[ExclusionRule] = Field(default_factory=list)
     eligibility: Eligibility | None = None
     cep: CepAssessment | None = None
-    context: str = Field("", description="The funding rules and policy passages behind the answer.")
+    context: list[str] = Field(
+        default_factory=list, description="The funding rules and policy passages behind the answer, one per item."
+    )
     citations: list[Citation] = Field(default_factory=list)
     conflicts: list[Conflict] = Field(default_factory=list)
     needs_more_info: bool = False

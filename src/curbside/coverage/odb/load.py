@@ -30,6 +30,7 @@ PATTERN = "odb*formulary*.xml"
 
 class OdbLoader(EditionLoader[ParsedFormulary, EditionRecord]):
     name = "odb"
+    parser_version = "1"
     pattern = PATTERN
     passages = PassageIndex(NAMESPACE, SOURCE_TYPE, DOC_PREFIX)
 
