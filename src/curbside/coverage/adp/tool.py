@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from curbside.coverage.conflicts import Conflict
 from curbside.coverage.paths import PathTrace
+from curbside.coverage.question_args import MAX_QUESTION_CHARS, QuestionArgs
 from curbside.coverage.source_tool import SourceToolDeps, source_tool
 from curbside.types import Citation
 
@@ -44,7 +45,6 @@ __all__ = [
 
 AdpCheck = Literal["eligibility", "exclusions", "funding", "cep"]
 SocialAssistanceProgram = Literal["OW", "ODSP", "ACSD", "none"]
-MAX_QUESTION_CHARS = 1000
 INTERPRETATION_NOTES = {
     "null_values": "null means 'not determined from the request'.",
     "confidence": "0.9+ very high (rules from the manuals, corroborated by passages); 0.8-0.9 high; below 0.7 ask the follow-up.",
@@ -90,7 +90,7 @@ class UseCase(BaseModel):
     independent_transfer: bool | None = Field(None, description="Transfers on and off the device unaided.")
 
 
-class AdpGetArgs(BaseModel):
+class AdpGetArgs(QuestionArgs):
     """What to look up on the Assistive Devices Program: a question, or structured fields, or both."""
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, allow_inf_nan=False)
@@ -102,7 +102,6 @@ class AdpGetArgs(BaseModel):
         "wheelchair batteries?', 'My patient is on ODSP, what do they pay for a wheelchair?'.",
     )
     query: str | None = Field(None, max_length=MAX_QUESTION_CHARS, description="The same as q (the spec's name).")
-    question: str | None = Field(None, max_length=MAX_QUESTION_CHARS, description="The same as q (a synonym).")
     device: DeviceSpec | None = Field(None, description="The device (structured format).")
     check: list[AdpCheck] | None = Field(
         None, description="What to report; default all: eligibility, exclusions, funding, cep."
@@ -120,18 +119,8 @@ class AdpGetArgs(BaseModel):
         "have ADP funding of 100% (ADP Manual §310).",
     )
 
-    @field_validator("q", "query", "question")
-    @classmethod
-    def _blank_is_none(cls, value: str | None) -> str | None:
-        return value or None
-
     @model_validator(mode="after")
-    def _one_question(self) -> AdpGetArgs:
-        texts = {t for t in (self.q, self.query, self.question) if t}
-        if len(texts) > 1:
-            raise ValueError("q, query and question are one field under three names; give the question once.")
-        self.q = texts.pop() if texts else None
-        self.query = self.question = None
+    def _device_given(self) -> AdpGetArgs:
         if self.device is not None and self.device.category is None and self.device.type is None:
             self.device = None
         return self

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from curbside.coverage.conflicts import Conflict
 from curbside.coverage.odb.flags import FlagInfo, StatusCode
 from curbside.coverage.paths import PathTrace
+from curbside.coverage.question_args import MAX_QUESTION_CHARS, QuestionArgs
 from curbside.coverage.source_tool import SourceToolDeps, source_tool
 from curbside.types import Citation
 
@@ -53,10 +54,9 @@ Check = Literal[
 ]
 DEFAULT_CHECKS: tuple[Check, ...] = ("coverage", "interchangeable", "lowest_cost")
 _DIN = re.compile(r"^(?:DIN)?[\s:#-]*(\d{1,8})$", re.IGNORECASE)
-MAX_QUESTION_CHARS = 1000
 
 
-class OdbGetArgs(BaseModel):
+class OdbGetArgs(QuestionArgs):
     """What to look up on the Ontario Drug Benefit formulary: a question, or structured fields, or both."""
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
@@ -67,8 +67,6 @@ class OdbGetArgs(BaseModel):
         description="A question in plain words (enhanced format), e.g. 'Is Ozempic covered for diabetes?', "
         "'cheapest covered atorvastatin 20 mg', 'Is there a generic for Januvia?'.",
     )
-    query: str | None = Field(None, max_length=MAX_QUESTION_CHARS, description="The same as q (a synonym).")
-    question: str | None = Field(None, max_length=MAX_QUESTION_CHARS, description="The same as q (a synonym).")
     drug: str | None = Field(
         None,
         max_length=200,
@@ -102,7 +100,7 @@ class OdbGetArgs(BaseModel):
     exclude_lu: bool = Field(False, description="Leave Limited Use products out of the alternatives.")
     top_k: int = Field(5, ge=1, le=10, description="Most alternatives (and matched products) to list.")
 
-    @field_validator("q", "query", "question", "drug", "ingredient", "strength", "drug_class", "condition", "din")
+    @field_validator("drug", "ingredient", "strength", "drug_class", "condition", "din")
     @classmethod
     def _blank_is_none(cls, value: str | None) -> str | None:
         return value or None
@@ -120,12 +118,7 @@ class OdbGetArgs(BaseModel):
         return match.group(1).zfill(8)
 
     @model_validator(mode="after")
-    def _one_question_and_something_to_look_up(self) -> OdbGetArgs:
-        texts = {t for t in (self.q, self.query, self.question) if t}
-        if len(texts) > 1:
-            raise ValueError("q, query and question are one field under three names; give the question once.")
-        self.q = texts.pop() if texts else None
-        self.query = self.question = None
+    def _something_to_look_up(self) -> OdbGetArgs:
         if not any((self.q, self.drug, self.din, self.ingredient, self.drug_class)):
             raise ValueError(
                 "odb.get needs something to look up: a question (q), a drug name (drug), a DIN, an ingredient or "

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from curbside.coverage.conflicts import Conflict
 from curbside.coverage.paths import PathTrace
+from curbside.coverage.question_args import MAX_QUESTION_CHARS, QuestionArgs
 from curbside.coverage.source_tool import SourceToolDeps, source_tool
 from curbside.types import Citation
 
@@ -42,7 +43,6 @@ Include = Literal["codes", "fee", "limits", "documentation", "commentary"]
 Relation = Literal["asked", "matched", "related", "premium"]
 Day = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "holiday"]
 ALL_INCLUDE: tuple[Include, ...] = ("codes", "fee", "limits", "documentation", "commentary")
-MAX_QUESTION_CHARS = 1000
 _CODE = re.compile(r"^([A-Z]\d{3})[ABC]?$")
 
 
@@ -60,7 +60,7 @@ class BillingContext(BaseModel):
     day: Day | None = Field(None, description="Day of the week the service was rendered, or 'holiday'.")
 
 
-class ScheduleGetArgs(BaseModel):
+class ScheduleGetArgs(QuestionArgs):
     """What to look up in the OHIP Schedule of Benefits: a question, fee codes, or both."""
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
@@ -71,8 +71,6 @@ class ScheduleGetArgs(BaseModel):
         description="A billing question in plain words, e.g. 'What is the fee for C124?', 'Which codes apply for a "
         "Thursday discharge?', 'Can I bill C124 if the patient was discharged 36 hours after admission?'.",
     )
-    query: str | None = Field(None, max_length=MAX_QUESTION_CHARS, description="The same as q (a synonym).")
-    question: str | None = Field(None, max_length=MAX_QUESTION_CHARS, description="The same as q (a synonym).")
     codes: list[str] | None = Field(
         None, max_length=20, description="Fee codes to look up: a letter and three digits, e.g. ['C124', 'E083']."
     )
@@ -94,7 +92,7 @@ class ScheduleGetArgs(BaseModel):
     )
     top_k: int = Field(6, ge=1, le=20, description="Most codes to return when the question names none.")
 
-    @field_validator("q", "query", "question", "specialty", "section")
+    @field_validator("specialty", "section")
     @classmethod
     def _blank_is_none(cls, value: str | None) -> str | None:
         return value or None
@@ -117,12 +115,7 @@ class ScheduleGetArgs(BaseModel):
         return list(dict.fromkeys(out)) or None
 
     @model_validator(mode="after")
-    def _one_question_and_something_to_look_up(self) -> ScheduleGetArgs:
-        texts = {t for t in (self.q, self.query, self.question) if t}
-        if len(texts) > 1:
-            raise ValueError("q, query and question are one field under three names; give the question once.")
-        self.q = texts.pop() if texts else None
-        self.query = self.question = None
+    def _something_to_look_up(self) -> ScheduleGetArgs:
         if not self.q and not self.codes:
             raise ValueError(
                 "schedule.get needs something to look up: a question (q) or fee codes (codes). "
