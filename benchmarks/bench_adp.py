@@ -56,9 +56,9 @@ def main() -> None:
         for source in sources:
             print(f"{source.status}: {source.message}; {source.passages}", flush=True)
         print(f"load: {load_seconds} s", flush=True)
-        app.adp.warm_up()
+        app.coverage_service("adp").warm_up()
         requests = [AdpGetArgs(**g) for g in GOLDEN]
-        timing = bench.measure(lambda: time_tool(lambda a: app.adp.get(a), requests, GOLDEN, bench.args.rounds))
+        timing = bench.measure(lambda: time_tool(lambda a: app.coverage_service("adp").get(a), requests, GOLDEN, bench.args.rounds))
     finally:
         app.close()
 

@@ -49,11 +49,11 @@ def main() -> None:
     try:
         (source, *_), load_seconds = bench.load(data, lambda: load_directory(app.coverage_store, data).sources)
         print(f"{source.status}: {source.message} in {load_seconds} s; {source.passages}", flush=True)
-        app.odb.warm_up()
+        app.coverage_service("odb").warm_up()
         requests = [OdbGetArgs(**g) for g in GOLDEN]
-        timing = bench.measure(lambda: time_tool(lambda a: app.odb.get(a), requests, GOLDEN, bench.args.rounds))
+        timing = bench.measure(lambda: time_tool(lambda a: app.coverage_service("odb").get(a), requests, GOLDEN, bench.args.rounds))
     finally:
-        app.odb.close()
+        app.coverage_service("odb").close()
         app.close()
 
     bench.print_header("odb.get", len(GOLDEN))

@@ -55,9 +55,9 @@ def main() -> None:
         print(f"{source.status}: {source.message} in {load_seconds} s; {source.passages}", flush=True)
         edition = current_edition(app.db)
         report = edition.report if edition is not None else {}
-        app.ohip.warm_up()
+        app.coverage_service("ohip").warm_up()
         requests = [ScheduleGetArgs(**g) for g in GOLDEN]
-        timing = bench.measure(lambda: time_tool(lambda a: app.ohip.get(a), requests, GOLDEN, args.rounds))
+        timing = bench.measure(lambda: time_tool(lambda a: app.coverage_service("ohip").get(a), requests, GOLDEN, args.rounds))
     finally:
         app.close()
 

@@ -53,7 +53,7 @@ def test_detector_reports_each_disagreement_once() -> None:
 
 
 def test_a_stale_passage_is_a_conflict_and_costs_confidence(odb_app: Curbside) -> None:
-    real = next(p for p in odb_app.odb.search("Januvia", 8) if "DIN 02388839" in p.text)
+    real = next(p for p in odb_app.coverage_service("odb").search("Januvia", 8) if "DIN 02388839" in p.text)
     stale = real.model_copy(
         update={
             "text": real.text.replace(

@@ -6,8 +6,9 @@ listing never loads a model.
 
 from __future__ import annotations
 
+import threading
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from curbside.errors import ConfigError
 from curbside.settings import Settings
@@ -19,11 +20,8 @@ if TYPE_CHECKING:
     from curbside.auth.gate import Gate
     from curbside.auth.ratelimit import RateLimiter
     from curbside.auth.users import UserStore
-    from curbside.coverage.adp.service import AdpService
-    from curbside.coverage.odb.service import OdbService
-    from curbside.coverage.ohip.service import OhipService
     from curbside.coverage.reports import CoverageStore
-    from curbside.coverage.source_service import SourceParts
+    from curbside.coverage.source_service import SourceParts, SourceService
     from curbside.kb.background import BackgroundIngest
     from curbside.kb.chunking import Chunker
     from curbside.kb.ingest import Ingestor
@@ -43,6 +41,8 @@ __all__ = ["Curbside"]
 class Curbside:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings()
+        self._coverage_services: dict[str, SourceService[Any]] = {}
+        self._coverage_lock = threading.Lock()
 
     @cached_property
     def db(self) -> Database:
@@ -231,26 +231,17 @@ class Curbside:
             warm_embedder=lambda: self.embedder.warm_up(),
         )
 
-    @cached_property
-    def odb(self) -> OdbService:
-        """The ODB formulary: ``odb.get`` (SQL and search paths) over the loaded edition."""
-        from curbside.coverage.odb.service import OdbService
+    def coverage_service(self, name: str) -> SourceService[Any]:
+        """The service of coverage source ``name`` ('odb', 'ohip', 'adp'), built on first use and kept."""
+        from curbside.coverage.sources import SOURCES
 
-        return OdbService(self.source_parts)
-
-    @cached_property
-    def ohip(self) -> OhipService:
-        """The OHIP Schedule of Benefits: ``schedule.get`` (SQL and search paths) over the loaded edition."""
-        from curbside.coverage.ohip.service import OhipService
-
-        return OhipService(self.source_parts)
-
-    @cached_property
-    def adp(self) -> AdpService:
-        """The ADP manuals and funding rules: ``adp.get`` (SQL and search paths) over the loaded edition."""
-        from curbside.coverage.adp.service import AdpService
-
-        return AdpService(self.source_parts)
+        with self._coverage_lock:  # one service per source, however many threads ask at once
+            if name not in self._coverage_services:
+                source = next((s for s in SOURCES if s.name == name), None)
+                if source is None:
+                    raise KeyError(f"no coverage source {name!r}; the sources are {', '.join(s.name for s in SOURCES)}")
+                self._coverage_services[name] = source.service(self.source_parts)
+            return self._coverage_services[name]
 
     async def ask(self, request: AskRequest, caller: ToolCaller, *, channel: str) -> Answer:
         """A cited answer to ``request``, with its audit row (the question redacted; PHI flag and model
@@ -285,9 +276,9 @@ class Curbside:
         self.tools.warm_up()
 
     def close(self) -> None:
-        for service in ("odb", "ohip", "adp"):  # coverage services: each holds a thread pool and a reader
-            if service in self.__dict__:
-                self.__dict__.pop(service).close()
+        services, self._coverage_services = self._coverage_services, {}
+        for service in services.values():  # coverage services: each holds a thread pool and a reader
+            service.close()
         if "background" in self.__dict__:
             self.background.close()
             del self.__dict__["background"]

@@ -18,25 +18,24 @@ __all__ = ["build_registry"]
 
 def build_registry(core: Curbside) -> ToolRegistry:
     """Every tool of ``core``; nothing is opened or loaded until a tool is called or warmed up."""
-    from curbside.coverage.adp import tool as adp
+    from functools import partial
+
     from curbside.coverage.answer import tool as coverage_answer
-    from curbside.coverage.odb import tool as odb
-    from curbside.coverage.ohip import tool as ohip
     from curbside.coverage.source_tool import SourceToolDeps
+    from curbside.coverage.sources import SOURCES
     from curbside.tools import passages
 
     settings = core.settings
     registry = ToolRegistry()
     passages.register(registry, passages.PassagesDeps(settings, documents=lambda: core.documents))
-    odb.register(registry, SourceToolDeps(settings, service=lambda: core.odb))
-    ohip.register(registry, SourceToolDeps(settings, service=lambda: core.ohip))
-    adp.register(registry, SourceToolDeps(settings, service=lambda: core.adp))
-    coverage_answer.register(  # after the three it routes to
+    for source in SOURCES:  # each coverage source's tool, then the one that routes to them
+        source.register(registry, SourceToolDeps(settings, service=partial(core.coverage_service, source.name)))
+    coverage_answer.register(
         registry,
         coverage_answer.CoverageAnswerDeps(
             settings,
             executor=lambda: core.tools,
-            sources=lambda: {"schedule.get": core.ohip, "adp.get": core.adp, "odb.get": core.odb},
+            sources=lambda: {source.tool: core.coverage_service(source.name) for source in SOURCES},
         ),
     )
     return registry

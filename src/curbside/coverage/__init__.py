@@ -9,7 +9,7 @@ Layout::
     edition_load.py    the load of a source that comes as one file per edition (ODB, OHIP)
     reader.py          per-thread read-only connections for the SQL paths, and stopping their queries
     paths.py           a tool's SQL and search paths side by side, with their timeouts and trace
-    source_service.py  the base of ``app.odb`` / ``app.ohip`` / ``app.adp``: reader, search, lifetime
+    source_service.py  the base of every source's service (``core.coverage_service(name)``): reader, search, lifetime
     passages.py        what the sources' passages share: stored Markdown, key slugs, snippets
     status.py          ``curbside coverage status``: every source in one shape
     confidence.py      the shared confidence formula (dual SQL + search evidence)

@@ -2,7 +2,7 @@
 
 A source loader finds its files by name, parses them completely, swaps its
 tables in one transaction and indexes its passages in its own search
-namespace. ODB is the first; OHIP and ADP (#6) add theirs to ``source_loaders``.
+namespace. The sources are those of ``curbside.coverage.sources.SOURCES``.
 """
 
 from __future__ import annotations
@@ -16,12 +16,10 @@ from curbside.errors import NotFoundError, ValidationError
 __all__ = ["load_directory", "source_loaders"]
 
 def source_loaders() -> tuple[SourceLoader, ...]:
-    """Every source's loader."""
-    from curbside.coverage.adp.load import AdpLoader
-    from curbside.coverage.odb.load import OdbLoader
-    from curbside.coverage.ohip.load import OhipLoader
+    """Every source's loader, in the order of ``SOURCES``."""
+    from curbside.coverage.sources import SOURCES
 
-    return (OdbLoader(), OhipLoader(), AdpLoader())
+    return tuple(source.loader() for source in SOURCES)
 
 
 def load_directory(store: CoverageStore, directory: Path, progress: LoadProgress | None = None) -> LoadReport:

@@ -12,8 +12,6 @@ __all__ = ["coverage_status"]
 
 def coverage_status(store: CoverageStore) -> dict[str, Any]:
     """Each source's loaded edition, row counts and indexed passages (JSON-ready)."""
-    from curbside.coverage.adp.status import adp_status
-    from curbside.coverage.odb.status import odb_status
-    from curbside.coverage.ohip.status import ohip_status
+    from curbside.coverage.sources import SOURCES
 
-    return {"sources": [odb_status(store), ohip_status(store), adp_status(store)]}
+    return {"sources": [source.status(store) for source in SOURCES]}

@@ -46,6 +46,6 @@ def adp_app(adp_loaded: tuple[Curbside, LoadReport]) -> Curbside:
 
 @pytest.fixture(scope="session")
 def adp(adp_app: Curbside) -> AdpService:
-    service = adp_app.adp
+    service = adp_app.coverage_service("adp")
     service.warm_up()
     return service

@@ -88,7 +88,7 @@ def test_truncated_manual_fails_the_load_and_keeps_the_previous_edition(
         f"not loaded: the ADP manuals load together and {CORE_PDF} failed; nothing was changed",
     )
     assert current_editions(adp_app.db) == before
-    r = asyncio.run(adp_app.adp.get(AdpGetArgs(q="what does ADP pay for a walker?")))
+    r = asyncio.run(adp_app.coverage_service("adp").get(AdpGetArgs(q="what does ADP pay for a walker?")))
     assert r.funding is not None and r.funding.adp_contribution == 75.0
 
 

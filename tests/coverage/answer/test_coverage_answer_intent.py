@@ -112,7 +112,7 @@ def test_a_hinted_domain_named_nowhere_gets_the_whole_question() -> None:
 
 
 def _lookup(app: Curbside):  # noqa: ANN202 - the DrugLookup or None
-    return asyncio.run(asyncio.to_thread(formulary_lookup, app.odb))
+    return asyncio.run(asyncio.to_thread(formulary_lookup, app.coverage_service("odb")))
 
 
 def test_formulary_names_route_brands_words_alone_cannot(odb_app: Curbside) -> None:

@@ -59,7 +59,7 @@ def _stand_in(name: str, handler: Any, timeout_s: float) -> ToolSpec[Any, Any]:
 
 def _executor(app: Curbside, *tools: ToolSpec[Any, Any]) -> tuple[ToolExecutor, InMemoryAuditSink]:
     registry = ToolRegistry()
-    odb.register(registry, SourceToolDeps(app.settings, service=lambda: app.odb))
+    odb.register(registry, SourceToolDeps(app.settings, service=lambda: app.coverage_service("odb")))
     for tool in tools:
         registry.register(tool)
     audit = InMemoryAuditSink()
@@ -68,7 +68,7 @@ def _executor(app: Curbside, *tools: ToolSpec[Any, Any]) -> tuple[ToolExecutor, 
 
 
 def _answer(executor: ToolExecutor, caller: ToolCaller, app: Curbside, **kwargs: Any) -> CoverageAnswerResult:
-    sources = {"schedule.get": app.ohip, "adp.get": app.adp, "odb.get": app.odb}
+    sources = {"schedule.get": app.coverage_service("ohip"), "adp.get": app.coverage_service("adp"), "odb.get": app.coverage_service("odb")}
     answerer = CoverageAnswerer(executor, sources, settings=app.settings, **kwargs)
     return asyncio.run(answerer.answer(CoverageAnswerArgs(question=QUESTION), caller=caller))
 

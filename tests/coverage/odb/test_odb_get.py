@@ -32,7 +32,7 @@ LABEL = "ODB Formulary Edition 43 (2025-08-29)"
 
 
 def ask(app: Curbside, **args: Any) -> OdbGetResult:
-    return asyncio.run(app.odb.get(OdbGetArgs(**args)))
+    return asyncio.run(app.coverage_service("odb").get(OdbGetArgs(**args)))
 
 
 def _ok_answer(result: OdbGetResult) -> None:

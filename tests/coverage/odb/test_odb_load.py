@@ -24,7 +24,7 @@ LABEL = "ODB Formulary Edition 43 (2025-08-29)"
 
 
 def ask(app: Curbside, **args: object) -> OdbGetResult:
-    return asyncio.run(app.odb.get(OdbGetArgs(**args)))
+    return asyncio.run(app.coverage_service("odb").get(OdbGetArgs(**args)))
 
 
 def _counted_in_xml(path: Path) -> dict[str, int]:

@@ -24,7 +24,7 @@ MRP_FAMILY = {"C122", "C123", "C142", "C143"}
 
 
 def ask(app: Curbside, **args: object) -> ScheduleGetResult:
-    result = asyncio.run(app.ohip.get(ScheduleGetArgs(**args)))  # type: ignore[arg-type]
+    result = asyncio.run(app.coverage_service("ohip").get(ScheduleGetArgs(**args)))  # type: ignore[arg-type]
     assert result.schedule is not None and result.schedule.label == LABEL  # every answer names the edition
     return result
 

@@ -76,7 +76,7 @@ def test_failed_load_keeps_the_previous_edition(
     assert (source.status, source.error_code) == ("failed", code)
     assert message in source.message
     assert current_edition(ohip_app.db) == before
-    answer = asyncio.run(ohip_app.ohip.get(ScheduleGetArgs(codes=["C124"], specialty="00")))
+    answer = asyncio.run(ohip_app.coverage_service("ohip").get(ScheduleGetArgs(codes=["C124"], specialty="00")))
     assert answer.items[0].fee == 61.15
 
 
@@ -93,7 +93,7 @@ def test_new_edition_replaces_rows_and_removes_stale_passages(ohip_text: Path, t
         assert second.status == "loaded" and second.message.endswith(f", replacing {LABEL}")
         assert (second.passages["removed"], second.passages["unchanged"], second.passages["ingested"]) == (1, 4, 0)
         assert [d.doc_key for d in app.documents.list_current("ohip") if "d5" in d.doc_key] == []
-        answer = asyncio.run(app.ohip.get(ScheduleGetArgs(codes=["X001"])))
+        answer = asyncio.run(app.coverage_service("ohip").get(ScheduleGetArgs(codes=["X001"])))
         assert answer.needs_more_info and answer.summary.startswith("X001 is not in the")
     finally:
         app.close()

@@ -6,7 +6,7 @@ under ``adp_total_timeout_ms``; a failed path is a trace entry and a warning,
 and the other path still answers. This module adds the ADP's part: the term and
 passage indexes, the request plan and the merge. An empty request runs the SQL
 path alone (it still reports the edition): there is nothing to search for.
-The application holds one service as ``app.adp`` (closed with the application).
+The application holds one service per source (``core.coverage_service("adp")``), closed with it.
 """
 
 from __future__ import annotations

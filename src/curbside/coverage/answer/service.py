@@ -53,7 +53,8 @@ class CoverageAnswerer:
         followup_below: float | None = None,
     ) -> None:
         self.executor = executor
-        self.sources = {tool: service for tool, service in sources.items() if tool in executor.registry}
+        # in routing order (billing, device, drug), whatever order they come in
+        self.sources = {t: sources[t] for t in TOOL_FOR.values() if t in sources and t in executor.registry}
         self.total_timeout_ms = total_timeout_ms or settings.coverage_answer_timeout_ms
         self.followup_below = settings.coverage_answer_followup_below if followup_below is None else followup_below
 

@@ -2,5 +2,5 @@
 
 ``load`` (parse → store → passages) fills the tables and the ``odb`` search
 namespace; ``tool`` declares ``odb.get``, which ``service.OdbService``
-(``app.odb``) answers from its SQL path and its search path together.
+(``core.coverage_service("odb")``) answers from its SQL path and its search path together.
 """

@@ -4,7 +4,7 @@ The arguments accept both request formats of the coverage spec (Tool 4): the
 simple one (``drug``, ``check_alternatives``, ``include_lu``, ``top_k``) and
 the enhanced one (``q`` plus optional structured fields), in one model whose
 JSON schema is the tool's input schema. The work happens in
-``curbside.coverage.odb.service.OdbService`` (``app.odb``).
+``curbside.coverage.odb.service.OdbService``.
 """
 
 from __future__ import annotations

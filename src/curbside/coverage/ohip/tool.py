@@ -4,7 +4,7 @@ The request follows the coverage spec (Tool 2: ``q``, ``codes``, ``include``,
 ``top_k``) plus the structured fields a billing question needs: the
 specialty or section billed under and the billing context (MRP or not, hours
 from admission to discharge, day of the week). The work happens in
-``curbside.coverage.ohip.service.OhipService`` (``app.ohip``).
+``curbside.coverage.ohip.service.OhipService``.
 """
 
 from __future__ import annotations
