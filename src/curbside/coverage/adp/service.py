@@ -15,7 +15,7 @@ from curbside.coverage.adp.merge import merge
 from curbside.coverage.adp.passages import NAMESPACE
 from curbside.coverage.adp.query import plan
 from curbside.coverage.adp.search_path import run_search_path
-from curbside.coverage.adp.sql_path import EditionCache, run_sql_path
+from curbside.coverage.adp.sql_path import ManualsCache, run_sql_path
 from curbside.coverage.adp.store import NOT_LOADED, AdpReader
 from curbside.coverage.adp.tool import AdpGetArgs, AdpGetResult
 from curbside.coverage.paths import PassageSearch, PathTimeouts
@@ -37,7 +37,7 @@ class AdpService(SourceService[AdpReader]):
     ) -> None:
         """``search`` replaces the application's search engine, ``reader`` the tables' reader (fakes in tests)."""
         super().__init__(parts, reader or AdpReader(parts.settings.db_path), search)
-        self.cache = EditionCache()
+        self.cache = ManualsCache()
 
     def build_indexes(self) -> None:
         self.cache.get(self.reader, self.reader.editions())

@@ -7,16 +7,16 @@ answer. ``Cancel.interrupt`` stops its query when the path times out.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 
 from curbside.coverage.adp.data import Rule
 from curbside.coverage.adp.passages import paragraph_ids
 from curbside.coverage.adp.query import AdpRequest, Decision, TermIndex, resolve
 from curbside.coverage.adp.store import AdpReader, DeviceRow, ManualEdition
+from curbside.coverage.edition_cache import EditionCache
 from curbside.coverage.reader import Cancel
 
-__all__ = ["ChunkRef", "EditionCache", "SqlFindings", "applies", "run_sql_path"]
+__all__ = ["ChunkRef", "ManualsCache", "SqlFindings", "applies", "run_sql_path"]
 
 ChunkRef = tuple[
     str, str, str, str, str, int, int | None
@@ -47,14 +47,11 @@ class SqlFindings:
         return len(self.rules)
 
 
-class EditionCache:
+class ManualsCache:
     """The term index and the passage index of the loaded edition, built once per load, shared by threads."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._key: tuple[object, ...] | None = None
-        self._terms: TermIndex | None = None
-        self._chunks: dict[tuple[str, str], ChunkRef] = {}
+        self._cache: EditionCache[tuple[TermIndex, dict[tuple[str, str], ChunkRef]]] = EditionCache()
 
     def get(
         self, reader: AdpReader, editions: list[ManualEdition]
@@ -65,12 +62,7 @@ class EditionCache:
             .fetchone()
         )
         key = (tuple((e.id, e.loaded_at) for e in editions), tuple(passages or ()))
-        with self._lock:
-            if key != self._key or self._terms is None:
-                self._terms = TermIndex(reader.terms())
-                self._chunks = _chunk_index(reader)
-                self._key = key
-            return self._terms, self._chunks
+        return self._cache.get(key, lambda: (TermIndex(reader.terms()), _chunk_index(reader)))
 
 
 def _chunk_index(reader: AdpReader) -> dict[tuple[str, str], ChunkRef]:
@@ -97,7 +89,7 @@ def applies(rule: Rule, category: str | None, device: DeviceRow | None) -> bool:
     return bool(targets & set(rule.applies_to))
 
 
-def run_sql_path(reader: AdpReader, cache: EditionCache, request: AdpRequest, cancel: Cancel) -> SqlFindings:
+def run_sql_path(reader: AdpReader, cache: ManualsCache, request: AdpRequest, cancel: Cancel) -> SqlFindings:
     """Resolve and fetch; raises NotFoundError when nothing is loaded (the caller records it)."""
     with reader.snapshot() as conn:
         cancel.attach(conn)

@@ -7,9 +7,9 @@ one answer. ``Cancel.interrupt`` stops its query when the path times out.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 
+from curbside.coverage.edition_cache import EditionCache
 from curbside.coverage.odb.flags import benefit_status
 from curbside.coverage.odb.pricing import lowest_cost
 from curbside.coverage.odb.query import (
@@ -49,17 +49,10 @@ class NameIndexCache:
     """The name index of the loaded edition, built once per edition and shared by worker threads."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._key: tuple[int, str] | None = None
-        self._index: NameIndex | None = None
+        self._cache: EditionCache[NameIndex] = EditionCache()
 
     def get(self, reader: OdbReader, edition: EditionRecord) -> NameIndex:
-        key = (edition.id, edition.loaded_at)
-        with self._lock:
-            if self._key != key or self._index is None:
-                self._index = NameIndex(reader.name_rows())
-                self._key = key
-            return self._index
+        return self._cache.get((edition.id, edition.loaded_at), lambda: NameIndex(reader.name_rows()))
 
 
 def _describe(row: DrugRow) -> str:

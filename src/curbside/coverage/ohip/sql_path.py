@@ -15,10 +15,10 @@ question's words.
 from __future__ import annotations
 
 import re
-import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from curbside.coverage.edition_cache import EditionCache
 from curbside.coverage.ohip.query import Request, WordIndex, words_of
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
 from curbside.coverage.ohip.words import SPECIALTY_ALIASES
@@ -66,21 +66,14 @@ class IndexCache:
     """The word index and the section list of the loaded edition, built once per edition."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._key: tuple[int, str] | None = None
-        self._index: WordIndex | None = None
-        self._sections: list[tuple[int, str, str, str | None]] = []
+        self._cache: EditionCache[tuple[WordIndex, list[tuple[int, str, str, str | None]]]] = EditionCache()
 
     def get(
         self, reader: OhipReader, edition: EditionRecord
     ) -> tuple[WordIndex, list[tuple[int, str, str, str | None]]]:
-        key = (edition.id, edition.loaded_at)
-        with self._lock:
-            if self._key != key or self._index is None:
-                self._index = WordIndex(reader.title_rows())
-                self._sections = reader.sections()
-                self._key = key
-            return self._index, self._sections
+        return self._cache.get(
+            (edition.id, edition.loaded_at), lambda: (WordIndex(reader.title_rows()), reader.sections())
+        )
 
 
 def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel: Cancel) -> SqlFindings:
