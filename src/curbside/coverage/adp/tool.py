@@ -286,7 +286,7 @@ DESCRIPTION = (
 
 def register(registry: ToolRegistry, deps: SourceToolDeps[AdpService]) -> None:
     """Put ``adp.get`` in ``registry``; its calls go to ``deps.service()``."""
-    s = deps.settings
+    limits = deps.settings.coverage_limits("adp")
     registry.register(
         source_tool(
             deps,
@@ -294,7 +294,7 @@ def register(registry: ToolRegistry, deps: SourceToolDeps[AdpService]) -> None:
             description=DESCRIPTION,
             args_model=AdpGetArgs,
             result_model=AdpGetResult,
-            timeout_s=s.tool_adp_timeout_s,
-            rate_limit=s.tool_adp_rate_limit,
+            timeout_s=limits.tool_timeout_s,
+            rate_limit=limits.tool_rate_limit,
         )
     )

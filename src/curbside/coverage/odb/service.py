@@ -41,11 +41,11 @@ class OdbService(SourceService[OdbReader]):
 
     async def get(self, args: OdbGetArgs) -> OdbGetResult:
         request = plan(args)
-        s = self.settings
+        limits = self.settings.coverage_limits(self.name)
         found = await self.run_paths(
             lambda cancel: run_sql_path(self.reader, self.names, request, cancel),
-            lambda search: run_search_path(search, request.text, s.odb_search_k),
-            PathTimeouts(s.odb_sql_timeout_ms, s.odb_search_timeout_ms, s.odb_total_timeout_ms),
+            lambda search: run_search_path(search, request.text, limits.search_k),
+            PathTimeouts(limits.sql_timeout_ms, limits.search_timeout_ms, limits.total_timeout_ms),
         )
         sql = found.sql
         if sql is not None:

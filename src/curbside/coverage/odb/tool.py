@@ -252,7 +252,7 @@ DESCRIPTION = (
 
 def register(registry: ToolRegistry, deps: SourceToolDeps[OdbService]) -> None:
     """Put ``odb.get`` in ``registry``; its calls go to ``deps.service()``."""
-    s = deps.settings
+    limits = deps.settings.coverage_limits("odb")
     registry.register(
         source_tool(
             deps,
@@ -260,7 +260,7 @@ def register(registry: ToolRegistry, deps: SourceToolDeps[OdbService]) -> None:
             description=DESCRIPTION,
             args_model=OdbGetArgs,
             result_model=OdbGetResult,
-            timeout_s=s.tool_odb_timeout_s,
-            rate_limit=s.tool_odb_rate_limit,
+            timeout_s=limits.tool_timeout_s,
+            rate_limit=limits.tool_rate_limit,
         )
     )

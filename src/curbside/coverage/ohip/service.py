@@ -41,11 +41,11 @@ class OhipService(SourceService[OhipReader]):
 
     async def get(self, args: ScheduleGetArgs) -> ScheduleGetResult:
         request = plan(args)
-        s = self.settings
+        limits = self.settings.coverage_limits(self.name)
         found = await self.run_paths(
             lambda cancel: run_sql_path(self.reader, self.index, request, cancel),
-            lambda search: run_search_path(search, request.text, s.ohip_search_k),
-            PathTimeouts(s.ohip_sql_timeout_ms, s.ohip_search_timeout_ms, s.ohip_total_timeout_ms),
+            lambda search: run_search_path(search, request.text, limits.search_k),
+            PathTimeouts(limits.sql_timeout_ms, limits.search_timeout_ms, limits.total_timeout_ms),
         )
         if found.sql is not None:
             found.trace[0].detail = _detail(found.sql)

@@ -233,7 +233,7 @@ DESCRIPTION = (
 
 def register(registry: ToolRegistry, deps: SourceToolDeps[OhipService]) -> None:
     """Put ``schedule.get`` in ``registry``; its calls go to ``deps.service()``."""
-    s = deps.settings
+    limits = deps.settings.coverage_limits("ohip")
     registry.register(
         source_tool(
             deps,
@@ -241,7 +241,7 @@ def register(registry: ToolRegistry, deps: SourceToolDeps[OhipService]) -> None:
             description=DESCRIPTION,
             args_model=ScheduleGetArgs,
             result_model=ScheduleGetResult,
-            timeout_s=s.tool_schedule_timeout_s,
-            rate_limit=s.tool_schedule_rate_limit,
+            timeout_s=limits.tool_timeout_s,
+            rate_limit=limits.tool_rate_limit,
         )
     )
