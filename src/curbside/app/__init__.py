@@ -7,6 +7,7 @@ listing never loads a model.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -43,13 +44,20 @@ class Curbside:
         self.settings = settings or Settings()
         self._coverage_services: dict[str, SourceService[Any]] = {}
         self._coverage_lock = threading.Lock()
+        self._opened: list[Callable[[], None]] = []  # how to close each part holding a resource, in opening order
+
+    def _holds(self, close: Callable[[], None]) -> None:
+        """Remember how to close a part just opened (a file, a pool of threads, connections)."""
+        self._opened.append(close)
 
     @cached_property
     def db(self) -> Database:
         from curbside.store.database import Database
 
         self.make_home()
-        return Database(self.settings.db_path)
+        database = Database(self.settings.db_path)
+        self._holds(database.close)
+        return database
 
     @cached_property
     def vectors(self) -> SqliteVecIndex:
@@ -161,7 +169,9 @@ class Curbside:
         from curbside.kb.background import BackgroundIngest
 
         s = self.settings
-        return BackgroundIngest(self.ingestor, workers=s.ingest_workers, job_timeout_s=s.ingest_job_timeout_s)
+        background = BackgroundIngest(self.ingestor, workers=s.ingest_workers, job_timeout_s=s.ingest_job_timeout_s)
+        self._holds(background.close)
+        return background
 
     @cached_property
     def audit(self) -> AuditTrail:
@@ -170,7 +180,9 @@ class Curbside:
         from curbside.redaction import phi_redactor
 
         self.make_home()
-        return AuditTrail.from_settings(self.settings, redact=phi_redactor(self.settings))
+        trail = AuditTrail.from_settings(self.settings, redact=phi_redactor(self.settings))
+        self._holds(trail.close)
+        return trail
 
     @cached_property
     def users(self) -> UserStore:
@@ -240,7 +252,9 @@ class Curbside:
                 source = next((s for s in SOURCES if s.name == name), None)
                 if source is None:
                     raise KeyError(f"no coverage source {name!r}; the sources are {', '.join(s.name for s in SOURCES)}")
-                self._coverage_services[name] = source.service(self.source_parts)
+                service = source.service(self.source_parts)
+                self._holds(service.close)
+                self._coverage_services[name] = service
             return self._coverage_services[name]
 
     async def ask(self, request: AskRequest, caller: ToolCaller, *, channel: str) -> Answer:
@@ -270,21 +284,18 @@ class Curbside:
     def warm_up(self) -> None:
         """Load models and open the store now, so first requests meet their timeouts."""
         self.embedder.warm_up()
-        _ = self.search_engine
-        _ = self.models  # logs routing warnings at startup, not at the first question
+        self.search_engine.warm_up()
+        self.models.warm_up()  # logs routing warnings at startup, not at the first question
         self.phi_screen.screen("warm up the PHI detector")
         self.tools.warm_up()
 
     def close(self) -> None:
-        services, self._coverage_services = self._coverage_services, {}
-        for service in services.values():  # coverage services: each holds a thread pool and a reader
-            service.close()
-        if "background" in self.__dict__:
-            self.background.close()
-            del self.__dict__["background"]
-        if "audit" in self.__dict__:
-            self.audit.close()
-            del self.__dict__["audit"]
-        if "db" in self.__dict__:
-            self.db.close()
-            del self.__dict__["db"]
+        """Close every part that holds a resource, the last opened first (services and jobs before the
+        database they use), and forget every part: using the application again builds them anew."""
+        opened, self._opened = self._opened, []
+        for close in reversed(opened):
+            close()
+        self._coverage_services = {}
+        for name, attribute in vars(type(self)).items():
+            if isinstance(attribute, cached_property):
+                self.__dict__.pop(name, None)

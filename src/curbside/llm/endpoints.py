@@ -71,6 +71,9 @@ class ModelRouter:
             self.warnings.append("CURBSIDE_LOCAL_LLM_URL is set but routing is cloud-only: the local model is unused.")
         if "cloud" in configured and "cloud" not in self.clients:
             self.warnings.append("CURBSIDE_CLOUD_LLM_URL is set but routing is local-only: the cloud model is unused.")
+
+    def warm_up(self) -> None:
+        """At start-up: say which configured endpoint the routing leaves unused (in the log)."""
         for warning in self.warnings:
             log.warning(warning)
 

@@ -81,6 +81,10 @@ class SearchEngine:
         self.settings = settings
         self.reranker = reranker
 
+    def warm_up(self) -> None:
+        """Load the query encoder now, so the first search meets its timeout."""
+        self.embedder.warm_up()
+
     def search(
         self,
         query: str,
