@@ -244,7 +244,7 @@ def test_a_file_name_too_long_to_store_is_shortened_not_a_500(client: TestClient
 
 
 def test_an_unexpected_error_is_a_json_500(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    core: Curbside = client.app.state.curbside  # type: ignore[attr-defined]
+    core: Curbside = client.app.state.core  # type: ignore[attr-defined]
 
     def broken(*_: object, **__: object) -> None:
         raise RuntimeError("a bug")

@@ -18,12 +18,12 @@ __all__ = ["create_app"]
 log = logging.getLogger("curbside.api")
 
 
-def create_app(curbside: Curbside | None = None, *, warm_up: bool = True) -> FastAPI:
-    """The HTTP API over ``curbside`` (built from the environment when not given).
+def create_app(core: Curbside | None = None, *, warm_up: bool = True) -> FastAPI:
+    """The HTTP API over ``core`` (built from the environment when not given).
 
     ``warm_up`` loads models when the server starts, so first requests meet their timeouts.
     """
-    core = curbside or Curbside()
+    core = core or Curbside()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -41,7 +41,7 @@ def create_app(curbside: Curbside | None = None, *, warm_up: bool = True) -> Fas
         description="Clinical consult engine: cited answers, search, documents, jobs and tools.",
         lifespan=lifespan,
     )
-    app.state.curbside = core
+    app.state.core = core
     install_error_handlers(app)
     from curbside.api import ask, audit, health, kb, metrics, search, tools
     from curbside.api.guard import RequestGuard

@@ -29,7 +29,7 @@ __all__ = [
     "admin_caller",
     "auditor_caller",
     "clinical_caller",
-    "get_curbside",
+    "get_core",
     "require_roles",
 ]
 
@@ -39,12 +39,12 @@ _bearer = HTTPBearer(auto_error=False, description="An API key from `curbside us
 _api_key = APIKeyHeader(name="X-API-Key", auto_error=False, description="The same API key, for clients without Bearer.")
 
 
-def get_curbside(request: Request) -> Curbside:
-    core: Curbside = request.app.state.curbside
+def get_core(request: Request) -> Curbside:
+    core: Curbside = request.app.state.core
     return core
 
 
-Core = Annotated[Curbside, Depends(get_curbside)]
+Core = Annotated[Curbside, Depends(get_core)]
 
 
 def require_roles(allowed: frozenset[str]) -> Callable[..., ToolCaller]:

@@ -11,7 +11,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel
 
-from curbside.api.deps import get_curbside
+from curbside.api.deps import get_core
 from curbside.app import Curbside
 
 router = APIRouter(tags=["health"])
@@ -27,7 +27,7 @@ class Health(BaseModel):
 
 
 @router.get("/healthz", response_model=Health)
-async def healthz(core: Annotated[Curbside, Depends(get_curbside)]) -> Health:
+async def healthz(core: Annotated[Curbside, Depends(get_core)]) -> Health:
     stats = core.documents.stats()
     indexed = core.ingestor.guard.indexed_model()
     return Health(
