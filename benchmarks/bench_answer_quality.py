@@ -74,9 +74,9 @@ def main() -> None:
     args = parser.parse_args()
 
     from curbside.app import Curbside
-    from curbside.ask.pipeline import AskRequest
     from curbside.search.embedders import resolve_embedder_name
     from curbside.settings import Settings
+    from curbside.types import AskRequest
 
     embedder = resolve_embedder_name(args.embedder)
     entries = dict(list(json.loads(args.data.read_text()).items())[: args.limit])

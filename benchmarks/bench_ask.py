@@ -44,7 +44,7 @@ def summary(times: list[float]) -> dict[str, float]:
 
 
 def time_ask(app: Any, queries: list[str], warmup: int) -> dict[str, Any]:
-    from curbside.ask.pipeline import AskRequest
+    from curbside.types import AskRequest
 
     asker, engine = app.asker, app.search_engine
     k = app.settings.answer_passages

@@ -45,10 +45,10 @@ def main() -> None:
     args = parser.parse_args()
 
     from curbside.app import Curbside
-    from curbside.ask.pipeline import AskRequest
     from curbside.ask.screening import PromptScreen
     from curbside.cli.demo import sample_paths
     from curbside.settings import Settings
+    from curbside.types import AskRequest
 
     notes = [json.loads(line)["text"] for line in NOTES.read_text(encoding="utf-8").splitlines()[: args.notes]]
     app = Curbside(Settings(home=args.home, embedder=args.embedder))

@@ -94,9 +94,9 @@ def main() -> None:
         parser.error("give --url of a running server or --gguf to start one")
 
     from curbside.app import Curbside
-    from curbside.ask.pipeline import AskRequest
     from curbside.cli.demo import sample_paths
     from curbside.settings import Settings
+    from curbside.types import AskRequest
 
     proc = None
     url = args.url

@@ -221,3 +221,33 @@ def test_streamable_http_subprocess_serves_the_tools_to_api_keys_only(home: Path
         ["source.passages"],
         "ok",
     )
+
+
+def test_an_agent_can_search_then_ask_then_open_a_passage(app: Curbside) -> None:
+    """kb.search finds chunk ids, kb.ask answers with citations, source.passages opens one: all over MCP,
+    each call on the audit trail (a search row, an ask row, the tool rows) as the local operator."""
+    from datetime import UTC
+
+    from curbside.types import Answer, SearchResponse
+
+    async def scenario() -> tuple[SearchResponse, Answer]:
+        async with Client(build_mcp_server(app, caller=ToolCaller(user="agent", role="clinician", channel="mcp-stdio"))) as client:
+            listed = {t.name for t in (await client.list_tools()).tools}
+            assert {"kb.search", "kb.ask"} <= listed
+            found = await client.call_tool("kb.search", {"query": "metformin and kidney function", "k": 3})
+            assert not found.is_error
+            answered = await client.call_tool("kb.ask", {"question": "can I start metformin if eGFR is 35?"})
+            assert not answered.is_error
+            return (
+                SearchResponse.model_validate(found.structured_content),
+                Answer.model_validate(answered.structured_content),
+            )
+
+    search, answer = asyncio.run(scenario())
+    assert search.hits and search.hits[0].doc_key == "sample-metformin-renal"
+    assert answer.status == "answered" and answer.citations
+    assert answer.citations[0].doc_key == "sample-metformin-renal"
+    rows = list(app.audit.export(datetime(2000, 1, 1, tzinfo=UTC)))
+    actions = [(r["action"], r["user"], r["channel"]) for r in rows[-4:]]
+    assert ("search", "agent", "mcp-stdio") in actions and ("ask", "agent", "mcp-stdio") in actions
+    assert [r["tools"] for r in rows[-4:] if r["action"] == "tool"] == [["kb.search"], ["kb.ask"]]

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from curbside.settings import QUERY_CEILING
 
 __all__ = [
+    "MAX_FINDING_CHARS",
     "Answer",
+    "AskRequest",
     "AnswerStatus",
     "Citation",
     "Passage",
@@ -187,3 +191,48 @@ class Answer(BaseModel):
     clarifying_question: str | None = None
     warnings: list[str] = Field(default_factory=list)
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+# hard ceilings the schema states; the settings set the working limits below them
+QUESTION_CEILING = QUERY_CEILING  # CURBSIDE_MAX_QUERY_CHARS may not exceed it
+MAX_FINDING_CHARS = 300  # a condition or one clinical finding
+PATIENT_CONTEXT_CEILING = 200_000  # nor CURBSIDE_MAX_PATIENT_CONTEXT_CHARS
+_Finding = Annotated[str, StringConstraints(min_length=1, max_length=MAX_FINDING_CHARS)]
+_Filter = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+class AskRequest(BaseModel):
+    """A question, or a diagnosed condition with clinical findings, or both (at least one of the two)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(
+        "",
+        max_length=QUESTION_CEILING,
+        description="The clinical question; at most CURBSIDE_MAX_QUERY_CHARS characters (default 2,000), "
+        "the condition and findings included. May be empty only when `condition` is given.",
+    )
+    condition: str | None = Field(
+        None, min_length=1, max_length=MAX_FINDING_CHARS, description="Diagnosed condition, e.g. 'malaria'."
+    )
+    findings: list[_Finding] = Field(
+        default_factory=list,
+        max_length=100,
+        description="Clinical findings, e.g. ['pregnant', 'first trimester']; they need a condition, and at most "
+        "CURBSIDE_MAX_FINDINGS (default 20) are accepted.",
+    )
+    k: int | None = Field(None, ge=1, le=20, description="Passages to answer from (default 5).")
+    source_type: _Filter | None = None
+    specialty: _Filter | None = None
+    doc_key: _Filter | None = None
+    namespace: _Filter = Field(
+        "kb", description="Search namespace: 'kb' (ingested documents) or e.g. 'odb' (formulary passages)."
+    )
+    use_llm: bool = Field(True, description="False forces the extractive answer even when a model is configured.")
+    patient_context: str | None = Field(
+        None,
+        max_length=PATIENT_CONTEXT_CEILING,
+        description="Chart facts for this patient (may hold PHI), at most CURBSIDE_MAX_PATIENT_CONTEXT_CHARS "
+        "characters (default 20,000). Given to the model with the passages, never searched; a prompt holding "
+        "PHI never reaches the cloud endpoint.",
+    )

@@ -18,6 +18,8 @@ def test_every_family_registers_its_tools(tmp_path: Path) -> None:
     registry = build_registry(app)
     assert [spec.name for spec in registry] == [
         "source.passages",
+        "kb.search",
+        "kb.ask",
         "odb.get",
         "schedule.get",
         "adp.get",

@@ -29,10 +29,9 @@ import pytest
 from scripted_llm import Reply, ScriptedLLM
 
 from curbside.app import Curbside
-from curbside.ask.pipeline import AskRequest
 from curbside.logs import configure_logging
 from curbside.settings import Settings
-from curbside.types import ToolCaller
+from curbside.types import AskRequest, ToolCaller
 
 NOTES = "phi/physionet-deid-dev/notes.jsonl"
 # its passages (the CEP page) hold no PHI of their own, so a note decides where each prompt goes;

@@ -14,11 +14,10 @@ import pytest
 from scripted_llm import Reply, ScriptedLLM
 
 from curbside.app import Curbside
-from curbside.ask.pipeline import AskRequest
 from curbside.errors import ValidationError
 from curbside.search.passages import open_passages
 from curbside.settings import Settings
-from curbside.types import Answer
+from curbside.types import Answer, AskRequest
 
 DEPRESSION = "What are the first-line medication options for depression?"
 OFF_TOPIC = "how do I change the oil in a diesel car engine?"

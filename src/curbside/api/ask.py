@@ -6,8 +6,7 @@ from fastapi import APIRouter, Depends
 
 from curbside.api.deps import ClinicalCaller, Core, clinical_caller
 from curbside.api.errors import ERROR_RESPONSES
-from curbside.ask.pipeline import AskRequest
-from curbside.types import Answer
+from curbside.types import Answer, AskRequest
 
 __all__ = ["router"]
 

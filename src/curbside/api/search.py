@@ -43,14 +43,8 @@ def search(
     ] = "kb",
 ) -> SearchResponse:
     """Hybrid (dense + BM25) search of the knowledge base, with the relevance threshold applied."""
-    from curbside.audit import audited, search_entry
-
     filters = SearchFilters(source_type=source_type, specialty=specialty, doc_key=doc_key, namespace=namespace)
-    entry = search_entry(caller, q, channel="http", mode=mode, namespace=namespace)
-    with audited(core.audit, entry) as scope:
-        response = core.search_engine.search(q, k=k, mode=mode, filters=filters)
-        scope.entry = search_entry(caller, q, channel="http", mode=mode, namespace=namespace, response=response)
-    return response
+    return core.search(q, caller, channel="http", k=k, mode=mode, filters=filters)
 
 
 @router.get("/passages", response_model=SourcePassages)

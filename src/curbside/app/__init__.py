@@ -15,7 +15,7 @@ from curbside.errors import ConfigError
 from curbside.settings import Settings
 
 if TYPE_CHECKING:
-    from curbside.ask.pipeline import Asker, AskRequest
+    from curbside.ask.pipeline import Asker
     from curbside.ask.screening import PromptScreen
     from curbside.audit.trail import AuditTrail
     from curbside.auth.gate import Gate
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from curbside.store.documents import DocumentStore
     from curbside.store.sqlite_indexes import Fts5Index, SqliteVecIndex
     from curbside.tools.executor import ToolExecutor
-    from curbside.types import Answer, ToolCaller
+    from curbside.types import Answer, AskRequest, SearchFilters, SearchResponse, ToolCaller
 
 __all__ = ["Curbside"]
 
@@ -270,6 +270,28 @@ class Curbside:
                 answer = await self.asker.ask(request)
                 scope.entry = ask_entry(caller, request, channel=channel, answer=answer)
         return answer
+
+    def search(
+        self,
+        query: str,
+        caller: ToolCaller,
+        *,
+        channel: str,
+        k: int | None = None,
+        mode: str = "hybrid",
+        filters: SearchFilters | None = None,
+    ) -> SearchResponse:
+        """Hybrid search of the knowledge base, with its audit row (the query redacted, the hits' ids)."""
+        from curbside.audit.entries import search_entry
+        from curbside.audit.recording import audited
+        from curbside.types import SearchFilters
+
+        filters = filters or SearchFilters()
+        namespace = filters.namespace
+        with audited(self.audit, search_entry(caller, query, channel=channel, mode=mode, namespace=namespace)) as scope:
+            response = self.search_engine.search(query, k=k, mode=mode, filters=filters)
+            scope.entry = search_entry(caller, query, channel=channel, mode=mode, namespace=namespace, response=response)
+        return response
 
     def open_store(self) -> Database:
         """The database, opened now: the home exists and migrations are applied before anything reads it."""

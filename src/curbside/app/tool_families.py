@@ -11,7 +11,10 @@ from typing import TYPE_CHECKING
 from curbside.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from curbside.app import Curbside
+    from curbside.types import Answer, AskRequest, ToolCaller
 
 __all__ = ["build_registry"]
 
@@ -23,11 +26,12 @@ def build_registry(core: Curbside) -> ToolRegistry:
     from curbside.coverage.answer import tool as coverage_answer
     from curbside.coverage.source_tool import SourceToolDeps
     from curbside.coverage.sources import SOURCES
-    from curbside.tools import passages
+    from curbside.tools import knowledge, passages
 
     settings = core.settings
     registry = ToolRegistry()
     passages.register(registry, passages.PassagesDeps(settings, documents=lambda: core.documents))
+    knowledge.register(registry, knowledge.KnowledgeDeps(settings, search=core.search, ask=_ask_as(core)))
     for source in SOURCES:  # each coverage source's tool, then the one that routes to them
         source.register(registry, SourceToolDeps(settings, service=partial(core.coverage_service, source.name)))
     coverage_answer.register(
@@ -39,3 +43,12 @@ def build_registry(core: Curbside) -> ToolRegistry:
         ),
     )
     return registry
+
+
+def _ask_as(core: Curbside) -> Callable[[AskRequest, ToolCaller], Awaitable[Answer]]:
+    """``core.ask`` for a tool call: the caller's own channel (http, mcp-http, mcp-stdio, cli) on the row."""
+
+    async def ask(request: AskRequest, caller: ToolCaller) -> Answer:
+        return await core.ask(request, caller, channel=caller.channel or "tool")
+
+    return ask

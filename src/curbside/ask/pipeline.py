@@ -15,19 +15,16 @@ import logging
 import re
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated
-
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from typing import TYPE_CHECKING
 
 from curbside.ask.clarify import clarifying_question
-from curbside.ask.query import MAX_FINDING_CHARS, compose_query
+from curbside.ask.query import compose_query
 from curbside.errors import UpstreamError, ValidationError
 from curbside.llm.extractive import extractive_answer
 from curbside.llm.markers import check_markers
 from curbside.llm.prompts import answer_messages
 from curbside.sentences import split_sentences
-from curbside.settings import QUERY_CEILING
-from curbside.types import Answer, Citation, Passage, SearchFilters
+from curbside.types import Answer, AskRequest, Citation, Passage, SearchFilters
 
 if TYPE_CHECKING:
     from curbside.ask.screening import PromptScreen, ScreenResult
@@ -36,57 +33,13 @@ if TYPE_CHECKING:
     from curbside.search.engine import SearchEngine
     from curbside.settings import Settings
 
-__all__ = ["AskRequest", "Asker"]
+__all__ = ["Asker"]
 
 log = logging.getLogger(__name__)
 
 _MARKER = re.compile(r"\[\d+\]")
 _LEADING_MARKERS = re.compile(r"^(?:\s*\[\d+\])+\s*")
 MIN_ANSWER_WORDS = 3  # fewer words than this beside the markers is no answer (small models emit "[1]" alone)
-
-
-# hard ceilings the schema states; the settings set the working limits below them
-QUESTION_CEILING = QUERY_CEILING  # CURBSIDE_MAX_QUERY_CHARS may not exceed it
-PATIENT_CONTEXT_CEILING = 200_000  # nor CURBSIDE_MAX_PATIENT_CONTEXT_CHARS
-_Finding = Annotated[str, StringConstraints(min_length=1, max_length=MAX_FINDING_CHARS)]
-_Filter = Annotated[str, StringConstraints(min_length=1, max_length=200)]
-
-
-class AskRequest(BaseModel):
-    """A question, or a diagnosed condition with clinical findings, or both (at least one of the two)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    question: str = Field(
-        "",
-        max_length=QUESTION_CEILING,
-        description="The clinical question; at most CURBSIDE_MAX_QUERY_CHARS characters (default 2,000), "
-        "the condition and findings included. May be empty only when `condition` is given.",
-    )
-    condition: str | None = Field(
-        None, min_length=1, max_length=MAX_FINDING_CHARS, description="Diagnosed condition, e.g. 'malaria'."
-    )
-    findings: list[_Finding] = Field(
-        default_factory=list,
-        max_length=100,
-        description="Clinical findings, e.g. ['pregnant', 'first trimester']; they need a condition, and at most "
-        "CURBSIDE_MAX_FINDINGS (default 20) are accepted.",
-    )
-    k: int | None = Field(None, ge=1, le=20, description="Passages to answer from (default 5).")
-    source_type: _Filter | None = None
-    specialty: _Filter | None = None
-    doc_key: _Filter | None = None
-    namespace: _Filter = Field(
-        "kb", description="Search namespace: 'kb' (ingested documents) or e.g. 'odb' (formulary passages)."
-    )
-    use_llm: bool = Field(True, description="False forces the extractive answer even when a model is configured.")
-    patient_context: str | None = Field(
-        None,
-        max_length=PATIENT_CONTEXT_CEILING,
-        description="Chart facts for this patient (may hold PHI), at most CURBSIDE_MAX_PATIENT_CONTEXT_CHARS "
-        "characters (default 20,000). Given to the model with the passages, never searched; a prompt holding "
-        "PHI never reaches the cloud endpoint.",
-    )
 
 
 class Asker:

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 
 from curbside.errors import ValidationError
 from curbside.search.normalize import normalize_query
+from curbside.types import MAX_FINDING_CHARS
 
 __all__ = ["compose_query"]
 
-MAX_FINDING_CHARS = 300
 
 
 def compose_query(question: str | None, condition: str | None, findings: Sequence[str], *, max_findings: int) -> str:

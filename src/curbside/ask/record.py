@@ -9,8 +9,7 @@ from curbside.audit.entries import ids, outcome_of
 from curbside.audit.trail import AuditEntry
 
 if TYPE_CHECKING:
-    from curbside.ask.pipeline import AskRequest
-    from curbside.types import Answer, ToolCaller
+    from curbside.types import Answer, AskRequest, ToolCaller
 
 __all__ = ["ask_entry"]
 

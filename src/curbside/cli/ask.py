@@ -57,8 +57,8 @@ def ask(
     import asyncio
     import contextlib
 
-    from curbside.ask.pipeline import AskRequest
     from curbside.auth import operator_caller
+    from curbside.types import AskRequest
 
     request = AskRequest(
         question=question,

@@ -11,13 +11,13 @@ import click
 from curbside.cli._common import app_context, stderr_is_tty
 
 if TYPE_CHECKING:
-    from curbside.ask.pipeline import AskRequest
+    from curbside.types import AskRequest
 
 __all__ = ["demo"]
 
 
 def _questions() -> tuple[AskRequest, ...]:
-    from curbside.ask.pipeline import AskRequest
+    from curbside.types import AskRequest
 
     return (
         AskRequest(question="can I start metformin if eGFR is 35?"),

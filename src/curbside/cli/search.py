@@ -47,20 +47,13 @@ def search(
 
     With --json, the response of GET /v1/search: {query, expanded_query, mode, hits, …}.
     """
-    from curbside.audit import audited, search_entry
     from curbside.auth import operator_caller
     from curbside.cli._audit import CHANNEL
     from curbside.types import SearchFilters
 
     filters = SearchFilters(source_type=source_type, specialty=specialty, doc_key=doc_key, namespace=namespace)
     with app_context() as core:
-        caller = operator_caller(core.settings)
-        entry = search_entry(caller, query, channel=CHANNEL, mode=mode, namespace=namespace)
-        with audited(core.audit, entry) as scope:
-            response = core.search_engine.search(query, k=k, mode=mode, filters=filters)
-            scope.entry = search_entry(
-                caller, query, channel=CHANNEL, mode=mode, namespace=namespace, response=response
-            )
+        response = core.search(query, operator_caller(core.settings), channel=CHANNEL, k=k, mode=mode, filters=filters)
     if as_json:
         echo_json(response.model_dump(mode="json"))
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from curbside.app import Curbside
-from curbside.ask.pipeline import AskRequest
+from curbside.types import AskRequest
 
 
 def test_ask_reaches_formulary_passages_only_in_their_namespace(odb_app: Curbside) -> None:
