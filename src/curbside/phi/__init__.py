@@ -12,6 +12,10 @@ import os
 # snapshot tldextract ships).
 os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
 
+from curbside.phi._presidio_import import import_presidio  # noqa: E402
+
+import_presidio()  # before any module below imports it: without transformers and torch (2-3 s of a cold start)
+
 from curbside.phi._detector import PhiDetector, get_detector, remembered_detections  # noqa: E402
 from curbside.phi._spans import PHI_TYPES, PhiSpan  # noqa: E402
 
