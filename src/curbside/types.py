@@ -76,8 +76,17 @@ class Passage(BaseModel):
     section_path: str = Field(description="Title path below the document, 'Chapter > Section'.")
     page: int | None = Field(None, description="First page of the passage, 1-based, where known.")
     page_end: int | None = None
-    score: float = Field(description="Fused ranking score (higher is better).")
+    score: float = Field(description="Fused ranking score (higher is better); orders hits, means nothing alone.")
     similarity: float | None = Field(None, description="Dense cosine similarity to the query.")
+    relevance: float | None = Field(
+        None,
+        ge=0.0,
+        le=1.0,
+        description="Calibrated probability that the passage is relevant to the query (search/relevance.py); "
+        "none when the embedding model has no fitted calibration.",
+    )
+    dense_rank: int | None = Field(None, description="Rank from the dense retriever (1 = first), if it found it.")
+    lexical_rank: int | None = Field(None, description="Rank from the keyword (BM25) retriever, if it found it.")
     text: str = Field(description="Full chunk text, starting with its title path.")
     source_type: str | None = None
     specialty: str | None = None
@@ -120,6 +129,16 @@ class SearchResponse(BaseModel):
     took_ms: float = 0.0
 
 
+RelevanceLabel = Literal["high", "medium", "low"]
+
+
+def relevance_label(probability: float) -> RelevanceLabel:
+    """high ≥ 0.7 > medium ≥ 0.4 > low: the bands a reader is shown beside a relevance probability."""
+    if probability >= 0.7:
+        return "high"
+    return "medium" if probability >= 0.4 else "low"
+
+
 class Citation(BaseModel):
     """A numbered pointer from an answer to a passage the reader can open.
 
@@ -133,7 +152,14 @@ class Citation(BaseModel):
     title: str
     section_path: str = ""
     page: int | None = None
-    score: float = Field(description="Ranking score of the cited passage (higher is better).")
+    score: float = Field(description="Fused ranking score of the cited passage: orders hits, means nothing alone.")
+    relevance: float | None = Field(
+        None, description="Calibrated probability (0-1) that the passage is relevant to the question; none when the "
+        "embedding model has no fitted calibration."
+    )
+    relevance_label: RelevanceLabel | None = Field(
+        None, description="The relevance as a reader reads it: high (≥ 0.7), medium (≥ 0.4), low."
+    )
     excerpt: str = Field(description="The cited passage, shortened to one line.")
 
     @classmethod
@@ -146,6 +172,8 @@ class Citation(BaseModel):
             section_path=passage.section_path,
             page=passage.page,
             score=round(passage.score, 6),
+            relevance=passage.relevance,
+            relevance_label=relevance_label(passage.relevance) if passage.relevance is not None else None,
             excerpt=excerpt if excerpt is not None else passage.excerpt(),
         )
 

@@ -72,8 +72,12 @@ def test_ask_answers_with_citations(client: TestClient) -> None:
         "section_path",
         "page",
         "score",
+        "relevance",
+        "relevance_label",
         "excerpt",
     }
+    top = response.json()["citations"][0]
+    assert 0.0 <= top["relevance"] <= 1.0 and top["relevance_label"] in {"high", "medium", "low"}
 
 
 def test_ask_statuses_and_guideline_query(client: TestClient) -> None:

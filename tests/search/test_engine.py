@@ -175,6 +175,18 @@ def test_hit_found_only_by_bm25_gets_a_similarity(
     assert lexical_hit.chunk_id not in [h.chunk_id for h in above]
 
 
+def test_hybrid_hits_carry_calibrated_relevance_and_retriever_ranks(engine: SearchEngine) -> None:
+    hits = engine.search(HTN_QUESTION, min_similarity=None).hits
+    top, rest = hits[0], hits[1:]
+    assert top.doc_key == "htn-ckd" and top.dense_rank == 1 and top.lexical_rank == 1
+    assert top.relevance is not None and top.relevance >= 0.7
+    # the off-topic tail is found, but the model does not call it relevant
+    assert all(h.relevance is not None and h.relevance < top.relevance for h in rest)
+    assert min(h.relevance for h in rest if h.relevance is not None) < 0.2
+    # pure keyword search has no similarity to calibrate from, so it claims no probability
+    assert all(h.relevance is None for h in engine.search(HTN_QUESTION, mode="bm25").hits)
+
+
 # --- threshold ----------------------------------------------------------------------------------
 def test_threshold_drops_unrelated_query(engine: SearchEngine) -> None:
     assert engine.search("recipe for banana bread", min_similarity=0.3).hits == []

@@ -34,6 +34,7 @@ from curbside.search.enhance import enhance_query
 from curbside.search.fusion import reciprocal_rank_fusion
 from curbside.search.normalize import normalize_query
 from curbside.search.postprocess import dedupe, limit_per_document
+from curbside.search.relevance import Evidence, keyword_coverage, relevance_model
 from curbside.search.reranker import Reranker
 from curbside.settings import Settings
 from curbside.store.documents import DocumentStore
@@ -176,10 +177,24 @@ class SearchEngine:
                 score += bonus
             scored.append((score, position, rowid, passage))
         scored.sort(key=lambda item: (-round(item[0], 12), item[1]))  # ties keep the fusion order
-        hits = [
-            p.model_copy(update={"score": score, "similarity": similarity.get(rowid)})
-            for score, _, rowid, p in scored
-        ]
+        dense_rank = {rowid: n for n, (rowid, _) in enumerate(dense, start=1)}
+        lexical_rank = {rowid: n for n, (rowid, _) in enumerate(lexical, start=1)}
+        calibration = relevance_model(self.embedder.model_id) if mode == "hybrid" else None
+        hits = []
+        for score, _, rowid, p in scored:
+            evidence = Evidence(
+                similarity.get(rowid), dense_rank.get(rowid), lexical_rank.get(rowid),
+                keyword_coverage(enhanced.terms, p.text),
+            )
+            relevance = round(calibration.probability(evidence), 4) if calibration is not None else None
+            hits.append(
+                p.model_copy(
+                    update={
+                        "score": score, "similarity": similarity.get(rowid), "relevance": relevance,
+                        "dense_rank": evidence.dense_rank, "lexical_rank": evidence.lexical_rank,
+                    }
+                )
+            )
 
         # --- post-process ----------------------------------------------------------------
         if dedup and len(hits) > 1:
