@@ -216,7 +216,7 @@ def test_titles_are_kept_on_one_line() -> None:
 
 def test_fingerprint_and_validation() -> None:
     base = Chunker(256, minilm_token_counter).fingerprint()
-    assert base.startswith("hierarchical-v1;max_tokens=256;sep= > ")
+    assert base.startswith("hierarchical-v2;max_tokens=256;sep= > ")
     assert Chunker(128, minilm_token_counter).fingerprint() != base
     assert Chunker(256, minilm_token_counter, path_separator=" / ").fingerprint() != base
     assert Chunker(256, lambda texts: [len(t) for t in texts]).fingerprint() != base

@@ -1,11 +1,15 @@
 """Hierarchical, section-based chunking under a hard token cap.
 
 A section that fits is one chunk (child titles and text included). A section
-too large gives its own blocks as chunk(s) and recurses into its children; a
-block too large is split into sentences, a sentence into lines (keeps table
-rows whole), a line into words, a word into character windows. Every chunk is ``title path`` + blank line + body, and its
-whole text is counted with the caller's counter: no chunk is emitted without a
-real count at or under the cap.
+too large gives its own blocks as chunk(s) and recurses into its children. A
+block is a unit (a paragraph, list item, table row, label line …): it is never
+split when it fits under the cap with its title path, and blocks are joined by a
+blank line, so each stays a line of its own in the chunk text; a caption or
+heading-like block does not end a chunk when more of its section follows. A block too large
+is split into its lines (multi-line blocks such as code), a line into sentences,
+a sentence into words, a word into character windows. Every chunk is ``title
+path`` + blank line + body, and its whole text is counted with the caller's
+counter: no chunk is emitted without a real count at or under the cap.
 
 Size control: each text piece is counted once (in batches); groups are built
 from those counts plus the measured cost of a join, then verified with one real
@@ -26,13 +30,14 @@ __all__ = ["Chunk", "Chunker", "SizeDistribution", "TokenCounter", "size_distrib
 
 TokenCounter = Callable[[Sequence[str]], list[int]]
 
-_VERSION = "hierarchical-v1"
+_VERSION = "hierarchical-v2"  # v2: a block too large splits into lines before sentences
 _MIN_MAX_TOKENS = 32
 _PARA = "\n\n"
 _ELLIPSIS = " … "
-# Split levels: a unit too large at one level is split into pieces of the next.
-_BLOCK, _SENTENCE, _LINE, _WORD, _CHARS = range(5)
-_JOINERS = {_BLOCK: _PARA, _SENTENCE: " ", _LINE: "\n", _WORD: " ", _CHARS: ""}
+# Split levels: a unit too large at one level is split into pieces of the next. The
+# joiner of a level is what goes between the pieces of that level in a chunk.
+_BLOCK, _LINE, _SENTENCE, _WORD, _CHARS = range(5)
+_JOINERS = {_BLOCK: _PARA, _LINE: "\n", _SENTENCE: " ", _WORD: " ", _CHARS: ""}
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +80,10 @@ class _Unit:
     text: str
     tokens: int  # counted alone, special tokens included
     page: int | None
+    leads: bool = False  # a caption or heading-like line: kept with the unit after it
+
+
+_LEADING_KINDS = frozenset({"caption", "heading"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +158,7 @@ class _Run:
             self._section(child, (*path, title) if title else path)
 
     def _own_units(self, sec: Section) -> list[_Unit]:
-        return [_Unit(t, self.count(t), b.page) for b in sec.blocks if (t := b.text.strip())]
+        return [_Unit(t, self.count(t), b.page, b.kind in _LEADING_KINDS) for b in sec.blocks if (t := b.text.strip())]
 
     def _subtree_units(self, sec: Section) -> list[_Unit]:
         """Own blocks, then each non-empty child's title and units, in document order."""
@@ -183,6 +192,8 @@ class _Run:
             while j < len(units) and est + step + units[j].tokens <= self.cap:
                 est += step + units[j].tokens
                 j += 1
+            while i + 1 < j < len(units) and units[j - 1].leads:
+                j -= 1  # a caption or heading line opens the next chunk, with what it introduces
             # Verify with a real count; back off one unit at a time while over.
             while not self._emit_if_fits(head, units[i:j], joiner):
                 if j - i == 1:
@@ -194,10 +205,10 @@ class _Run:
     def _split(self, head: _Head, unit: _Unit, level: int) -> None:
         text = unit.text
         if level == _BLOCK:
-            pieces = split_sentences(text)
-        elif level == _SENTENCE:
             pieces = [line for raw in text.splitlines() if (line := raw.strip())]
         elif level == _LINE:
+            pieces = split_sentences(text)
+        elif level == _SENTENCE:
             pieces = text.split()
         elif level == _WORD:
             pieces = self._char_windows(head, unit)

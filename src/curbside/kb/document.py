@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
-__all__ = ["Block", "LoadedDocument", "Section"]
+__all__ = ["BLOCK_KINDS", "Block", "BlockKind", "LoadedDocument", "Section"]
+
+# What a block is. Every kind but "paragraph" is a unit read on its own line:
+#   list_item  one list item, nested items and a lead-in folded in ("Usual: MDD: 50-100 mg daily; …")
+#   table_row  one table row with its column headers ("Drug: sertraline; Initial dose: 25 mg")
+#   label      a "Label: value" line ("Depression: 6-12 months after symptom remission")
+#   heading    a short emphasised line that titles what follows but opens no section
+#   caption    a table or figure caption (label and title)
+#   code       preformatted text; its line breaks are kept
+BlockKind = Literal["paragraph", "list_item", "table_row", "label", "heading", "caption", "code"]
+BLOCK_KINDS: tuple[str, ...] = get_args(BlockKind)
 
 
 @dataclass(slots=True)
 class Block:
-    """A paragraph-level piece of text (paragraph, list item, table row group)."""
+    """A unit of text the chunker keeps whole when it fits: a paragraph, list item, table row …"""
 
     text: str
     page: int | None = None  # 1-based page number where the format has pages
+    kind: BlockKind = "paragraph"
 
 
 @dataclass(slots=True)

@@ -23,7 +23,7 @@ from curbside.errors import (
     UnsupportedFormatError,
     too_large,
 )
-from curbside.kb.document import Block, LoadedDocument, Section
+from curbside.kb.document import Block, BlockKind, LoadedDocument, Section
 from curbside.kb.loaders._limits import (
     DEFAULT_LIMITS,
     PDF_MAX_INFLATED_BYTES,
@@ -36,6 +36,7 @@ from curbside.kb.loaders._limits import (
     InflateLimits,
 )
 from curbside.kb.loaders._sniff import is_binary, looks_like
+from curbside.kb.loaders._units import is_label_line, keep, strip_heading_marks
 from curbside.kb.loaders._upload import check_upload
 
 __all__ = [
@@ -57,7 +58,9 @@ __all__ = [
 ]
 
 # Goes into the content hash: bump whenever any loader's output changes.
-PARSER_VERSION = "loaders-1"
+# loaders-2: list items, table rows (with their headers) and label lines are blocks of their
+# own with a kind; citations, reference sections, UI hints and heading markers are dropped.
+PARSER_VERSION = "loaders-2"
 
 SUPPORTED_EXTENSIONS: dict[str, str] = {
     ".pdf": "pdf",
@@ -181,8 +184,8 @@ def clean(text: str | None) -> str:
 
 
 def clean_title(text: str | None) -> str:
-    """A heading as a title-path element: clean, without a trailing colon."""
-    return clean(text).rstrip(" :")
+    """A heading as a title-path element: clean, without a trailing colon or footnote marks."""
+    return strip_heading_marks(clean(text)).rstrip(" :")
 
 
 def readable_stem(path: Path) -> str:
@@ -208,23 +211,61 @@ class TreeBuilder:
     def current(self) -> Section:
         return self._stack[-1][1]
 
-    def heading(self, level: int, title: str) -> Section:
-        """Open a section; it nests under the nearest open heading of a lower level."""
+    def heading(self, level: int, title: str | None) -> Section:
+        """Open a section; it nests under the nearest open heading of a lower level.
+
+        An empty title opens an untitled section (a heading that is only page furniture
+        still ends the section before it). When the section being closed has the same
+        title and no subsections, it is the same heading written twice (a card's title,
+        then the title of the dialog holding its details): it moves to the new level and
+        keeps its text instead of leaving a stray copy nested in the wrong place.
+        """
+        text = clean_title(title)
+        moved: Section | None = None
+        top = self._stack[-1][1]
+        if text and len(self._stack) > 1 and not top.children and same_text(top.title, text):
+            parent = self._stack[-2][1]
+            parent.children = [c for c in parent.children if c is not top]
+            moved = top
         while self._stack[-1][0] >= level:
             self._stack.pop()
-        section = Section(title=clean_title(title) or None)
+        section = moved or Section(title=text or None)
         self.current.children.append(section)
         self._stack.append((level, section))
         return section
 
-    def add(self, text: str, page: int | None = None, *, keep_lines: bool = False) -> None:
-        """Append a block to the open section; ``keep_lines`` keeps line breaks (code, tables)."""
+    def mark(self) -> list[tuple[int, Section]]:
+        """The open sections, to close what opens after this with ``close_to``."""
+        return list(self._stack)
+
+    def close_to(self, mark: list[tuple[int, Section]]) -> None:
+        """Close every section opened (or moved to another level) since ``mark``.
+
+        For a self-contained box such as a dialog: its headings end with it.
+        """
+        k = 0
+        while k < min(len(mark), len(self._stack)) and mark[k][1] is self._stack[k][1] and mark[k][0] == self._stack[k][0]:
+            k += 1
+        del self._stack[max(1, k) :]
+
+    def add(
+        self, text: str, page: int | None = None, *, keep_lines: bool = False, kind: BlockKind | None = None
+    ) -> None:
+        """Append a block to the open section; ``keep_lines`` keeps line breaks (code).
+
+        Without a ``kind`` a "Label: value" line is a label, anything else a paragraph.
+        Citations and UI hints are not content and are dropped.
+        """
         if keep_lines:
             text = "\n".join(line.rstrip() for line in text.strip("\n").splitlines()).strip()
+            kind = kind or "code"
         else:
             text = clean(text)
+            if not keep(text):
+                return
+            kind = kind or ("label" if is_label_line(text) else "paragraph")
         if text:
-            self.current.blocks.append(Block(text=text, page=page))
+            self.current.blocks.append(Block(text=text, page=page, kind=kind))
 
 
 def prune_empty(section: Section) -> None:
@@ -234,32 +275,54 @@ def prune_empty(section: Section) -> None:
         prune_empty(child)
 
 
-_BULLET = re.compile(r"^(?:[•●○◦▪■□➢➤►‣∙·*-]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\([ivxIVX]{1,5}\))\s")
+# A bullet glyph (dropped: the block's kind says it is a list item), or a number or letter
+# (kept: it carries order). "o" is Word's second-level bullet when exported to PDF.
+_GLYPH = re.compile(r"^(?:[•●○◦▪■□➢➤►‣∙·*–-]|o(?=\s+[A-Z]))\s+")
+_NUMBERED = re.compile(r"^(?:\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\([ivxIVX]{1,5}\))\s")
 
 
-def join_lines(lines: Iterable[str]) -> list[str]:
-    """Re-flow hard-wrapped lines of one paragraph into blocks.
+def join_units(lines: Iterable[str]) -> list[tuple[str, BlockKind]]:
+    """Re-flow hard-wrapped lines into blocks, keeping list items and label lines whole.
 
-    A bullet or numbered line starts a new block (list items stay separate); a word
-    hyphenated across lines is joined ("trans-" + "fer" -> "transfer").
+    A bullet or numbered line starts a list item (a bullet glyph is dropped); a line
+    opening with a capitalised "Label:" after a complete line starts a label block; other
+    lines join the block before them, a word hyphenated across lines joined ("trans-" + "fer" -> "transfer").
     """
-    blocks: list[str] = []
+    blocks: list[tuple[str, BlockKind]] = []
     current = ""
+    kind: BlockKind = "paragraph"
     for raw in lines:
         line = clean(raw)
         if not line:
             continue
-        if not current or _BULLET.match(line):
+        glyph = _GLYPH.match(line)
+        starts: BlockKind | None = None
+        if glyph or _NUMBERED.match(line):
+            starts = "list_item"
+            line = line[glyph.end() :] if glyph and line[glyph.end() :] else line
+        elif is_label_line(line, capitalised=True) and _ended(current, kind):
+            starts = "label"
+        if not current or starts:
             if current:
-                blocks.append(current)
-            current = line
+                blocks.append((current, kind))
+            current, kind = line, starts or "paragraph"
         elif re.search(r"[A-Za-z]-$", current) and line[0].islower():
             current = current[:-1] + line
         else:
             current = f"{current} {line}"
     if current:
-        blocks.append(current)
-    return blocks
+        blocks.append((current, kind))
+    return [(text, kind) for text, kind in blocks if keep(text)]
+
+
+def _ended(current: str, kind: BlockKind) -> bool:
+    """Whether the block so far is complete, so a "Label:" line after it is a new unit, not a wrap."""
+    return not current or kind == "label" or current.endswith((".", ":", ";", "!", "?")) or len(current) <= 40
+
+
+def join_lines(lines: Iterable[str]) -> list[str]:
+    """``join_units`` without the kinds."""
+    return [text for text, _ in join_units(lines)]
 
 
 def parse_error(path: Path, what: str) -> DocumentParseError:

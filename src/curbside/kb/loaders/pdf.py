@@ -2,9 +2,11 @@
 
 Sections come from the PDF outline (bookmarks) when there is one: each page's text goes
 to the outline entry covering it, and a page is split where an entry's title appears as
-a line. Running headers/footers and page-number lines are dropped, wrapped lines are
-re-flowed into paragraphs, and pages without a text layer are reported (OCR'd only when
-tesseract and pdftoppm are installed). What streams may inflate to is capped
+a line; an entry titled References or Bibliography is not indexed. Running headers/footers
+and page-number lines are dropped, wrapped lines are re-flowed into paragraphs (bullet and
+numbered lines are list items, "Label: value" lines labels, citation lines left out), and
+pages without a text layer are reported (OCR'd only when tesseract and pdftoppm are
+installed). What streams may inflate to is capped
 (``_pdf_budget``): a page over the cap for one stream is skipped with a warning, a file
 over the budget for all its pages is refused.
 """
@@ -26,10 +28,11 @@ from pypdf import PdfReader
 from pypdf.errors import LimitReachedError
 
 from curbside.errors import EmptyDocumentError, FileTooLargeError
-from curbside.kb.document import Block, LoadedDocument, Section
-from curbside.kb.loaders import clean, clean_title, join_lines, parse_error, readable_stem
+from curbside.kb.document import Block, BlockKind, LoadedDocument, Section
+from curbside.kb.loaders import clean, clean_title, join_units, parse_error, readable_stem
 from curbside.kb.loaders._limits import InflateLimits, size_text
 from curbside.kb.loaders._pdf_budget import PageBudget, pypdf_limits
+from curbside.kb.loaders._units import is_reference_title
 
 _EDGE = 3  # lines at the top and bottom of a page that may be running headers/footers
 _PAGE_NUMBER = re.compile(r"^(?:page\s*)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$|^[-–—]\s*\d{1,4}\s*[-–—]$", re.I)
@@ -50,7 +53,8 @@ def load(path: Path, data: bytes, limits: InflateLimits) -> LoadedDocument:
     width = _typical_width(pages)
     root = Section(title=None)
     for section, page, lines in _assign(root, outline, pages):
-        section.blocks.extend(Block(text=p, page=page) for p in _paragraphs(lines, width))
+        section.blocks.extend(Block(text=t, page=page, kind=k) for t, k in _paragraphs(lines, width))
+    _drop_reference_sections(root)
     title = meta_title or _first_line(pages) or readable_stem(path)
     return LoadedDocument(title=title, root=root, format="pdf", warnings=warnings, page_count=len(texts))
 
@@ -254,7 +258,7 @@ def _typical_width(pages: list[list[str]]) -> int:
     return lengths[int(0.9 * (len(lengths) - 1))] if lengths else 0
 
 
-def _paragraphs(lines: list[str], width: int) -> list[str]:
+def _paragraphs(lines: list[str], width: int) -> list[tuple[str, BlockKind]]:
     """A line well short of the full width ends its paragraph (or is a heading by itself)."""
     groups: list[list[str]] = [[]]
     for line in lines:
@@ -264,7 +268,7 @@ def _paragraphs(lines: list[str], width: int) -> list[str]:
         short = len(line) < 0.7 * width
         if short or (_SENTENCE_END.search(line) and len(line) < 0.9 * width):
             groups.append([])
-    return [block for group in groups for block in join_lines(group)]
+    return [block for group in groups for block in join_units(group)]
 
 
 def _first_line(pages: list[list[str]]) -> str | None:
@@ -301,6 +305,13 @@ def _assign(
             yield current, index + 1, lines[start : found[0]]
             current, start = section, found[1]
         yield current, index + 1, lines[start:]
+
+
+def _drop_reference_sections(section: Section) -> None:
+    """An outline entry titled References or Bibliography holds citations only: not indexed."""
+    section.children = [c for c in section.children if not is_reference_title(c.title)]
+    for child in section.children:
+        _drop_reference_sections(child)
 
 
 def _key(text: str) -> str:

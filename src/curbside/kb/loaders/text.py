@@ -1,4 +1,8 @@
-"""Plain text: paragraphs split on blank lines, one section, title from the file name."""
+"""Plain text: paragraphs split on blank lines, one section, title from the file name.
+
+Bullet and numbered lines are list items and capitalised "Label: value" lines labels
+(``join_units``); citation lines are left out.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import re
 from pathlib import Path
 
 from curbside.kb.document import Block, LoadedDocument, Section
-from curbside.kb.loaders import decode_text, join_lines, readable_stem
+from curbside.kb.loaders import decode_text, join_units, readable_stem
 
 
 def load(path: Path, data: bytes) -> LoadedDocument:
@@ -14,5 +18,5 @@ def load(path: Path, data: bytes) -> LoadedDocument:
     root = Section(title=None)
     # A form feed is a page break in exported text: treat it as a paragraph break.
     for paragraph in re.split(r"\n\s*\n|\f", text):
-        root.blocks.extend(Block(text=b) for b in join_lines(paragraph.split("\n")))
+        root.blocks.extend(Block(text=t, kind=k) for t, k in join_units(paragraph.split("\n")))
     return LoadedDocument(title=readable_stem(path), root=root, format="text")
