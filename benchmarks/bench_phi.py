@@ -76,7 +76,9 @@ def main() -> None:
         for number, fold in enumerate(patient_folds(notes, args.folds, seed=0)):
             rng = random.Random(number)
             run = score_notes([_swap(n, rng) for n in fold if n.spans], detector.detect)
-            swapped.append({"fold": number, "recall": run["recall"], "by_type": run["by_type"]})
+            swapped.append(
+                {"fold": number, "recall": run["recall"], "precision": run["precision"], "by_type": run["by_type"]}
+            )
         results["swap"] = swapped
     if "linear" not in skip:
         results["linear"] = _linear(detector, "\n".join(texts), [int(n) for n in args.linear.split(",")])
@@ -229,10 +231,10 @@ def _table(results: dict[str, Any]) -> str:
 
         lines += ["", format_phi_folds({"dataset": "physionet-deid-dev", "format": "jsonl", **results["folds"]})]
     if "swap" in results:
-        lines += ["", "surrogate swap (every gold string replaced): recall per fold"]
+        lines += ["", "surrogate swap (every gold string replaced): recall and precision per fold"]
         for run in results["swap"]:
             types = ", ".join(f"{k} {v:.3f}" for k, v in run["by_type"].items() if k in SWAP_TYPES)
-            lines.append(f"  fold {run['fold']}: {run['recall']:.4f}   {types}")
+            lines.append(f"  fold {run['fold']}: {run['recall']:.4f} / {run['precision']:.4f}   {types}")
     if "linear" in results:
         lin = results["linear"]
         lines += ["", "CPU seconds of detect by text length"]

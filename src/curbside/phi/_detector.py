@@ -13,6 +13,7 @@ from curbside.errors import CurbsideError, PhiDetectorError, ValidationError
 from curbside.phi._digests import digest_ranges, outside_digests
 from curbside.phi._medication import outside_medication
 from curbside.phi._propagate import propagate
+from curbside.phi._runs import run_on
 from curbside.phi._spans import PhiSpan, merge_spans
 
 if TYPE_CHECKING:
@@ -46,7 +47,8 @@ class PhiDetector:
     than ``window_chars`` is analysed window by window (windows end at a line break or a space
     and overlap, so nothing is cut in half); text longer than ``max_chars`` is refused. The work
     is linear in the text: windows of bounded size, then one pass each over the whole text to drop
-    drugs and hex digests and to spread names (an index, not seeds x tokens), and a sort to merge.
+    drugs and hex digests, to spread names (an index, not seeds x tokens) and to let each name run
+    on over the name words beside it, and a sort to merge.
     """
 
     def __init__(
@@ -93,6 +95,7 @@ class PhiDetector:
         found = outside_medication(text, found)
         if self._lexicon is not None:
             found += propagate(text, found, self._lexicon)
+            found = run_on(text, found, self._lexicon)
         return merge_spans(text, outside_digests(found, digest_ranges(text)))
 
     def contains_phi(self, text: str) -> bool:

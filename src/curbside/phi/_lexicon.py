@@ -22,7 +22,7 @@ from importlib import resources
 
 from curbside.errors import PhiDetectorError
 
-__all__ = ["Lexicon", "load_lexicon"]
+__all__ = ["Lexicon", "load_lexicon", "one_edit"]
 
 # Spelled out here (ISO 3166-2:US and :CA names) rather than pulled from a package.
 _STATES_AND_PROVINCES = """
@@ -79,6 +79,11 @@ def _near(word: str, index: dict[str, tuple[str, ...]]) -> bool:
     return any(candidate != word and _one_edit(word, candidate) for candidate in candidates) or word in index.get(
         word, ()
     )
+
+
+def one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one insertion, deletion, substitution or swap of neighbours."""
+    return _one_edit(a, b)
 
 
 def _one_edit(a: str, b: str) -> bool:

@@ -71,7 +71,8 @@ MONTH_ALONE = re.compile(
 EVENT_WORD = re.compile(
     r"mi|cabg|cva|tia|ptca|pci|stent|stents|avr|mvr|tvr|chole|cholecystectomy|appy|appendectomy|"
     r"hysterectomy|tah|bso|turp|orif|thr|tkr|redo|ppm|aicd|pacer|pacemaker|dx|dx'd|diagnosed|repair|ablation|"
-    r"cardioversion|nephrectomy|mastectomy|lumpectomy|colectomy|stroke|amputation|bka|aka|cea|fem-pop|dvt|pe",
+    r"cardioversion|nephrectomy|mastectomy|lumpectomy|colectomy|stroke|amputation|bka|aka|cea|fem-pop|dvt|pe|"
+    r"placed|inserted|implanted|performed|replaced|resected|s/p|h/o|hx",
     _I,
 )
 # a two-digit year after an event of the history: "MI 92", "CABG 81, Redo CABG 84", "CVA in 94 and 00"
@@ -104,7 +105,8 @@ _NOT_DATE_BEFORE = frozenset(
 )
 # words after 'a/b' that make it a fraction ("1/2 NS", "1/2 strength")
 _FRACTION_AFTER = frozenset(
-    "ns strength str of tab tabs way amp amps dose doses normal nl full cup the ns. nss".split()
+    "ns strength str of tab tabs way amp amps dose doses normal nl full cup the ns. nss ns, hour hours hr hrs "
+    "up bilat bilaterally".split()
 )
 # words right before a four-digit number that make it a clock time ("at 1900", "until 2000")
 _TIME_BEFORE = frozenset(
@@ -189,12 +191,16 @@ class ClinicalDateRecognizer(RuleRecognizer):
         month, day = int(match.group("m")), int(match.group("d"))
         if _VENT_WORDS & set(re.split(r"[/(]", _word_after(text, end))):
             return False
-        if day == 10 and _PAIN_WORDS & (_words_before(text, start, 4) | _words_after(text, end, 3)):
-            return False  # a pain score, "CP 3/10", "3/10 incisional pain"
+        if day == 10 and month <= 10 and _PAIN_WORDS & (_words_before(text, start, 4) | _words_after(text, end, 3)):
+            return False  # a pain score, "CP 3/10", "3/10 incisional pain" (never above 10: "on 12/10 with CP")
         if month < day <= 4 and text[end : end + 1].isalpha():
             return False  # "1/2ns"
         if month < day <= 4:  # 1/2, 1/3, 2/3, 3/4: fractions unless a date word comes first
-            return before in _DATE_WORDS
+            if _word_after(text, end) in _FRACTION_AFTER:
+                return False  # "1/2 NS", "1/2 hour", "1/3 up"
+            heading = text[end : end + 1] == ":" and not text[text.rfind("\n", 0, start) + 1 : start].strip()
+            timed = bool(_CLOCK_BEFORE.search(text, max(0, start - 12), start))  # "d/c'd at 0630 3/4"
+            return before in _DATE_WORDS or heading or timed or _listed_with_date(text, start, end)  # "2/3: CABG"
         return True
 
     @staticmethod
@@ -216,14 +222,17 @@ class ClinicalDateRecognizer(RuleRecognizer):
         if match.group("s"):
             return True  # "1980s"
         before = _word_before(text, match.start())
-        if before in _TIME_BEFORE or text[max(0, match.start() - 2) : match.start()].rstrip() in {"@", "~", "->", ">"}:
+        year = match.group("y")
+        clock = int(year[:2]) < 24 and int(year[2:]) < 60  # "since 1945" may be a time; "since 1999" may not
+        timed = before in _TIME_BEFORE or text[max(0, match.start() - 2) : match.start()].rstrip() in _TIME_MARKS
+        if timed and clock:
             return False
         rest = text[match.end() : match.end() + 12]
-        if _UNIT_AFTER.match(rest) or _TIME_RANGE.match(rest) or rest[:1] == "+":
+        if _UNIT_AFTER.match(rest) or (clock and _TIME_RANGE.match(rest)) or rest[:1] == "+":
             return False
         head = text[max(0, match.start() - 8) : match.start()]
-        if re.search(r"\d{3,4}\s*(?:-|to|->)\s*$", head):
-            return False
+        if clock and re.search(r"\d{3,4}\s*(?:-|to|->)\s*$", head):
+            return False  # "0700-1900" (but "from 1975 to 1988": no clock reads 19:75 or 19:88)
         # 2000-2029 are as often volumes and lab values ("dumped 2000", "CPKs 2010"): need a calendar word
         if match.group("y").startswith("19") or before in _YEAR_WORDS or before.rstrip(".") in _MONTH_WORDS:
             return True
@@ -238,6 +247,7 @@ _MONTH_WORDS = frozenset(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec".split()
 )
+_TIME_MARKS = frozenset({"@", "~", "->", ">"})
 _NOT_YEAR_BEFORE = frozenset("hob x q for @ ~ at about approx walked ambulated amb ambulating".split())
 _VENT_WORDS = frozenset(
     "cpap ps psv peep bipap bi-pap simv imv vent ipap epap prvc settings a/c cpap/psv flowby flow-by".split()
@@ -249,6 +259,22 @@ _DATE_WORDS = frozenset(
     "due d/c'd dc'd discharged born dob".split()
 )
 _MEASURE_WORDS = frozenset("sat sats spo2 sao2 o2 hr bp sbp temp t tmax rr fio2 at of to is was w/ with %".split())
+
+
+# a date that is no fraction, listed right after or before: "MI x2(1/4, 2/22)", "HD 1/4 or 8/14"
+_LIST_JOIN = r"\s*(?:,|;|&|\bor\b|\band\b)\s*"
+_DATE_NEXT = re.compile(rf"{_LIST_JOIN}(?P<m>{_MON_NUM})/(?P<d>{_DAY})(?:/\d{{2,4}})?(?![\d/%])", _I)
+_DATE_BEFORE = re.compile(rf"(?<![\d/.])(?P<m>{_MON_NUM})/(?P<d>{_DAY})(?:/\d{{2,4}})?{_LIST_JOIN}$", _I)
+# a clock time right before: "d/c'd at 0630 3/4", "at 4am 1/3"
+_CLOCK_BEFORE = re.compile(r"(?<![\d/.])(?:[01]\d|2[0-3])[0-5]\d,?\s+$|\d(?::\d\d)?\s*(?:am|pm)\.?,?\s+$", _I)
+
+
+def _listed_with_date(text: str, start: int, end: int) -> bool:
+    """A fraction-shaped 'a/b' in a list with a date that can be no fraction ('1/4, 2/22')."""
+    for match in (_DATE_NEXT.match(text, end, end + 16), _DATE_BEFORE.search(text[max(0, start - 16) : start])):
+        if match and not int(match.group("m")) < int(match.group("d")) <= 4:
+            return True
+    return False
 
 
 def _word_before(text: str, index: int) -> str:

@@ -2,14 +2,17 @@
 
 spaCy's NER misses most names in ICU notes (capitals everywhere, no sentences), so these
 rules carry them: "Dr. Marder", "NP CAROL", "Emily Parker, RN", "son bill", "Sons Smokey,
-Morris and Roger", "per DAVID", "j. o'brien", "Gerry Masci arrived", and listed surnames.
+Morris and Roger", "per DAVID", "j. o'brien", "Gerry Masci arrived", "LUNA HAS PHONED", "Kim
+from speech", "Name: Åsa Laine", a line that is only a name and a credential ("CODLING PFISTERER
+RRT", also with a misspelt credential: "pat rixford licws"), and listed surnames. A listed name
+that is a rare English word ("GRAZIER", Zipf under 3) counts after a role or a verb of contact.
 """
 
 from __future__ import annotations
 
 from presidio_analyzer.nlp_engine import NlpArtifacts
 
-from curbside.phi._lexicon import Lexicon
+from curbside.phi._lexicon import Lexicon, one_edit
 from curbside.phi._tokens import Token, tokenize
 from curbside.phi.recognizers._base import Found, RuleRecognizer, next_index, prev_index
 from curbside.phi.recognizers._signature import signature
@@ -36,6 +39,8 @@ ROLES_BEFORE = frozenset(
 CREDENTIALS = frozenset(
     "rn md np rrt crt phd msw licsw lcsw lsw crna pharmd rph cnm bsn lpn aprn mph sn rd ldn acnp fnp anp ccrn".split()
 )
+# credentials long enough to be told from a typo of them ("licws" for LICSW, "ccnr")
+_SPELLED_CREDENTIALS = tuple(c for c in CREDENTIALS if len(c) >= 4)
 # credentials that are also everyday chart words ("MD aware", "low MD"): need a comma or a real name
 LOOSE_CREDENTIALS = frozenset("md np rn sn rd".split())
 RELATIVES = frozenset(
@@ -50,15 +55,26 @@ VERBS_AFTER = frozenset(
     "ordered recommended recommends agrees agreed consented requested stated states wants feels reported "
     "arrived contacted following follows discussed explained wishes asked told decided declined family".split()
 )
+# between a name and its verb: "LUNA HAS PHONED", "Kim was updated"
+AUXILIARIES = frozenset("has have had was were is are will would been".split())
 # after these even an unknown word in capitals counts ("MAROTTA AWARE")
 STRONG_VERBS_AFTER = frozenset("aware notified paged informed updated".split())
-WORDS_BEFORE = frozenset("per by paged called notified informed contacted page told asked".split())
+WORDS_BEFORE = frozenset(
+    "per by paged called notified informed contacted page told asked contacts contacting paging pages "
+    "phoned emailed texted".split()
+)
 # "seen by smith": a participle and "by" name a person, so a listed name counts in any case, even
 # one that is also a word (never "followed by", "caused by": things follow and cause as often)
 SEEN_BY = frozenset(
     "seen evaluated examined assessed reviewed consulted visited paged called signed cosigned co-signed "
     "dictated written covered attended treated managed interviewed operated counseled counselled "
     "referred admitted discharged".split()
+)
+# hospital services a person comes "from": "Kim from speech", "Joe from case management"
+SERVICES = frozenset(
+    "speech swallow social sw nutrition pt ot pharmacy case cm rehab hospice pastoral chaplaincy psych "
+    "psychiatry cardiology neurology nephrology renal gi surgery ortho ent id palliative pain wound ostomy "
+    "ccu micu sicu transplant dialysis radiology ir ep infectious billing admitting security interpreter".split()
 )
 COMMON_SURNAME_RANK = 5_000
 COMMON_GIVEN_RANK = 300  # "mary" 1, "john" 2; "asa" and "aline" are far down
@@ -69,6 +85,7 @@ TALK_BEFORE_WITH = frozenset(
     "spoke spoken speaking discussed discussion met meeting talked talking conversation consulted conferred".split()
 )
 MAX_NAME_WORDS = 3
+RARE_NAME_ZIPF = 3.0  # a listed name that is a word this rare on the web is a name after a context word
 # words that trigger the rules are never names themselves ("wife and FRIEND came")
 CONTEXT_WORDS = TITLES | ROLES_BEFORE | CREDENTIALS | RELATIVES | VERBS_AFTER | WORDS_BEFORE
 
@@ -96,20 +113,31 @@ class ClinicalNameRecognizer(RuleRecognizer):
                 found += self._relatives(text, tokens, strength, i)
             if key in ROLES_BEFORE:  # "NP Carol" (and, below, "Carol NP")
                 found += self._after(text, tokens, strength, i, minimum=2, score=0.75)
-            if key in CREDENTIALS:
+            if key in CREDENTIALS or self._misspelt_credential(token):
                 loose = key in LOOSE_CREDENTIALS and not _comma_before(tokens, i)
                 found += self._before(
                     text, tokens, strength, i, minimum=2 if loose else 1, score=0.85, allow_clinical=True
                 )
+                found += self._credential_line(text, tokens, strength, i, clinical, loose=loose)
             elif key in VERBS_AFTER:
-                found += self._before(text, tokens, strength, i, minimum=2, score=0.7)
+                v = _before_auxiliaries(text, tokens, i)  # "LUNA HAS PHONED", "Kim was updated"
+                found += self._before(text, tokens, strength, v, minimum=2, score=0.7)
                 if key in STRONG_VERBS_AFTER:
-                    found += self._before(text, tokens, strength, i, minimum=1, score=0.7, unknown_only=True)
+                    found += self._before(text, tokens, strength, v, minimum=1, score=0.7, unknown_only=True)
+            elif key == "from" and self._service_after(text, tokens, i, clinical):
+                found += self._before(text, tokens, strength, i, minimum=2, score=0.7)  # "Kim from speech"
             elif key == "by" and i > 0 and tokens[i - 1].key in SEEN_BY:
                 found += self._seen_by(text, tokens, strength, i)
             elif key in WORDS_BEFORE or (key == "with" and i > 0 and tokens[i - 1].key in TALK_BEFORE_WITH):
-                found += self._after(text, tokens, strength, i, minimum=2, score=0.7)
-            elif key == "named" or (key == "is" and i > 0 and tokens[i - 1].key == "name"):
+                weak = key in {"by", "per"}  # "regulated by Nodal", "per fingersticks": things too
+                found += self._after(
+                    text, tokens, strength, i, minimum=2, score=0.7, unknown_ok=not weak, rare_ok=not weak
+                )
+            elif (
+                key == "named"
+                or (key == "is" and i > 0 and tokens[i - 1].key == "name")
+                or (key == "name" and i + 1 < len(tokens) and tokens[i + 1].text == ":")  # "Name: Åsa Laine"
+            ):
                 found += self._after(text, tokens, strength, i, minimum=1, score=0.8, unknown_ok=True)
             if strength[i] == 3 and self._stands_alone(token):
                 found.append((token.start, token.end, "PERSON", 0.6))
@@ -132,6 +160,20 @@ class ClinicalNameRecognizer(RuleRecognizer):
         return signature(text, tokens, can_sign, skip=CREDENTIALS, max_words=MAX_NAME_WORDS)
 
     # --- word tests ------------------------------------------------------------------------
+    def _service_after(self, text: str, tokens: tuple[Token, ...], i: int, clinical: frozenset[int]) -> bool:
+        """'from' followed by a hospital service: 'lago whittall from speech', 'Kim from SW'."""
+        j = next_index(tokens, i, "")
+        if j is None or not tokens[j].is_word or not same_line(text, tokens[i], tokens[j]):
+            return False
+        return tokens[j].key in SERVICES or tokens[j].key in self.lex.clinical or j in clinical
+
+    def _misspelt_credential(self, token: Token) -> bool:
+        """'licws', 'LISCW': one edit or swap from a credential of four letters or more, and no word."""
+        key = token.key
+        if len(key) < 4 or not key.isalpha() or key in self.lex.clinical or self.words.is_word(key):
+            return False
+        return any(one_edit(key, credential) for credential in _SPELLED_CREDENTIALS if credential[0] == key[0])
+
     def _stands_alone(self, token: Token) -> bool:
         """A listed name counts with no context when it is long enough and, in a line of capitals,
         not one of the rarest surnames (those are as often misspellings: "STAS", "WEIN")."""
@@ -182,16 +224,21 @@ class ClinicalNameRecognizer(RuleRecognizer):
         if j is None or not same_line(text, tokens[i], tokens[j]) or not tokens[j].is_word:
             return []
         first = tokens[j]
-        if first.key in AFTER_TITLE_BLOCK:
+        # "mr M remained": a capital letter after a title not itself in capitals is an initial
+        # (even "I" or "A"; "MR A" in a line of capitals is left alone)
+        capital_initial = first.is_initial and first.text.isupper() and not tokens[i].is_upper
+        if first.key in AFTER_TITLE_BLOCK and not capital_initial:
             return []
         if tokens[i].key in AMBIGUOUS_TITLES:
             # "MR" is also mitral regurgitation, "MS" mental status, "drs" dressings
-            initial = first.is_initial and j + 1 < len(tokens) and tokens[j + 1].text == "."
+            initial = capital_initial or (first.is_initial and j + 1 < len(tokens) and tokens[j + 1].text == ".")
             if not (strength[j] >= 2 or initial or self._unknown(first) or self._name_word(first)):
                 return []
         # a dictionary word that is nobody's name is no name: "Dr aware", "MS clears", "MR given"
         if self.words.is_word(first.key) and not self.lex.is_name(first.key) and not first.is_initial:
             return []
+        if capital_initial and (j + 1 >= len(tokens) or tokens[j + 1].text != "."):
+            return [(first.start, first.end, "PERSON", 0.8)]  # "mr M remained": the initial alone
         name = self._extend(text, tokens, strength, j, 0.9)
         return [name, *self._and_more(text, tokens, strength, j, name[1])]
 
@@ -227,14 +274,32 @@ class ClinicalNameRecognizer(RuleRecognizer):
         minimum: int,
         score: float,
         unknown_ok: bool = False,
+        rare_ok: bool = True,
     ) -> list[Found]:
-        """Name words right after a context word: the first must reach ``minimum``."""
+        """Name words right after a context word: the first must reach ``minimum``, or be a word in no
+        list (``unknown_ok``) or a listed name that is a rare word (``rare_ok``: 'NP GRAZIER')."""
         j = next_index(tokens, i, ".:-,")
         if j is None or not same_line(text, tokens[i], tokens[j]) or not tokens[j].is_word:
             return []
-        if strength[j] < minimum and not (unknown_ok and self._unknown(tokens[j])):
+        if (
+            strength[j] < minimum
+            and not (unknown_ok and self._unknown(tokens[j]))
+            and not (rare_ok and self._rare_name(tokens[j]))
+        ):
             return []
         return [self._extend(text, tokens, strength, j, score)]
+
+    def _rare_name(self, token: Token) -> bool:
+        """A listed name that is also an English word, but a rare one: 'GRAZIER', 'Codling'."""
+        key = token.key
+        return (
+            self.lex.is_name(key)
+            and self.lex.zipf(key) < RARE_NAME_ZIPF
+            and key not in self.lex.clinical
+            and key not in CONTEXT_WORDS
+            and not self.words.stop(token)
+            and not self.words.calendar(token)
+        )
 
     def _extend(self, text: str, tokens: tuple[Token, ...], strength: list[int], j: int, score: float) -> Found:
         """Grow a name from token j over following name words and initials ('Art White', 'J. Smith')."""
@@ -284,8 +349,10 @@ class ClinicalNameRecognizer(RuleRecognizer):
             if not self._unknown(last):
                 return []
         elif strength[j] < minimum and not (allow_clinical and self._name_word(last)):
-            if not (self._unknown(last) and (minimum <= 1 or not last.caseless)) and not self._after_given(
-                text, tokens, strength, j
+            if (
+                not (self._unknown(last) and (minimum <= 1 or not last.caseless))
+                and not self._after_given(text, tokens, strength, j)
+                and not self._rare_name(last)  # "kulkarni visited", "GRAZIER RN"
             ):
                 return []
         elif strength[j] == 1 and self.words.is_word(last.key) and self.lex.zipf(last.key) >= 4.0:
@@ -313,6 +380,52 @@ class ClinicalNameRecognizer(RuleRecognizer):
                 break
         return [(start, last.end, "PERSON", score)]
 
+    def _credential_line(
+        self,
+        text: str,
+        tokens: tuple[Token, ...],
+        strength: list[int],
+        i: int,
+        clinical: frozenset[int],
+        *,
+        loose: bool,
+    ) -> list[Found]:
+        """A line that is a name and a credential, nothing else: 'CODLING PFISTERER RRT', 'Loo Bernarda,
+        RRT', 'SPANNER P. GEORGE, RRT' — every word before the credential, common words too. After
+        a credential that is also a chart word ('ROLLEFSON SUN RN') one of the words must be a name."""
+        n = i + 1
+        while (
+            n < len(tokens)
+            and same_line(text, tokens[i], tokens[n])
+            and (tokens[n].text in {".", ","} or tokens[n].key in CREDENTIALS)
+        ):
+            n += 1  # ("JANE ROE RN, BSN": more credentials may follow)
+        if n < len(tokens) and same_line(text, tokens[i], tokens[n]):
+            return []  # the line goes on after the credential
+        words: list[Token] = []
+        k = i - 1
+        while k >= 0 and same_line(text, tokens[k], tokens[i]):
+            if i - k > 3 * MAX_NAME_WORDS:
+                return []  # (a bounded look back: a signature line is short)
+            token = tokens[k]
+            if token.is_word and token.key in CREDENTIALS:
+                pass  # "JANE ROE RN BSN", read from "BSN"
+            elif token.is_word:
+                key = token.key
+                if key in CONTEXT_WORDS or key in self.lex.clinical or k in clinical or self.words.stop(token):
+                    return []
+                if self.words.calendar(token) or len(words) >= MAX_NAME_WORDS + 1:
+                    return []
+                words.append(token)
+            elif token.text not in {".", ",", "-"}:
+                return []  # a number or a bracket: a sentence, not a signature
+            k -= 1
+        if not words or all(w.is_initial for w in words):
+            return []
+        if loose and not any(strength[w.index] >= 2 or self._unknown(w) for w in words):
+            return []  # "NEEDS MD", "PLEASE PAGE RN"
+        return [(words[-1].start, words[0].end, "PERSON", 0.8)]
+
     def _after_given(self, text: str, tokens: tuple[Token, ...], strength: list[int], j: int) -> bool:
         """A listed surname that is also a rare word, right after a given name: 'SADYE SWINGLE AWARE'."""
         word = tokens[j]
@@ -329,7 +442,7 @@ class ClinicalNameRecognizer(RuleRecognizer):
     def _relatives(self, text: str, tokens: tuple[Token, ...], strength: list[int], i: int) -> list[Found]:
         """'son bill', 'daughter, Maria', 'Sons Smokey, Morris and Roger', 'Hank Przybylo (son)'."""
         found: list[Found] = []
-        j = next_index(tokens, i, ",:-(")
+        j = next_index(tokens, i, ",:-(?)")  # ("wife(?) Lawes")
         while j is not None and same_line(text, tokens[i], tokens[j]) and self._relative_name(tokens[j], strength[j]):
             name = self._extend(text, tokens, strength, j, 0.85)
             found.append(name)
@@ -346,7 +459,11 @@ class ClinicalNameRecognizer(RuleRecognizer):
             j = n
         # the relation after the name: "Hank Przybylo (son)", "Irene - daughter"
         p = prev_index(tokens, i, "(-,")
-        if p is not None and strength[p] >= 2 and same_line(text, tokens[p], tokens[i]):
+        if (
+            p is not None
+            and (strength[p] >= 2 or self._after_given(text, tokens, strength, p))
+            and same_line(text, tokens[p], tokens[i])
+        ):
             found += self._before(text, tokens, strength, p + 1, minimum=2, score=0.8)
         return found
 
@@ -363,13 +480,16 @@ class ClinicalNameRecognizer(RuleRecognizer):
             )
         if strength == 1 and (token.key in self.lex.given_names or not self.words.is_word(token.key)):
             return True
-        # "Sons Smokey, ...": where case means something, a capitalised rarer word after a relation
+        # "Sons Smokey, ...": where case means something, a capitalised rarer word after a relation,
+        # or a listed name that is a commoner word ("daughter Dollar in to visit")
+        zipf = self.lex.zipf(token.key)
         return (
             token.is_word
             and token.title_signal
-            and self.lex.zipf(token.key) < 4.0
+            and (zipf < 4.0 or (self.lex.is_name(token.key) and zipf < COMMON_WORD_ZIPF))
             and token.key not in self.lex.clinical
             and not self.words.stop(token)
+            and not self.words.calendar(token)
         )
 
     def _pair(self, text: str, tokens: tuple[Token, ...], strength: list[int], i: int) -> list[Found]:
@@ -455,7 +575,7 @@ class ClinicalNameRecognizer(RuleRecognizer):
             return []
         follower = tokens[j]
         # the word after "X." starts a sentence too: only a listed name or an unknown word counts
-        if token.key in {"r", "l", "p", "a", "s", "o", "m"} and strength[j] < 2:
+        if token.key in {"r", "l", "p", "a", "s", "o", "m"} and strength[j] < 2 and not _second_initial(tokens, i):
             return []  # right, left, and the S/O/A/P of a note: "R. mainstem", "P. ANTIBX", "a.m."
         if (strength[j] >= 2 or self._unknown(follower)) and j not in clinical and follower.capitalized:
             return [(token.start, follower.end, "PERSON", 0.7)]
@@ -472,6 +592,26 @@ def _last_within(tokens: tuple[Token, ...], i: int, end: int) -> int:
     while i + 1 < len(tokens) and tokens[i + 1].end <= end:
         i += 1
     return i
+
+
+def _before_auxiliaries(text: str, tokens: tuple[Token, ...], i: int) -> int:
+    """The index to read a name back from, before the verb at ``i``: past 'has', 'was', 'has been'."""
+    k = i
+    for _ in range(2):
+        if k > 0 and tokens[k - 1].key in AUXILIARIES and same_line(text, tokens[k - 1], tokens[i]):
+            k -= 1
+    return k
+
+
+def _second_initial(tokens: tuple[Token, ...], i: int) -> bool:
+    """The initial at ``i`` follows another initial-and-name and 'and': 'd. renna and l. hoyt'."""
+    return (
+        i >= 4
+        and tokens[i - 1].key in {"and", "&"}
+        and tokens[i - 2].is_word
+        and tokens[i - 3].text == "."
+        and tokens[i - 4].is_initial
+    )
 
 
 def _comma_before(tokens: tuple[Token, ...], i: int) -> bool:

@@ -20,10 +20,18 @@ __all__ = ["ClinicalNumberRecognizer", "luhn_ok"]
 
 _I = re.IGNORECASE
 
-NANP_PHONE = re.compile(r"(?<![\d/.])(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-]?)\d{3}[\s.-]\d{4,5}(?![\d/]|\.\d)")
+NANP_PHONE = re.compile(
+    r"(?<![\d/.])(?:\+?1[\s.-]?)?(?:(?:\(\d{3}\)\s?|\d{3}[\s.-]?)\d{3}[\s.-]\d{4,5}|\d{3}/\d{3}-\d{4}|\d{3}[.-]\d{7})"
+    r"(?![\d/]|\.\d)"
+)  # (also "617/555-1234" and "617-5551234")
+# whom one calls, between the word and the number: "call me at", "call daughter at 555 1234"
+_CALLED = (
+    r"(?:me|us|him|her|them|wife|husband|son|daughter|family|mother|mom|father|dad|sister|brother|friend|pt|patient)"
+)
 PHONE_CONTEXT = re.compile(
-    r"\b(?:phone|tel|telephone|cell|cellphone|mobile|home|work|office|pager|pgr|beeper|bpr|pg|fax|contact|"
-    r"number|call|page|ext|extension|reach|callback|voicemail)\b\.?[\s:#)-]*(?:no\.?|number|num|is|at)?[\s:#-]*"
+    r"\b(?:phone|tel|telephone|cell|cellphone|mobile|home|work|office|pager|pgr|beeper|beep|bpr|pg|fax|contact|"
+    rf"number|call|page|ext|extension|reach|callback|voicemail)\b\.?[\s:#)-]*(?:{_CALLED}\s+)?"
+    r"(?:no\.?|number|num|is|at|on)?[\s:#-]*"
     r"(?P<num>\(?\d[\d\s().-]{2,16}\d)",
     _I,
 )
@@ -142,6 +150,8 @@ class ClinicalNumberRecognizer(RuleRecognizer):
                 found.append((match.start(), match.end(), "PHONE", 0.65))
         for match in PHONE_CONTEXT.finditer(text):
             number = match.group("num").rstrip(" .-(")
+            if _clock_time(text, match.start("num"), number):
+                continue  # "call at 1400", "page by 2100": a time
             if len(re.sub(r"\D", "", number)) >= 4 and not _looks_like_time_or_measure(text, match.end("num")):
                 start = match.start("num")
                 found.append((start, start + len(number), "PHONE", 0.75))
@@ -279,6 +289,15 @@ def _id_like(value: str) -> bool:
     if value[0].isdigit():
         return digits >= 4
     return True
+
+
+def _clock_time(text: str, start: int, number: str) -> bool:
+    """Four digits that read as a clock (HHMM) right after a word of time: 'at 1400', '@ 2100'."""
+    if not re.fullmatch(r"[0-2]\d[0-5]\d", number) or int(number[:2]) > 23:
+        return False
+    return bool(
+        re.search(r"(?:\b(?:at|by|until|till|after|before|around|approx)|@)\s*$", text[max(0, start - 10) : start], _I)
+    )
 
 
 def _looks_like_time_or_measure(text: str, end: int) -> bool:

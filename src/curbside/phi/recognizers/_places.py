@@ -31,7 +31,20 @@ for _name in KNOWN_FACILITIES:
     _KNOWN_BY_FIRST.setdefault(_name[0], []).append(_name)
 # words naming a unit or ward after a place or person ("Lally MICU", "transfer to Quartermain 2")
 UNIT_WORDS = frozenset("micu sicu ccu icu csru ctic nsicu picu nicu cvicu tsicu ccu's stepdown step-down".split())
+# kinds of place a patient goes to, whose name may follow in brackets: "to rehab (Hebrew Rehab)"
+FACILITY_KINDS = frozenset(
+    "rehab rehabilitation hospital hosp hospice snf nh ltac ltach facility facilities nursing home shelter "
+    "program placement clinic".split()
+)
+_ASIDE_WORDS = 4
 RESIDENCE_WORDS = frozenset("lives live living resides reside residing resident moved home".split())
+# where someone lives, works or goes, before "in": "a job in Bel Air", "the church in Sanks"
+PLACE_NOUNS = frozenset(
+    "house apartment apt condo farm shelter church school college job work works worked working employed "
+    "family relatives friends hometown town village city suburb hospital hosp rehab clinic snf nh hospice "
+    "facility".split()
+)
+_RESIDENCE_REACH = 6
 # verbs of going and coming from: "flew to LEPPEN", "grew up in Sund", "originally from Egkomi"
 TRAVEL_WORDS = frozenset(
     "flew fly flying travel travelled traveled travelling traveling trip vacation vacationing visit visited "
@@ -77,11 +90,15 @@ class ClinicalPlaceRecognizer(RuleRecognizer):
         found: list[Found] = []
         for i, token in enumerate(tokens):
             if not token.is_word:
+                if token.text == "@":  # "a bed @ Avon"
+                    found += self.destinations.find(text, tokens, i, clinical)
                 continue
             if token.key in FACILITY_HEADS:
                 found += self._facility(text, tokens, i, clinical)
             elif token.key in {"st", "saint", "ste", "mt", "mount"}:
                 found += self._saint(text, tokens, i)
+            if token.key in FACILITY_KINDS:
+                found += self._facility_aside(text, tokens, i, clinical)
             found += self._known_facility(tokens, i)
             found += self._ward(text, tokens, i, clinical)
             found += self._residence(text, tokens, i, clinical)
@@ -114,7 +131,9 @@ class ClinicalPlaceRecognizer(RuleRecognizer):
                 break
             if key in GENERIC_MODIFIERS and key not in FACILITY_NAME_WORDS:
                 break
-            proper = key in FACILITY_NAME_WORDS or key in self.lex.places or self.lex.is_name(key)
+            proper = (
+                key in FACILITY_NAME_WORDS or key in self.lex.places or key in self.lex.regions or self.lex.is_name(key)
+            )  # ("ONTARIO HOSPITAL": a state's or province's name names a hospital too)
             misspelled = len(key) >= 5 and not self.words.is_word(key) and self.lex.zipf(key) < 2.0
             if (word.caseless or word.is_upper) and not (proper or misspelled):
                 break  # capitals say nothing here: "AWAITING REHAB" is not a place, "CALVERT HOSPITAL" is
@@ -123,9 +142,54 @@ class ClinicalPlaceRecognizer(RuleRecognizer):
             start = word.start
             named = named or key not in GENERIC_MODIFIERS
             k = p
+        if start is not None and not named and self._the_general(tokens, k, i):
+            return [(start, tokens[i].end, "LOCATION", 0.7)]
         if start is None or not named:
             return []
         return [(start, tokens[i].end, "LOCATION", 0.85)]
+
+    @staticmethod
+    def _the_general(tokens: tuple[Token, ...], k: int, i: int) -> bool:
+        """'I'm at the general hospital', 'sent to the General Hospital.': the town's own hospital, named
+        by its kind (not 'a general hospital', nor 'the general hospital population')."""
+        if k != i - 1 or tokens[k].key != "general" or k == 0 or tokens[k - 1].key != "the":
+            return False
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        return after is None or not after.is_word or after.key in STOPWORDS
+
+    def _facility_aside(self, text: str, tokens: tuple[Token, ...], i: int, clinical: frozenset[int]) -> list[Found]:
+        """A facility's name in brackets after the kind of facility: 'to rehab (Xiong Alhambra)',
+        'nh (sunrise of quincy)'. Every word is a rarer one and at least one can be a name."""
+        j = next_index(tokens, i, "")
+        if j is None or tokens[j].text != "(" or not _same_line(text, tokens[i], tokens[j]):
+            return []
+        words: list[Token] = []
+        k = j + 1
+        while k < len(tokens) and tokens[k].text != ")" and k - j <= 2 * _ASIDE_WORDS:  # (a bounded look)
+            word = tokens[k]
+            if word.kind == "num" or (word.kind == "punct" and word.text not in ".-&'"):
+                return []
+            if word.is_word:
+                words.append(word)
+            k += 1
+        if not words or k >= len(tokens) or tokens[k].text != ")" or len(words) > _ASIDE_WORDS:
+            return []
+        named = False
+        for word in words:
+            key = word.key
+            if key in self.lex.clinical or word.index in clinical or self.words.calendar(word):
+                return []
+            if key in self.lex.regions or (key in STOPWORDS and key not in {"of", "at", "the"}):
+                if word is words[0] or word is words[-1]:
+                    return []  # "(see below)", "(or the VA)": a remark, not a name
+                continue
+            listed = self.lex.is_name(key) or key in self.lex.places or key in FACILITY_NAME_WORDS
+            if self.lex.zipf(key) >= 4.5 and not listed and key not in FACILITY_HEADS:
+                return []  # "(per family)", "(acute)": plain words
+            named = named or self.destinations.name_like(word, word.index, clinical) or word.title_signal
+        if not named:
+            return []
+        return [(words[0].start, words[-1].end, "LOCATION", 0.75)]
 
     def _known_facility(self, tokens: tuple[Token, ...], i: int) -> list[Found]:
         """'Holy Cross', 'Sacred Heart' — in any case ("presented to holy cross hospital")."""
@@ -189,8 +253,9 @@ class ClinicalPlaceRecognizer(RuleRecognizer):
         q = prev_index(tokens, p, "")
         if q is not None and tokens[q].key == "up":  # "grew up in"
             q = prev_index(tokens, q, "")
-        if q is None or tokens[q].key not in TRAVEL_WORDS or not _same_line(text, tokens[q], token):
-            return []
+        is_from = tokens[p].key == "from" and q is not None and tokens[q].key in {"is", "was", "are", "comes"}
+        if q is None or not (tokens[q].key in TRAVEL_WORDS or is_from) or not _same_line(text, tokens[q], token):
+            return []  # ("pt is from Dorchester": where someone is from)
         return [(token.start, token.end, "LOCATION", 0.7)]
 
     def _named_destination(self, text: str, tokens: tuple[Token, ...], i: int) -> list[Found]:
@@ -208,29 +273,58 @@ class ClinicalPlaceRecognizer(RuleRecognizer):
         return [(token.start, token.end, "LOCATION", 0.6)]
 
     def _residence(self, text: str, tokens: tuple[Token, ...], i: int, clinical: frozenset[int]) -> list[Found]:
-        """'lives in Rockport', 'lives nearby in DC', 'shelter in Edgemere area'."""
+        """'lives in Rockport', 'lives nearby in DC', 'lives with son and family in Layel', 'lives at
+        Delta House', 'shelter in Edgemere area' (a verb of living earlier in the same clause)."""
         token = tokens[i]
-        if token.key not in {"in", "near"}:
+        if token.key not in {"in", "near", "at"}:
             return []
-        p = prev_index(tokens, i, "")
-        q = prev_index(tokens, p, "") if p is not None else None
-        before = {tokens[x].key for x in (p, q) if x is not None}
+        lives = self._lives_before(text, tokens, i)
         j = next_index(tokens, i, "")
         if j is None or not tokens[j].is_word or not _same_line(text, token, tokens[j]):
             return []
         place = tokens[j]
         after = tokens[j + 1].key if j + 1 < len(tokens) else ""
-        if not (before & RESIDENCE_WORDS or after in {"area", "county", "city", "township", "region"}):
+        if not (lives or (token.key != "at" and after in {"area", "county", "city", "township", "region"})):
             return []
-        if len(place.key) == 2 and place.is_upper and before & RESIDENCE_WORDS:  # "lives in DC"
+        if len(place.key) == 2 and place.is_upper and lives and place.key not in STOPWORDS:  # "lives in DC"
             return [(place.start, place.end, "LOCATION", 0.7)]
         if place.key in STOPWORDS or place.key in self.lex.clinical or j in clinical or not place.capitalized:
             return []
-        if place.key in self.lex.regions or self.words.misspelt(place.key):
+        if place.key in self.lex.regions or self.words.calendar(place):
+            return []
+        if lives and place.title_signal:
+            # a capital where case means something names the place, dictionary word or not: "a job in
+            # Bel Air", "the church in Sanks"; the name runs on over further such words
+            named, k = [place], j
+            for _ in range(2):
+                n = next_index(tokens, k, "-")
+                if n is None or not tokens[n].title_signal or tokens[n].start - tokens[k].end > 1:
+                    break
+                if tokens[n].key in STOPWORDS or tokens[n].key in self.lex.clinical:
+                    break
+                named.append(tokens[n])
+                k = n
+            # (not "in Assisted Living", "in Senior Housing": a kind of home is all common words)
+            if any(w.key in self.lex.places or self.lex.zipf(w.key) < 4.0 for w in named):
+                return [(place.start, named[-1].end, "LOCATION", 0.7)]
+            return []
+        if self.words.misspelt(place.key):
             return []
         if self.words.is_word(place.key) and place.key not in self.lex.places:
             return []
         return [(place.start, place.end, "LOCATION", 0.7)]
+
+    def _lives_before(self, text: str, tokens: tuple[Token, ...], i: int) -> bool:
+        """A word of living somewhere earlier in the clause: 'lives', 'lives nearby', 'resides with
+        her son and his family' (up to six words back, not past a stop or a comma)."""
+        p = prev_index(tokens, i, "")
+        for _ in range(_RESIDENCE_REACH):
+            if p is None or tokens[p].text in ".,;:!?()" or not _same_line(text, tokens[p], tokens[i]):
+                return False
+            if tokens[p].key in RESIDENCE_WORDS or (tokens[i].key == "in" and tokens[p].key in PLACE_NOUNS):
+                return True
+            p = prev_index(tokens, p, "")
+        return False
 
     def _saint(self, text: str, tokens: tuple[Token, ...], i: int) -> list[Found]:
         """'St. Mary', 'Saint Elizabeth's', 'Mt. Sinai' — not 'ST elevation', 'ST 110' or '1st step'."""
@@ -277,9 +371,11 @@ class ClinicalPlaceRecognizer(RuleRecognizer):
         words = [token]
         k = i
         while len(words) < self.lex.longest_place_phrase:
-            n = next_index(tokens, k, "")
+            n = next_index(tokens, k, "-")  # ("Wilkes-Barre", "Security-Widefield": the hyphen is no word)
             if n is None or not tokens[n].is_word:
                 break
+            if n > k + 1 and text[tokens[k].end : tokens[n].start] != "-":
+                break  # (a hyphen only between the words, not a dash in a sentence)
             words.append(tokens[n])
             k = n
         for length in range(len(words), 1, -1):
