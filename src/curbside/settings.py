@@ -110,6 +110,11 @@ class Settings(BaseSettings):
     # --- answers and LLM endpoints (#3) ------------------------------------------------
     answer_passages: int = Field(5, ge=1, le=20, description="Top passages an answer is drawn from.")
     answer_max_sentences: int = Field(4, ge=1, le=20, description="Sentences in an extractive answer.")
+    abstain: bool = Field(
+        True,
+        description="Withhold the answer (no_source) when the fitted abstention model (ask/abstain.py) judges the "
+        "passages found unlikely to answer the question.",
+    )
     max_findings: int = Field(20, ge=0, description="Clinical findings accepted with a condition.")
     local_llm_url: str | None = Field(
         None, description="OpenAI-compatible API on the clinic's machine (llama.cpp, Ollama, vLLM), e.g. http://127.0.0.1:8080/v1."

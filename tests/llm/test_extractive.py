@@ -50,3 +50,33 @@ def test_no_shared_word_falls_back_to_the_top_passage_opening() -> None:
     top = passage("t", "Artemisinin combinations are given for three days. Severe cases need artesunate.")
     answer = extractive_answer("zzz qqq", [top], 4)
     assert answer.text.startswith("Artemisinin combinations are given for three days. [1]")
+
+
+def test_label_lines_under_a_heading_answer_through_their_context() -> None:
+    # the CEP page files sertraline's dose as list items under "Dosing", inside the drug's section
+    text = (
+        "Selective Serotonin Reuptake Inhibitors (SSRIs)\n\n25 mg, 50 mg, 100 mg capsule\n\n"
+        "Coverage: ODB; NIHB\n\nDosing\n\nInitial: 25-50 mg daily (am/pm)\n\nMax: 200 mg daily\n\n"
+        "Side effects\n\nGI: nausea, vomiting, diarrhea"
+    )
+    drug = passage("cep", text, "Anxiety and Depression", "Management > First-line medication options > Sertraline (Zoloft®)")
+    answer = extractive_answer("sertraline starting dose?", [drug], 4)
+    assert answer.text.startswith("Initial: 25-50 mg daily (am/pm) [1]")
+    assert "Side effects" not in answer.text and "Dosing [1]" not in answer.text  # headings are context only
+    assert "Max: 200 mg daily" in extractive_answer("maximum daily dose of sertraline?", [drug], 4).text
+
+
+def test_lead_in_lines_are_context_not_answers() -> None:
+    text = "ADP funding assistance may be requested for up to:\n\nTwo different ambulation aids (e.g. walker and crutches)."
+    answer = extractive_answer("how many ambulation aids can ADP fund?", [passage("adp", text)], 4)
+    assert answer.text == "Two different ambulation aids (e.g. walker and crutches). [1]"
+
+
+def test_units_far_below_the_best_are_left_out() -> None:
+    text = (
+        "Initial: 25-50 mg daily (am/pm)\n\n"
+        "Depression and anxiety often occur together in adults seen in primary care."
+    )
+    drug = passage("cep", text, "Guide", "Sertraline (Zoloft®) > Dosing")
+    answer = extractive_answer("sertraline starting dose?", [drug], 4)
+    assert answer.text == "Initial: 25-50 mg daily (am/pm) [1]"

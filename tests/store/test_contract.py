@@ -171,3 +171,15 @@ def test_lexical_filters_and_delete(lexical: LexicalIndex) -> None:
 def test_lexical_hostile_terms_never_raise(lexical: LexicalIndex, terms: list[str]) -> None:
     _fill(lexical)
     assert isinstance(lexical.search(terms, 5, SearchFilters()), list)
+
+
+def test_lexical_document_frequency_counts_chunks_across_namespaces(lexical: LexicalIndex) -> None:
+    _fill(lexical)
+    frequencies = lexical.document_frequency(["kidney", "hypertension", "amiodarone", "Treating", '"', "AND"])
+    assert frequencies["kidney"] == 2 and frequencies["Treating"] == 1  # stemmed like the index: "treat"
+    assert frequencies["hypertension"] == 2  # "Hypertension" and "hypertensive" share a porter stem
+    assert frequencies["amiodarone"] == 0
+    assert frequencies['"'] == 0
+    assert frequencies["AND"] == 1  # the word "and" (quoted), never the operator
+    lexical.delete([2])
+    assert lexical.document_frequency(["kidney"]) == {"kidney": 1}

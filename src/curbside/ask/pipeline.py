@@ -17,10 +17,22 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from curbside.ask.abstain import (
+    Evidence,
+    abstention_model,
+    agreement,
+    coverage_terms,
+    key_words,
+    rarity,
+    typed_answer,
+    unknown_words,
+    weighted_share,
+)
 from curbside.ask.clarify import clarifying_question
+from curbside.ask.focus import Outline, missing_population, off_subject
 from curbside.ask.query import compose_query
 from curbside.errors import UpstreamError, ValidationError
-from curbside.llm.extractive import extractive_answer
+from curbside.llm.extractive import ExtractiveAnswer, extractive_answer, passage_units
 from curbside.llm.markers import check_markers
 from curbside.llm.prompts import answer_messages
 from curbside.sentences import split_sentences
@@ -122,21 +134,111 @@ class Asker:
             return await self._no_source(text, filters, warnings, meta)
         hits = response.hits
         meta["top_similarity"] = _round(max((h.similarity or 0.0) for h in hits))
+        hits, all_off = await asyncio.to_thread(self._stay_on_question, text, hits, warnings, meta)
+        extract = extractive_answer(text, hits, s.answer_max_sentences)
+        unknown = await asyncio.to_thread(self._judge, text, hits, extract, all_off, meta)
+        if unknown is not None:
+            meta["took_ms"] = _ms(started)
+            return self._abstained(unknown, warnings, meta)
 
         if not request.use_llm:
             meta["routing_reason"] = "the request asked for the extractive answer"
-            answer = self._extractive(text, hits, warnings, meta, status="answered")
+            answer = self._extractive(text, hits, warnings, meta, status="answered", extract=extract)
         elif not self.router.has_model:
             meta["routing_reason"] = self.router.route(screened.phi).reason
-            answer = self._extractive(text, hits, warnings, meta, status="answered")
+            answer = self._extractive(text, hits, warnings, meta, status="answered", extract=extract)
         else:
             shown = hits[: s.llm_passages]  # the fallback below still draws on every hit
             messages = answer_messages(
                 _prompt_question(request, text), shown, passage_chars=s.llm_passage_chars, patient_context=context
             )
             answer = await self._routed(messages, screened, text, hits, shown, warnings, meta)
+        self._check_population(request.question, answer)
         answer.metadata["took_ms"] = _ms(started)
         return answer
+
+    # --- stay on the question, abstain honestly ------------------------------------------
+    def _stay_on_question(
+        self, text: str, hits: list[Passage], warnings: list[str], meta: dict[str, object]
+    ) -> tuple[list[Passage], bool]:
+        """Drop hits filed under a sibling of what the question names, when others remain; else flag them."""
+        outlines: dict[tuple[str, int], Outline] = {}
+        verdicts = []
+        for hit in hits:
+            key = (hit.doc_key, hit.version)
+            if key not in outlines:
+                outlines[key] = Outline(self.engine.outline(*key))
+            verdicts.append(off_subject(text, hit.section_path, outlines[key], hit.body))
+        off = [(h, v) for h, v in zip(hits, verdicts, strict=True) if v is not None]
+        if not off:
+            return hits, False
+        meta["off_subject"] = [{"chunk_id": h.chunk_id, "heading": v.heading, "named": v.named} for h, v in off]
+        kept = [h for h, v in zip(hits, verdicts, strict=True) if v is None]
+        if kept:
+            return kept, False
+        first = off[0][1]
+        warnings.append(
+            f"The passages found are about other subjects than the question names: the first is filed under "
+            f"'{first.heading}', beside a section on '{first.named}'. Check that the answer applies."
+        )
+        return hits, True
+
+    def _judge(
+        self, text: str, hits: Sequence[Passage], extract: ExtractiveAnswer, all_off: bool, meta: dict[str, object]
+    ) -> tuple[str, ...] | None:
+        """The abstention evidence into ``meta``; the unknown words (maybe none) when the answer should be withheld."""
+        model = abstention_model()
+        keys = key_words(text)
+        frequencies, chunks = self.engine.word_frequencies(list(keys))
+        idf = rarity(frequencies, chunks)
+        passages = [f"{h.title} {h.section_path} {h.body}" for h in hits]
+        best = max(extract.sentences, key=lambda u: u.score, default=None)
+        unit_terms = set(best.terms | best.context) if best is not None else set()
+        top = hits[0]
+        relevance = [h.relevance for h in hits if h.relevance is not None]
+        evidence = Evidence(
+            top_relevance=max(relevance, default=0.0),
+            key_coverage=weighted_share(coverage_terms(passages), keys, idf),
+            unknown=unknown_words(frequencies),
+            unit_coverage=weighted_share(unit_terms, keys, idf),
+            agreement=agreement(top.dense_rank, top.lexical_rank),
+            off_subject=all_off,
+            typed_answer=typed_answer(text, [u for r, h in enumerate(hits) for u in passage_units(h, r)], keys, idf),
+        )
+        judged: dict[str, object] = evidence.as_dict()
+        meta["abstention"] = judged
+        if model is None or not relevance or not self.settings.abstain:
+            return None  # no calibrated relevance (bm25, an unfitted embedder) or switched off: never guess
+        p = model.probability(evidence)
+        judged |= {"p_answerable": round(p, 4), "threshold": model.threshold}
+        return evidence.unknown if p < model.threshold else None
+
+    def _abstained(self, unknown: tuple[str, ...], warnings: list[str], meta: dict[str, object]) -> Answer:
+        if unknown:
+            quoted = [f"'{w}'" for w in unknown]
+            named = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + f" or {quoted[-1]}"
+            message = (
+                f"The knowledge base does not mention {named}, so it cannot answer this question; no answer is given. "
+                "Ingest a source that covers it."
+            )
+        else:
+            message = (
+                "The passages found do not answer this question well enough (they miss what the question asks "
+                "about), so no answer is given. Rephrase it, or ingest a source that covers it."
+            )
+        meta |= {"mode": None, "model_used": "extractive", "abstained": True}
+        return Answer(status="no_source", answer=message, warnings=warnings, metadata=meta)
+
+    def _check_population(self, question: str, answer: Answer) -> None:
+        """Flag an answer whose cited passages never mention the population the question names."""
+        if not answer.citations:
+            return
+        missing = missing_population(question, [f"{c.section_path or ''} {c.excerpt}" for c in answer.citations])
+        if missing:
+            answer.warnings.append(
+                f"The question is about {' and '.join(missing)}, but the cited passages do not mention them; "
+                "check that the answer applies."
+            )
 
     async def _routed(
         self,
@@ -170,9 +272,17 @@ class Asker:
 
     # --- answer paths --------------------------------------------------------------------------
     def _extractive(
-        self, text: str, hits: Sequence[Passage], warnings: list[str], meta: dict[str, object], *, status: str
+        self,
+        text: str,
+        hits: Sequence[Passage],
+        warnings: list[str],
+        meta: dict[str, object],
+        *,
+        status: str,
+        extract: ExtractiveAnswer | None = None,
     ) -> Answer:
-        extract = extractive_answer(text, hits, self.settings.answer_max_sentences)
+        if extract is None:
+            extract = extractive_answer(text, hits, self.settings.answer_max_sentences)
         meta |= {"mode": "extractive", "model_used": "extractive"}
         return Answer(
             status=status,  # type: ignore[arg-type]

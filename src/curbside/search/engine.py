@@ -24,6 +24,7 @@ from __future__ import annotations
 import enum
 import re
 import time
+from collections.abc import Sequence
 from typing import Final, Literal
 
 import numpy as np
@@ -215,6 +216,14 @@ class SearchEngine:
             warnings=warnings,
             took_ms=(time.perf_counter() - started) * 1000.0,
         )
+
+    def outline(self, doc_key: str, version: int) -> list[str]:
+        """The section paths of a document version, in order: what its sections are about."""
+        return self.documents.section_paths(doc_key, version)
+
+    def word_frequencies(self, words: Sequence[str]) -> tuple[dict[str, int], int]:
+        """How many chunks hold each word, and how many chunks there are (for rarity weights)."""
+        return self.lexical.document_frequency(words), self.lexical.count()
 
     def default_threshold(self, mode: str = "hybrid") -> float | None:
         """``Settings.min_similarity``, else the embedder's calibrated threshold; bm25 applies none."""

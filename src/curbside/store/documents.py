@@ -159,6 +159,15 @@ class DocumentStore:
             )
         return out
 
+    def section_paths(self, doc_key: str, version: int) -> list[str]:
+        """The distinct section paths of one document version's chunks, in document order."""
+        rows = self.db.rows(
+            "SELECT c.section_path FROM chunks c JOIN document_versions v ON v.id = c.version_id "
+            "JOIN documents d ON d.id = v.document_id WHERE d.doc_key = ? AND v.version = ? ORDER BY c.ordinal",
+            (doc_key, version),
+        )
+        return list(dict.fromkeys(path for (path,) in rows))
+
     def rowids_for_chunk_ids(self, chunk_ids: Sequence[str]) -> dict[str, int]:
         if not chunk_ids:
             return {}

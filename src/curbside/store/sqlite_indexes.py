@@ -148,6 +148,14 @@ class Fts5Index:
     def count(self) -> int:
         return int(self.db.scalar("SELECT COUNT(*) FROM chunks_fts_meta"))
 
+    def document_frequency(self, terms: Sequence[str]) -> dict[str, int]:
+        """How many indexed chunks hold each term (after the index's own stemming)."""
+        out: dict[str, int] = {}
+        for term in dict.fromkeys(terms):
+            match = fts_match_expression([term])
+            out[term] = int(self.db.scalar("SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (match,))) if match else 0
+        return out
+
 
 def fts_match_expression(terms: Sequence[str]) -> str:
     """Quote every term and OR them, so no punctuation or keyword (AND, NEAR, -) can break the query."""

@@ -1,0 +1,155 @@
+"""Abstain honestly: does the evidence found answer this question, or should ``ask`` say it cannot?
+
+A similarity threshold alone does not separate the two (an e5 model puts an unanswerable
+amiodarone question and an answerable walker question at 0.854 both). The decision
+combines what we know about the hits:
+
+* ``top_relevance``: the best hit's calibrated relevance (search/relevance.py);
+* ``key_coverage``: the share of the question's key words, weighted by their rarity in the
+  knowledge base, that the answer passages hold (text and section path);
+* ``unknown``: the question names a word no chunk of the knowledge base holds ("amiodarone"
+  in a psychiatry guideline) — the strongest single sign;
+* ``unit_coverage``: the same share for the best answer unit with its heading context;
+* ``agreement``: the dense and keyword retrievers both put the top hit in their first three;
+* ``off_subject``: every hit sits under a sibling of the section the question names;
+* ``typed_answer``: some unit holding at least half the question's key-word weight (in its
+  text or heading context) also holds the kind of value the question asks for — a dose in
+  mg for a dose question, money or a share for a price, a time span for "how long" — or
+  the question asks for no particular kind of value.
+
+A logistic model over these gives P(answerable); below the fitted threshold the answer
+is ``no_source``. Coefficients and threshold are fitted with cross-validation on the
+labelled guideline QA set and BioASQ questions (``benchmarks/fit_abstention.py``) and
+kept in ``abstention.toml`` beside this file, with the figures they reached.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from curbside.llm.extractive import Sentence, terms
+
+__all__ = ["FEATURES", "AbstentionModel", "Evidence", "abstention_model", "key_words"]
+
+_MODEL_FILE = Path(__file__).with_name("abstention.toml")
+FEATURES = ("top_relevance", "key_coverage", "unknown", "unit_coverage", "agreement", "off_subject", "typed_answer")
+_RAW_WORD = re.compile(r"[a-z][a-z0-9]*")
+TYPED_SHARE = 0.5
+_TIME_SPAN = r"\d+(?:\.\d+)?\s*(?:(?:-|–|to)\s*\d+\s*)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b|\(\d+\) (?:days?|weeks?|months?|years?)"
+# what kind of value a question asks for (first match wins), and how a unit shows one
+ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (
+        re.compile(r"\b(?:dose|doses|dosing|dosage)\b", re.I),
+        re.compile(r"\d\s*(?:mg|mcg|µg|micrograms?|g|units?|ml|mmol|mg/kg)\b", re.I),
+    ),
+    (
+        re.compile(r"\b(?:price|cost|fee|grant|rebate|charge)\b|\bhow much\b.*\b(?:pay|paid|cover|fund)", re.I),
+        re.compile(r"\$\s?\d|\d\s?%|\bpercent", re.I),
+    ),
+    (re.compile(r"\bhow long\b|\bduration\b", re.I), re.compile(_TIME_SPAN, re.I)),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    top_relevance: float
+    key_coverage: float
+    unknown: tuple[str, ...]  # key words no chunk in the knowledge base holds
+    unit_coverage: float
+    agreement: bool
+    off_subject: bool
+    typed_answer: bool
+
+    def features(self) -> list[float]:
+        return [
+            self.top_relevance,
+            self.key_coverage,
+            1.0 if self.unknown else 0.0,
+            self.unit_coverage,
+            1.0 if self.agreement else 0.0,
+            1.0 if self.off_subject else 0.0,
+            1.0 if self.typed_answer else 0.0,
+        ]
+
+    def as_dict(self) -> dict[str, object]:
+        return {name: round(v, 4) for name, v in zip(FEATURES, self.features(), strict=True)} | {
+            "unknown_words": list(self.unknown)
+        }
+
+
+def key_words(question: str) -> dict[str, str]:
+    """The question's content words (raw, for the keyword index) and their answer-matching terms."""
+    out: dict[str, str] = {}
+    for word in _RAW_WORD.findall(question.lower().replace("'s ", " ")):
+        stems = terms(word, question=True)
+        if stems and len(word) > 2:
+            out[word] = stems[0]
+    return out
+
+
+def weighted_share(found: set[str], keys: Mapping[str, str], idf: Mapping[str, float]) -> float:
+    """Share of the key words' rarity weight whose terms are in ``found``."""
+    total = sum(idf[w] for w in keys)
+    if total <= 0:
+        return 1.0
+    return sum(idf[w] for w, t in keys.items() if t in found) / total
+
+
+def rarity(frequencies: Mapping[str, int], chunks: int) -> dict[str, float]:
+    """Inverse document frequency of each word in the knowledge base (a word in every chunk weighs ~0)."""
+    return {w: math.log((chunks + 1) / (df + 1)) for w, df in frequencies.items()}
+
+
+def unknown_words(frequencies: Mapping[str, int]) -> tuple[str, ...]:
+    return tuple(w for w, df in frequencies.items() if df == 0 and not w[0].isdigit())
+
+
+def agreement(dense_rank: int | None, lexical_rank: int | None, within: int = 3) -> bool:
+    return dense_rank is not None and lexical_rank is not None and dense_rank <= within and lexical_rank <= within
+
+
+@dataclass(frozen=True)
+class AbstentionModel:
+    intercept: float
+    weights: tuple[float, ...]
+    threshold: float  # answer when P(answerable) is at least this
+
+    def probability(self, evidence: Evidence) -> float:
+        z = self.intercept + sum(w * x for w, x in zip(self.weights, evidence.features(), strict=True))
+        return 1.0 / (1.0 + math.exp(-z)) if z > -50 else 0.0
+
+
+@cache
+def abstention_model() -> AbstentionModel | None:
+    """The fitted model, or None when there is none fitted on these features (then nothing abstains on it)."""
+    if not _MODEL_FILE.exists():
+        return None
+    data = tomllib.loads(_MODEL_FILE.read_text(encoding="utf-8"))
+    entry = data.get("model")
+    if not entry or tuple(entry["features"]) != FEATURES:
+        return None
+    return AbstentionModel(float(entry["intercept"]), tuple(float(w) for w in entry["weights"]), float(entry["threshold"]))
+
+
+def typed_answer(question: str, units: Sequence[Sentence], keys: Mapping[str, str], idf: Mapping[str, float]) -> bool:
+    """Whether a unit about the question (half its key-word weight, heading context included) holds the
+    kind of value the question asks for; a question asking for no particular kind passes."""
+    shows = next((unit for asks, unit in ANSWER_TYPES if asks.search(question)), None)
+    if shows is None:
+        return True
+    return any(
+        shows.search(u.text) and weighted_share(set(u.terms | u.context), keys, idf) >= TYPED_SHARE for u in units
+    )
+
+
+def coverage_terms(texts: Sequence[str]) -> set[str]:
+    out: set[str] = set()
+    for text in texts:
+        out.update(terms(text))
+    return out

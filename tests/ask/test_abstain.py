@@ -1,0 +1,71 @@
+"""The answer/no-answer evidence and the fitted model (ask/abstain.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from curbside.ask.abstain import (
+    FEATURES,
+    Evidence,
+    abstention_model,
+    agreement,
+    key_words,
+    rarity,
+    typed_answer,
+    unknown_words,
+    weighted_share,
+)
+from curbside.llm.extractive import passage_units
+from curbside.types import Passage
+
+DOSING = Passage(
+    chunk_id="cep:v1:7",
+    doc_key="cep",
+    title="Anxiety and Depression",
+    section_path="Management > First-line medication options > Sertraline (Zoloft®)",
+    score=1.0,
+    text="Anxiety and Depression > Management > First-line medication options > Sertraline (Zoloft®)\n\n"
+    "Coverage: ODB; NIHB\n\nDosing\n\nInitial: 25-50 mg daily (am/pm)\n\nMax: 200 mg daily",
+)
+
+
+def test_key_words_keep_content_words_and_their_answer_terms() -> None:
+    keys = key_words("What is the walker's maximum dose of sertraline?")
+    assert keys == {"walker": "walker", "maximum": "max", "dose": "dose", "sertraline": "sertra"}
+
+
+def test_rare_words_weigh_more_and_unknown_words_are_named() -> None:
+    idf = rarity({"dose": 90, "amiodarone": 0, "fibrillation": 0, "2024": 0}, chunks=100)
+    assert idf["amiodarone"] > idf["dose"] > 0
+    assert unknown_words({"dose": 90, "amiodarone": 0, "2024": 0}) == ("amiodarone",)
+    keys = {"dose": "dose", "amiodarone": "amioda"}
+    assert weighted_share({"dose"}, keys, idf) < 0.2  # the rare word carries the weight
+    assert weighted_share({"dose", "amioda"}, keys, idf) == 1.0
+
+
+def test_typed_answer_needs_the_kind_of_value_the_question_asks_for_about_its_subject() -> None:
+    units = passage_units(DOSING, 0)
+    frequencies = {"sertraline": 3, "starting": 20, "dose": 30, "amiodarone": 0, "loading": 0}
+    idf = rarity(frequencies, chunks=200)
+    sertraline = key_words("sertraline starting dose?")
+    amiodarone = key_words("amiodarone loading dose?")
+    assert typed_answer("sertraline starting dose?", units, sertraline, idf)  # "Initial: 25-50 mg", under Dosing
+    assert not typed_answer("amiodarone loading dose?", units, amiodarone, idf)  # mg, but about sertraline
+    assert typed_answer("who covers sertraline?", units, key_words("who covers sertraline?"), idf)  # no kind asked
+
+
+def test_agreement_means_both_retrievers_rank_the_top_hit_high() -> None:
+    assert agreement(1, 3)
+    assert not agreement(1, None)
+    assert not agreement(4, 1)
+
+
+def test_the_fitted_model_reads_its_features_and_weighs_evidence_the_right_way() -> None:
+    model = abstention_model()
+    assert model is not None, "src/curbside/ask/abstention.toml is missing or was fitted on other features"
+    assert len(model.weights) == len(FEATURES) and 0.0 <= model.threshold <= 1.0
+    good = Evidence(0.95, 1.0, (), 1.0, True, False, True)
+    assert model.probability(good) > model.threshold
+    assert model.probability(replace(good, top_relevance=0.3)) < model.probability(good)
+    assert model.probability(replace(good, typed_answer=False)) < model.probability(good)
+    assert model.probability(replace(good, unit_coverage=0.1)) < model.probability(good)

@@ -1,0 +1,49 @@
+"""Answers a clinician can trust (#13), on the real CEP anxiety-and-depression page: the fact from a
+label line, the right condition's section, the evidence behind answering at all."""
+
+from __future__ import annotations
+
+import asyncio
+
+from curbside.app import Curbside
+from curbside.types import Answer, AskRequest
+
+
+def ask(core: Curbside, question: str) -> Answer:
+    return asyncio.run(core.asker.ask(AskRequest(question=question, use_llm=False)))
+
+
+def test_a_dose_in_a_list_item_is_the_answer(make_core) -> None:
+    answer = ask(make_core(), "sertraline starting dose?")
+    assert answer.status == "answered"
+    assert "Initial: 25-50 mg daily" in answer.answer
+    assert "Sertraline" in (answer.citations[0].section_path or "")
+
+
+def test_a_passage_about_the_other_condition_is_not_used_when_the_right_one_exists(make_core) -> None:
+    answer = ask(make_core(), "how long to continue an antidepressant after remission of depression?")
+    assert answer.status == "answered"
+    paths = [c.section_path or "" for c in answer.citations]
+    assert not any("> Anxiety >" in f"{p} >" for p in paths), paths
+    assert any(fact in answer.answer for fact in ("6-12 months", "6-9 months")), answer.answer
+    dropped = answer.metadata.get("off_subject")
+    assert dropped and dropped[0]["heading"] == "Anxiety" and dropped[0]["named"] == "Depression"
+
+
+def test_the_evidence_for_answering_is_recorded(make_core) -> None:
+    answer = ask(make_core(), "amiodarone loading dose for atrial fibrillation?")
+    evidence = answer.metadata["abstention"]
+    assert "amiodarone" in evidence["unknown_words"]
+    assert evidence["typed_answer"] == 0.0  # doses on the page are about other drugs
+    if answer.status == "no_source":
+        assert "'amiodarone'" in answer.answer and answer.citations == []
+
+
+def test_the_outline_of_a_document_is_its_section_paths(make_core) -> None:
+    core = make_core()
+    version = core.documents.current("cep-anxiety-and-depression")
+    assert version is not None
+    paths = core.search_engine.outline("cep-anxiety-and-depression", version.version)
+    assert any(p.endswith("Sertraline (Zoloft®)") for p in paths)
+    assert len(paths) == len(set(paths))
+    assert core.search_engine.outline("cep-anxiety-and-depression", version.version + 5) == []
