@@ -70,3 +70,16 @@ def test_missing_population_is_reported_only_when_no_passage_mentions_it() -> No
     assert missing_population(question, ["Initial: 20 mg daily; Max: 40 mg daily"]) == ["older adults"]
     assert missing_population(question, ["Max: 40 mg daily (20 mg in older adults)"]) == []
     assert missing_population(question, ["Management > Special populations > Elderly", "Max: 20 mg"]) == []
+
+
+def test_the_question_naming_the_passage_heading_counts_even_when_the_body_uses_the_word() -> None:
+    outline = Outline(
+        [
+            "Part 6: Device Eligibility > 600 Number of Devices Funded & Funding Periods",
+            "Part 6: Device Eligibility > 605 Requests for a Replacement Device",
+        ]
+    )
+    path = "Part 6: Device Eligibility > 600 Number of Devices Funded & Funding Periods"
+    body = "Wheelchairs - 5 years; the funding period starts on delivery."
+    # "how often" asks for a period, which the passage's own heading names: it is on subject
+    assert off_subject("how often will ADP replace a wheelchair seating system?", path, outline, body) is None

@@ -80,3 +80,46 @@ def test_units_far_below_the_best_are_left_out() -> None:
     drug = passage("cep", text, "Guide", "Sertraline (Zoloft®) > Dosing")
     answer = extractive_answer("sertraline starting dose?", [drug], 4)
     assert answer.text == "Initial: 25-50 mg daily (am/pm) [1]"
+
+
+def test_a_question_for_a_time_span_prefers_the_unit_that_gives_one() -> None:
+    # ADP manual 600: funding periods are list items under a numbered clause heading
+    text = (
+        "600.02 Funding Periods\n\n"
+        "Seating systems: replaced on request of the client and the authorizer.\n\n"
+        "Seating systems: replaced once in 2 years by the program."
+    )
+    manual = passage("adp", text, "ADP manual", "Part 6: Device Eligibility > 600 Number of Devices Funded")
+    assert extractive_answer("how often are seating systems replaced?", [manual], 1).text == (
+        "Seating systems: replaced once in 2 years by the program. [1]"
+    )
+    assert "600.02" not in extractive_answer("how often are seating systems replaced?", [manual], 4).text
+
+
+def test_an_echo_of_the_question_is_not_an_answer() -> None:
+    side_effects = passage("cep", "Urogenital: sexual dysfunction\n\nGI: nausea, vomiting, diarrhea", "CEP", "Citalopram > Side effects")
+    management = passage(
+        "cep2",
+        "Management: Wait and watch for improvement; Lower the dose; Switch medication if not manageable "
+        "(switch to bupropion or mirtazapine)",
+        "CEP",
+        "Sexual side effects",
+    )
+    answer = extractive_answer("SSRI sexual dysfunction not settling, what to switch to?", [side_effects, management], 1)
+    assert "switch to bupropion or mirtazapine" in answer.text
+
+
+def test_what_is_questions_prefer_the_sentence_that_opens_with_the_term() -> None:
+    text = (
+        "Most importantly, phenotypic complexity is dependent on the organism and its environment. "
+        "Phenotypic complexity quantifies the number of genetically uncorrelated phenotypic traits."
+    )
+    answer = extractive_answer("what is phenotypic complexity?", [passage("p", text)], 1)
+    assert answer.text.startswith("Phenotypic complexity quantifies")
+
+
+def test_question_phrasing_and_hyphens_meet_the_source_words() -> None:
+    assert "contra" in terms("who should not get bupropion?", question=True)
+    assert {"gad"} <= set(terms("usual pregabalin dose for generalized anxiety disorder?", question=True))
+    assert "postme" in terms("post-menopausal women") and "postme" in terms("postmenopausal women")
+    assert terms("25-50 mg") == ["25-50", "mg"]  # number ranges keep their hyphen

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from curbside.llm.extractive import Sentence, terms
+from curbside.llm.extractive import Sentence, answer_kind, terms
 
 __all__ = ["FEATURES", "AbstentionModel", "Evidence", "abstention_model", "key_words"]
 
@@ -41,19 +41,6 @@ _MODEL_FILE = Path(__file__).with_name("abstention.toml")
 FEATURES = ("top_relevance", "key_coverage", "unknown", "unit_coverage", "agreement", "off_subject", "typed_answer")
 _RAW_WORD = re.compile(r"[a-z][a-z0-9]*")
 TYPED_SHARE = 0.5
-_TIME_SPAN = r"\d+(?:\.\d+)?\s*(?:(?:-|–|to)\s*\d+\s*)?(?:days?|weeks?|months?|years?|hours?|minutes?)\b|\(\d+\) (?:days?|weeks?|months?|years?)"
-# what kind of value a question asks for (first match wins), and how a unit shows one
-ANSWER_TYPES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
-    (
-        re.compile(r"\b(?:dose|doses|dosing|dosage)\b", re.I),
-        re.compile(r"\d\s*(?:mg|mcg|µg|micrograms?|g|units?|ml|mmol|mg/kg)\b", re.I),
-    ),
-    (
-        re.compile(r"\b(?:price|cost|fee|grant|rebate|charge)\b|\bhow much\b.*\b(?:pay|paid|cover|fund)", re.I),
-        re.compile(r"\$\s?\d|\d\s?%|\bpercent", re.I),
-    ),
-    (re.compile(r"\bhow long\b|\bduration\b", re.I), re.compile(_TIME_SPAN, re.I)),
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +127,7 @@ def abstention_model() -> AbstentionModel | None:
 def typed_answer(question: str, units: Sequence[Sentence], keys: Mapping[str, str], idf: Mapping[str, float]) -> bool:
     """Whether a unit about the question (half its key-word weight, heading context included) holds the
     kind of value the question asks for; a question asking for no particular kind passes."""
-    shows = next((unit for asks, unit in ANSWER_TYPES if asks.search(question)), None)
+    shows = answer_kind(question)
     if shows is None:
         return True
     return any(

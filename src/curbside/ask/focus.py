@@ -58,7 +58,8 @@ def off_subject(question: str, section_path: str, outline: Outline, body: str = 
     Words the passage's own text uses do not count as naming a sibling: a passage that speaks of
     devices is not off subject for a devices question because a "Devices" part sits beside its own.
     """
-    asked = set(terms(question, question=True)) - set(terms(body))
+    asked = set(terms(question, question=True))
+    naming = asked - set(terms(body))  # what could name a sibling: not words the passage itself uses
     parts = [p for p in section_path.split(SEPARATOR) if p]
     for depth, heading in enumerate(parts):
         own = _subject_terms(heading)
@@ -69,7 +70,7 @@ def off_subject(question: str, section_path: str, outline: Outline, body: str = 
             if not subject or len(subject) > SUBJECT_MAX_TERMS:
                 continue  # a long descriptive heading ("Guiding principles for …") names no one subject
             distinct = subject - own
-            if distinct and len(distinct & asked) * 2 >= len(distinct):
+            if distinct and len(distinct & naming) * 2 >= len(distinct):
                 return OffSubject(heading, sibling)
     return None
 

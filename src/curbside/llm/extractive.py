@@ -9,8 +9,9 @@ A unit is scored by the question's terms it contains (weighted by rarity among t
 candidates, with a length norm as in BM25), plus half weight for terms found only in
 its context: the passage's section path and the nearest heading line above it
 ("Sertraline > Dosing" makes "Initial: 25-50 mg daily" an answer to "sertraline
-starting dose?"). A number in the unit counts when the question asks for a
-quantity; the passage's rank and calibrated relevance add a small prior. Units far
+starting dose?"). A unit without the kind of value the question asks for (mg for a dose,
+money for a price, a time span for "how long"; any number for other quantities) counts
+less, and one that only repeats the question's words counts a third; the passage's rank and calibrated relevance add a small prior. Units far
 below the best one are left out rather than padding the answer with other topics.
 """
 
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from curbside.sentences import split_sentences
 from curbside.types import Citation, Passage
 
-__all__ = ["ExtractiveAnswer", "Sentence", "extractive_answer", "passage_units", "terms"]
+__all__ = ["ANSWER_KINDS", "ExtractiveAnswer", "Sentence", "answer_kind", "extractive_answer", "passage_units", "terms"]
 
 _WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _STOP = frozenset(
@@ -47,6 +48,22 @@ _SYNONYMS = {
     "child": "child", "childr": "child", "pediat": "child", "paedia": "child",
     "usual": "usual", "typica": "usual", "mainte": "usual",
 }
+# What a question's phrasing asks for, in the words a source files it under
+_QUESTION_PHRASES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (re.compile(r"\bhow long\b"), ("durati",)),
+    (re.compile(r"\bhow often\b"), ("every", "period", "interv", "freque")),
+    (re.compile(r"\b(?:starts?|begins?) (?:to )?work|\btakes? to work\b|\bkicks? in\b"), ("onset", "effect")),
+    (re.compile(r"\bpostpartum\b"), ("postna", "perina")),
+    # "when should I switch", "when does ADP fund": the criteria a source lists under "When to consider:"
+    (re.compile(r"^(?:when|in what case|under what)\b|\bwhen (?:should|does|do|is|are|can|to)\b"),
+     ("consid", "criter", "indica", "eligib")),
+    (re.compile(r"\bhow much\b(?!.*\b(?:pay|paid|cost|price|fee|cover|fund))"), ("dose", "amount")),
+    (re.compile(r"\b(?:should not|shouldn't|must not|can't|cannot|not be given|avoid)\b"), ("contra", "avoid")),
+    # abbreviations the guideline pages use for the disorders they treat (CANMAT/CEP usage)
+    (re.compile(r"\bgeneral(?:i[sz]ed)? anxiety\b"), ("gad",)),
+    (re.compile(r"\bmajor depressi"), ("mdd",)),
+    (re.compile(r"\bsocial anxiety\b"), ("sad",)),
+)
 # Terms are cut to this many letters after suffix stripping, so word families meet:
 # pregnant/pregnancy, diabetic/diabetes, hypertensive/hypertension
 TERM_PREFIX = 6
@@ -54,8 +71,12 @@ MIN_WORDS = 3
 MAX_CHARS = 600
 HEADING_MAX_WORDS = 6
 CONTEXT_WEIGHT = 0.5  # a question term found only in the unit's section path or heading line
-QUANTITY_BONUS = 0.6  # a number in the unit when the question asks how much, how long, which dose …
+KIND_MISSING_FACTOR = 0.5  # the question asks for a dose, a price or a time span the unit does not show
+NUMBER_MISSING_FACTOR = 0.75  # the question asks for some other quantity and the unit has no number
 FOLLOW_SHARE = 0.45  # units scoring under this share of the best one are left out
+MIN_NEW_TERMS = 2  # a unit with fewer words than this beyond the question's tells the reader nothing new
+ECHO_FACTOR = 0.3
+DEFINITION_FACTOR = 1.5  # a unit that opens with the term a "what is" question asks about
 DUPLICATE_JACCARD = 0.6
 RANK_PRIOR = 0.35  # a top passage's unit needs less term overlap than a fifth passage's
 # web-page furniture that survives HTML extraction: never an answer
@@ -64,12 +85,38 @@ _BOILERPLATE = re.compile(
     r"|\bclick (?:here|to)\b",
     re.IGNORECASE,
 )
+_INNER_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 _LABEL = re.compile(r"^[A-Z][^:.;]{0,48}:\s+\S")
 _DIGIT = re.compile(r"\d")
+_TIME_SPAN = (
+    r"\d+(?:\.\d+)?\s*(?:(?:-|–|to)\s*\d+\s*)?(?:business |calendar )?(?:days?|weeks?|months?|years?|hours?|minutes?)\b"
+    r"|\(\d+\) (?:business |calendar )?(?:days?|weeks?|months?|years?)"
+)
+# What kind of value a question asks for (first match wins), and how a unit shows one
+ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (
+        re.compile(r"\b(?:dose|doses|dosing|dosage)\b", re.I),
+        re.compile(r"\d\s*(?:mg|mcg|µg|micrograms?|g|units?|ml|mmol|mg/kg)\b", re.I),
+    ),
+    (
+        re.compile(r"\b(?:price|cost|fee|grant|rebate|charge)\b|\bhow much\b.*\b(?:pay|paid|cover|fund)", re.I),
+        re.compile(r"\$\s?\d|\d\s?%|\bpercent", re.I),
+    ),
+    (re.compile(r"\bhow (?:long|often)\b|\bduration\b", re.I), re.compile(_TIME_SPAN, re.I)),
+)
+_CLAUSE_NUMBER = re.compile(r"^\(?\d+(?:\.\d+)+\)?\s+")  # "1000.12 During …": a manual's clause, not a value
+
+
+def answer_kind(question: str) -> re.Pattern[str] | None:
+    """How a unit shows the kind of value the question asks for, or None when it asks for no particular kind."""
+    return next((shows for asks, shows in ANSWER_KINDS if asks.search(question)), None)
+
+
 _QUANTITY_CUE = re.compile(
     r"\b(?:how (?:much|many|long|often|old)|dos(?:e|es|ing|age)|max(?:imum)?|minimum|starting|initial|rate|"
-    r"percent(?:age)?|prevalence|incidence|fee|cost|price|duration|threshold|target|level|age|years?|months?|"
-    r"weeks?|days?|when)\b",
+    r"percent(?:age)?|\w*prevalence|incidence|fee|cost|price|duration|threshold|target|level|age|years?|months?|"
+    r"weeks?|days?|when|reliability|validity|sensitivity|specificity|accuracy|odds|hazard|ratio|correlation|"
+    r"score)\b",
     re.IGNORECASE,
 )
 
@@ -87,15 +134,17 @@ def _stem(word: str) -> str:
 
 
 def terms(text: str, *, question: bool = False) -> list[str]:
-    lowered = text.lower()
+    lowered = _INNER_HYPHEN.sub("", text.lower())  # "post-menopausal" meets "postmenopausal"
     words = _WORD.findall(lowered)
     out = [
         _stem(w)
         for w in words
         if w not in _STOP and not (question and w in _QUESTION_ONLY) and (len(w) > 1 or w.isdigit())
     ]
-    if question and "how long" in lowered:
-        out.append("durati")  # "how long to continue …" asks for the duration
+    if question:
+        for phrase, added in _QUESTION_PHRASES:
+            if phrase.search(lowered):
+                out.extend(added)
     return out
 
 
@@ -108,7 +157,7 @@ class Sentence:
     position: int  # order inside the passage
     terms: frozenset[str]
     length: int
-    context: frozenset[str] = frozenset()  # terms of the section path and the heading line above it
+    context: frozenset[str] = frozenset()  # terms of the title, section path and the heading line above it
     number: bool = False
     score: float = 0.0
 
@@ -122,7 +171,8 @@ class ExtractiveAnswer:
 
 def passage_units(passage: Passage, rank: int) -> list[Sentence]:
     """The passage's answer candidates in order; heading-like lines become context, not candidates."""
-    path_terms = frozenset(terms(passage.section_path))
+    # the document title and section path say what every unit below them is about
+    path_terms = frozenset(terms(passage.section_path)) | frozenset(terms(passage.title))
     heading: frozenset[str] = frozenset()
     out: list[Sentence] = []
     for line in passage.body.splitlines():
@@ -141,7 +191,8 @@ def passage_units(passage: Passage, rank: int) -> list[Sentence]:
             words = terms(piece)
             if i and label:  # later sentences of a "Label: …" line are still about the label
                 context |= frozenset(terms(text[: text.index(":")]))
-            out.append(Sentence(piece, rank, len(out), frozenset(words), len(words), context, bool(_DIGIT.search(piece))))
+            number = bool(_DIGIT.search(_CLAUSE_NUMBER.sub("", piece)))
+            out.append(Sentence(piece, rank, len(out), frozenset(words), len(words), context, number))
     return out
 
 
@@ -154,6 +205,7 @@ def _is_heading(text: str) -> bool:
     in a colon: it says what the lines under it are about, and is no answer itself."""
     if text.endswith(":"):
         return True
+    text = _CLAUSE_NUMBER.sub("", text)  # "525.03 Power Elevating Leg Rests" titles a clause
     if _LABEL.match(text) or _DIGIT.search(text):
         return False
     closed = text.rstrip("\"'”’)]").endswith((".", "!", "?", ";"))
@@ -168,7 +220,14 @@ def _candidate(text: str) -> bool:
     return n_words >= MIN_WORDS or (n_words >= 2 and bool(_DIGIT.search(text)) and bool(_LABEL.match(text)))
 
 
-def _score(candidates: list[Sentence], query_terms: set[str], relevance: Sequence[float | None], quantity: bool) -> None:
+def _score(
+    candidates: list[Sentence],
+    query_terms: set[str],
+    relevance: Sequence[float | None],
+    quantity: bool,
+    kind: re.Pattern[str] | None,
+    defines: list[str] | None = None,
+) -> None:
     n = len(candidates)
     df = Counter(t for s in candidates for t in (s.terms | s.context) if t in query_terms)
     average = sum(s.length for s in candidates) / max(n, 1)
@@ -181,10 +240,29 @@ def _score(candidates: list[Sentence], query_terms: set[str], relevance: Sequenc
             continue
         norm = 0.5 + 0.5 * s.length / max(average, 1.0)
         score = overlap / norm + RANK_PRIOR / (1 + s.rank)
-        if quantity and s.number:
-            score += QUANTITY_BONUS
+        if kind is not None and not kind.search(s.text):
+            score *= KIND_MISSING_FACTOR  # a dose question, and no dose in this unit
+        elif kind is None and quantity and not s.number:
+            score *= NUMBER_MISSING_FACTOR
+        if defines and _opens_with(s.text, defines):
+            score *= DEFINITION_FACTOR  # "Phenotypic complexity quantifies …" answers "what is phenotypic complexity?"
+        if len(s.terms - query_terms) < MIN_NEW_TERMS:
+            score *= ECHO_FACTOR  # "Urogenital: sexual dysfunction" only repeats the question
         p = relevance[s.rank]
         s.score = score * (0.6 + 0.4 * p) if p is not None else score
+
+
+_WHAT_IS = re.compile(r"^\s*what (?:is|are) (?:an? |the )?(.+?)\s*\??\s*$", re.I)
+
+
+def defined_terms(question: str) -> list[str]:
+    """The terms of what a "what is X?" question asks to define (empty for other questions)."""
+    match = _WHAT_IS.match(question)
+    return terms(match.group(1)) if match and len(match.group(1).split()) <= 5 else []
+
+
+def _opens_with(text: str, subject: list[str]) -> bool:
+    return terms(text)[: len(subject)] == subject
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
@@ -195,7 +273,8 @@ def extractive_answer(question: str, passages: Sequence[Passage], max_sentences:
     query_terms = set(terms(question, question=True))
     candidates = [s for rank, p in enumerate(passages) for s in passage_units(p, rank)]
     quantity = bool(_QUANTITY_CUE.search(question))
-    _score(candidates, query_terms, [p.relevance for p in passages], quantity)
+    relevance = [p.relevance for p in passages]
+    _score(candidates, query_terms, relevance, quantity, answer_kind(question), defined_terms(question))
     chosen: list[Sentence] = []
     ranked = sorted(candidates, key=lambda s: (-s.score, s.rank, s.position))
     best = ranked[0].score if ranked else 0.0
