@@ -49,9 +49,19 @@ def test_typed_answer_needs_the_kind_of_value_the_question_asks_for_about_its_su
     idf = rarity(frequencies, chunks=200)
     sertraline = key_words("sertraline starting dose?")
     amiodarone = key_words("amiodarone loading dose?")
-    assert typed_answer("sertraline starting dose?", units, sertraline, idf)  # "Initial: 25-50 mg", under Dosing
-    assert not typed_answer("amiodarone loading dose?", units, amiodarone, idf)  # mg, but about sertraline
-    assert typed_answer("who covers sertraline?", units, key_words("who covers sertraline?"), idf)  # no kind asked
+    f = frequencies
+    assert typed_answer("sertraline starting dose?", units, sertraline, idf, f)  # "Initial: 25-50 mg", under Dosing
+    assert not typed_answer("amiodarone loading dose?", units, amiodarone, idf, f)  # mg, but about sertraline
+    assert typed_answer("who covers sertraline?", units, key_words("who covers sertraline?"), idf, f)  # no kind asked
+
+
+def test_typed_answer_needs_the_rarest_word_the_knowledge_base_knows() -> None:
+    # lithium is in the knowledge base (a line somewhere), but the doses found are sertraline's
+    units = passage_units(DOSING, 0)
+    frequencies = {"lithium": 2, "starting": 20, "dose": 30, "bipolar": 0}
+    idf = rarity(frequencies, chunks=200)
+    question = "lithium starting dose for bipolar?"
+    assert not typed_answer(question, units, key_words(question), idf, frequencies)
 
 
 def test_agreement_means_both_retrievers_rank_the_top_hit_high() -> None:
@@ -64,7 +74,7 @@ def test_the_fitted_model_reads_its_features_and_weighs_evidence_the_right_way()
     model = abstention_model()
     assert model is not None, "src/curbside/ask/abstention.toml is missing or was fitted on other features"
     assert len(model.weights) == len(FEATURES) and 0.0 <= model.threshold <= 1.0
-    good = Evidence(0.95, 1.0, (), 1.0, True, False, True)
+    good = Evidence(0.95, 1.0, (), 1.0, True, False, True, False)
     assert model.probability(good) > model.threshold
     assert model.probability(replace(good, top_relevance=0.3)) < model.probability(good)
     assert model.probability(replace(good, typed_answer=False)) < model.probability(good)

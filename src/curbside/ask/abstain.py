@@ -15,7 +15,9 @@ combines what we know about the hits:
 * ``typed_answer``: some unit holding at least half the question's key-word weight (in its
   text or heading context) also holds the kind of value the question asks for — a dose in
   mg for a dose question, money or a share for a price, a time span for "how long" — or
-  the question asks for no particular kind of value.
+  the question asks for no particular kind of value;
+* ``population_missing``: the question names a population (children, an 80 year old, pregnancy)
+  that none of the passages found mentions — an adult guideline does not answer for a child.
 
 A logistic model over these gives P(answerable); below the fitted threshold the answer
 is ``no_source``. Coefficients and threshold are fitted with cross-validation on the
@@ -38,7 +40,16 @@ from curbside.llm.extractive import Sentence, answer_kind, terms
 __all__ = ["FEATURES", "AbstentionModel", "Evidence", "abstention_model", "key_words"]
 
 _MODEL_FILE = Path(__file__).with_name("abstention.toml")
-FEATURES = ("top_relevance", "key_coverage", "unknown", "unit_coverage", "agreement", "off_subject", "typed_answer")
+FEATURES = (
+    "top_relevance",
+    "key_coverage",
+    "unknown",
+    "unit_coverage",
+    "agreement",
+    "off_subject",
+    "typed_answer",
+    "population_missing",
+)
 _RAW_WORD = re.compile(r"[a-z][a-z0-9]*")
 TYPED_SHARE = 0.5
 
@@ -52,6 +63,7 @@ class Evidence:
     agreement: bool
     off_subject: bool
     typed_answer: bool
+    population_missing: bool = False  # the question names a population no passage found mentions
 
     def features(self) -> list[float]:
         return [
@@ -62,6 +74,7 @@ class Evidence:
             1.0 if self.agreement else 0.0,
             1.0 if self.off_subject else 0.0,
             1.0 if self.typed_answer else 0.0,
+            1.0 if self.population_missing else 0.0,
         ]
 
     def as_dict(self) -> dict[str, object]:
@@ -124,14 +137,26 @@ def abstention_model() -> AbstentionModel | None:
     return AbstentionModel(float(entry["intercept"]), tuple(float(w) for w in entry["weights"]), float(entry["threshold"]))
 
 
-def typed_answer(question: str, units: Sequence[Sentence], keys: Mapping[str, str], idf: Mapping[str, float]) -> bool:
-    """Whether a unit about the question (half its key-word weight, heading context included) holds the
-    kind of value the question asks for; a question asking for no particular kind passes."""
+def typed_answer(
+    question: str,
+    units: Sequence[Sentence],
+    keys: Mapping[str, str],
+    idf: Mapping[str, float],
+    frequencies: Mapping[str, int],
+) -> bool:
+    """Whether a unit about the question holds the kind of value the question asks for; a question asking
+    for no particular kind passes. "About the question": the unit (heading context included) holds its
+    rarest word that the knowledge base knows ("lithium", not "dose") and half its key-word weight."""
     shows = answer_kind(question)
     if shows is None:
         return True
+    known = {w: idf[w] for w in keys if frequencies.get(w, 0) > 0}
+    rarest = {keys[w] for w, v in known.items() if v >= max(known.values()) - 1e-9} if known else set()
     return any(
-        shows.search(u.text) and weighted_share(set(u.terms | u.context), keys, idf) >= TYPED_SHARE for u in units
+        shows.search(u.text)
+        and (u.terms | u.context) & rarest
+        and weighted_share(set(u.terms | u.context), keys, idf) >= TYPED_SHARE
+        for u in units
     )
 
 

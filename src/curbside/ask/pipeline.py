@@ -203,7 +203,10 @@ class Asker:
             unit_coverage=weighted_share(unit_terms, keys, idf),
             agreement=agreement(top.dense_rank, top.lexical_rank),
             off_subject=all_off,
-            typed_answer=typed_answer(text, [u for r, h in enumerate(hits) for u in passage_units(h, r)], keys, idf),
+            typed_answer=typed_answer(
+                text, [u for r, h in enumerate(hits) for u in passage_units(h, r)], keys, idf, frequencies
+            ),
+            population_missing=bool(missing_population(text, passages)),
         )
         judged: dict[str, object] = evidence.as_dict()
         meta["abstention"] = judged
