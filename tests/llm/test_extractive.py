@@ -123,3 +123,12 @@ def test_question_phrasing_and_hyphens_meet_the_source_words() -> None:
     assert {"gad"} <= set(terms("usual pregabalin dose for generalized anxiety disorder?", question=True))
     assert "postme" in terms("post-menopausal women") and "postme" in terms("postmenopausal women")
     assert terms("25-50 mg") == ["25-50", "mg"]  # number ranges keep their hyphen
+
+
+def test_a_bulleted_line_is_a_candidate_however_short_and_is_quoted_without_its_bullet() -> None:
+    # ADP manual (PDF): "800.00 … The Application Forms are as follows:" then "- " items
+    text = "The Application Forms are as follows:\n\n- Application for Breast Prosthesis Grant\n\n- Hearing Devices"
+    manual = passage("adp", text, "ADP manual", "Part 8: Application Forms")
+    answer = extractive_answer("which application form for a breast prosthesis grant?", [manual], 4)
+    assert answer.text.startswith("Application for Breast Prosthesis Grant [1]")
+    assert all(not s.text.startswith("- ") for s in answer.sentences)

@@ -85,6 +85,7 @@ _BOILERPLATE = re.compile(
     r"|\bclick (?:here|to)\b",
     re.IGNORECASE,
 )
+_LIST_ITEM = re.compile(r"^[-•▪◦●]\s+(?=\S)")  # loaders write PDF list items as "- item"
 _INNER_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 _LABEL = re.compile(r"^[A-Z][^:.;]{0,48}:\s+\S")
 _DIGIT = re.compile(r"\d")
@@ -177,9 +178,12 @@ def passage_units(passage: Passage, rank: int) -> list[Sentence]:
     out: list[Sentence] = []
     for line in passage.body.splitlines():
         text = " ".join(line.split())
+        item = _LIST_ITEM.match(text)
+        if item:
+            text = text[item.end() :]  # a bulleted line (PDF lists): a candidate however short, never a heading
         if not text:
             continue
-        if _is_heading(text) and not _BOILERPLATE.search(text):
+        if not item and _is_heading(text) and not _BOILERPLATE.search(text):
             heading = frozenset(terms(text))
             continue
         label = _LABEL.match(text)
