@@ -39,6 +39,7 @@ __all__ = ["merge"]
 
 MAX_CITATIONS = 6
 CONTEXT_PASSAGES = 3
+UNLOADED_CATEGORY_CONFIDENCE = 0.5  # below the spec's "medium" band: a general rule, not the category's own
 PROGRAMS = {
     "OW": "Ontario Works (OW)",
     "ODSP": "Ontario Disability Support Program (ODSP)",
@@ -449,6 +450,11 @@ class _Answer:
                 conflicts=len(result.conflicts),
             )
         )
+        device = result.device
+        if device is not None and device.category and not device.policy_manual_loaded:
+            # the share comes from the general rules; the category's own manual sets its funding model
+            # (fixed price, maximum contribution or grant, ADP Manual §305) and it is not loaded
+            result.confidence = min(result.confidence, UNLOADED_CATEGORY_CONFIDENCE)
 
     def _citation(self, n: int, rule: Rule, passage: Passage | None, chunk: ChunkRef | None) -> Citation:
         source = self.source(rule.manual, rule.section, rule.page, rule.quotes[0])
