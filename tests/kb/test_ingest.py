@@ -310,3 +310,37 @@ def test_prepared_document_without_text_fails_its_job(app: Curbside) -> None:
     report = app.ingestor.ingest_prepared([PreparedDocument("blank-row", "blank-row.txt", b" ", empty)])
     assert [(o.status, o.error_code) for o in report.outcomes] == [("failed", "EMPTY_DOCUMENT")]
     assert app.jobs.list(doc_key="blank-row")[0].state is JobState.FAILED
+
+
+class _Recorder:
+    """A ProgressReporter that records what it is told."""
+
+    def __init__(self) -> None:
+        self.added = 0
+        self.embedded: list[int] = []
+
+    def files(self, total: int) -> None:
+        pass
+
+    def file_done(self, name: str) -> None:
+        pass
+
+    def chunks_added(self, count: int) -> None:
+        self.added += count
+
+    def chunks_embedded(self, count: int) -> None:
+        self.embedded.append(count)
+
+
+def test_progress_moves_within_an_embedding_group(app: Curbside, tmp_path: Path) -> None:
+    from curbside.kb.ingest import PROGRESS_STEP
+
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for i in range(PROGRESS_STEP + 40):  # one chunk each, all in one group of EMBED_GROUP
+        write(folder, f"note{i}.txt", f"Clinical note {i}\n\nStage CKD {i} by eGFR and albuminuria.")
+    progress = _Recorder()
+    report = app.ingestor.ingest([folder], progress=progress)
+    assert report.count("ingested") == PROGRESS_STEP + 40
+    assert progress.embedded == [PROGRESS_STEP, 40]  # two reports for one group, not one at its end
+    assert sum(progress.embedded) == progress.added

@@ -64,6 +64,7 @@ __all__ = [
 ]
 
 EMBED_GROUP = 512
+PROGRESS_STEP = 128  # chunks embedded between progress reports (a group is 4 steps)
 MAX_NAME_BYTES = 200  # file names are kept on disk (originals/…/NAME.part): well inside the usual 255-byte cap
 _DOC_KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 Status = Literal["ingested", "unchanged", "skipped", "failed"]
@@ -554,8 +555,16 @@ class _Run:
         self._inflight = (items, self._encoder.submit(self._encode, texts))
 
     def _encode(self, texts: list[str]) -> tuple[np.ndarray, float]:
+        """Embed a group in steps, saying after each how many chunks are done (on the encoder thread), so a
+        bar moves every few seconds instead of once a group."""
         started = time.perf_counter()
-        return self.ing.embedder.embed_passages(texts), time.perf_counter() - started
+        parts = []
+        for start in range(0, len(texts), PROGRESS_STEP):
+            step = texts[start : start + PROGRESS_STEP]
+            parts.append(self.ing.embedder.embed_passages(step))
+            self.progress.chunks_embedded(len(step))
+        vectors = np.concatenate(parts) if parts else self.ing.embedder.embed_passages(texts)
+        return vectors, time.perf_counter() - started
 
     def _collect(self) -> None:
         """Wait for the group in flight, store its vectors and publish the documents it completes."""
@@ -577,7 +586,6 @@ class _Run:
             pending.vectors[i] = vector
             pending.filled += 1
             touched[id(pending)] = pending
-        self.progress.chunks_embedded(len(items))
         for pending in touched.values():
             if pending.filled == len(pending.chunks):
                 self._publish(pending)
