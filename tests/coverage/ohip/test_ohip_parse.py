@@ -161,3 +161,20 @@ def test_malformed_texts_are_refused(ohip_text: Path, tmp_path: Path) -> None:
     latin.write_bytes("Schedule of Benefits – café".encode("cp1252"))
     with pytest.raises(DocumentParseError, match="is not UTF-8 text"):
         parse_schedule(latin)
+
+
+def test_a_title_is_the_code_own_text_with_a_heading_only_where_it_governs(parsed: ParsedSchedule) -> None:
+    # issue #14: A007 and A001 came out as "Special palliative care consultation: …" (the heading that
+    # defines A945, lines 6580-6590), C911 as "MAMRA: …", A100 as "On-call admission assessment: …"
+    titles = {code: parsed.codes[code].title for code in ("A007", "A001", "A003", "A905", "C911", "A100", "A945")}
+    assert titles["A007"] == "Intermediate assessment or well baby care"  # line 6635
+    assert titles["A001"] == "Minor assessment"
+    assert titles["A003"] == "General assessment"
+    assert titles["A905"] == "Limited consultation"
+    assert titles["C911"].startswith("Special family and general practice consultation")
+    assert titles["A100"] == "General/Family physician emergency department assessment"
+    assert titles["A945"] == "Special palliative care consultation"
+    # a heading that governs a group keeps leading it, and a lower-case line continues its heading
+    assert parsed.codes["K007"].title == "Psychotherapy: Individual care"
+    assert parsed.codes["K202"].title == "Psychotherapy: 6 to 12 people"
+    assert parsed.codes["R149"].title.startswith("Mastectomy - female (with or without biopsy): carcinoma")

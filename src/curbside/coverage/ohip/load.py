@@ -48,7 +48,7 @@ def report_counts(parsed: ParsedSchedule) -> dict[str, int]:
 
 class OhipLoader(EditionLoader[ParsedSchedule, EditionRecord]):
     name = "ohip"
-    parser_version = "1"
+    parser_version = "2"  # 2: a definition heading stops governing the listings after it (titles)
     pattern = PATTERN
     passages = PassageIndex(NAMESPACE, SOURCE_TYPE, DOC_PREFIX)
 

@@ -149,6 +149,18 @@ def _running_headers(layout: Layout, end: int) -> set[str]:
     return {text for text, n in tops.items() if n >= 3}
 
 
+def _defines(title: str | None, listing: Listing) -> bool:
+    """Whether the heading is the listing's own service name, word for word (a definition heading)."""
+    if not title:
+        return False
+    wanted = _name(title)
+    return any(wanted == _name(text) for text in (listing.description, listing.heading) if text)
+
+
+def _name(text: str) -> str:
+    return " ".join(text.casefold().split()).rstrip(" .:")
+
+
 def read_sections(layout: Layout, listings: list[Listing], used_lines: set[int]) -> list[Section]:
     """The body as sections → headings → blocks, listings in place of their listing lines."""
     end = layout.body_end
@@ -164,6 +176,7 @@ def read_sections(layout: Layout, listings: list[Listing], used_lines: set[int])
     block: TextBlock | None = None
     resume: BlockKind | None = None  # the kind a commentary interrupted
     skip_next = previous_was_heading = False
+    defined: set[int] = set()  # headings that turned out to define one listing, so govern no more
     lines = layout.lines[layout.body_start : end]
     for n, line in enumerate(lines):
         entry = layout.section_of(line.page)
@@ -185,7 +198,12 @@ def read_sections(layout: Layout, listings: list[Listing], used_lines: set[int])
                 block = TextBlock("listings", line.page)
                 heading.blocks.append(block)
             for listing in at_line[line.no]:
-                listing.topic = heading.title
+                if id(heading) not in defined or (listing.description or "")[:1].islower():
+                    listing.topic = heading.title  # a lower-case description continues the heading's phrase
+                if _defines(heading.title, listing):
+                    # a heading that names one service ("Special palliative care consultation" over A945) is that
+                    # code's definition: it stops governing the listings after it (A905, A003, A007 …)
+                    defined.add(id(heading))
             block.listings.extend(at_line[line.no])
             continue
         text = line.text
