@@ -225,3 +225,20 @@ def test_citations_name_section_and_page(ohip_app: Curbside) -> None:
     r = ask(ohip_app, codes=["C124"], specialty="01")
     assert r.citations and all(c.section_path.endswith("]") and "[" in c.section_path for c in r.citations)
     assert r.provenance == ["sql", "vector"] and r.conflicts == []
+
+
+@pytest.mark.parametrize(
+    ("question", "code", "fee"),
+    [
+        # issue #14: these answered with A911/A912 consultations, whose titles say "family … practice"
+        ("what can I bill for a family practice intermediate assessment?", "A007", 37.95),  # A2
+        ("fee for a general assessment by a family doctor?", "A003", 87.35),
+        ("general re-assessment by the GP: code and fee?", "A004", 38.35),
+    ],
+)
+def test_the_specialty_named_chooses_the_section_not_the_code(
+    ohip_app: Curbside, question: str, code: str, fee: float
+) -> None:
+    r = ask(ohip_app, q=question)
+    first = next(i for i in r.items if i.relation == "matched")
+    assert (first.code, first.fee, first.section) == (code, fee, "Family Practice & Practice in General (00)")

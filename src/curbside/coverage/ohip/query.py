@@ -59,9 +59,13 @@ def stem(word: str) -> str:
     return word
 
 
+_RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
+
+
 def words_of(text: str) -> list[str]:
-    """Lower-case whole words (hyphenated words split: 'post-discharge' -> 'post', 'discharge')."""
-    return re.findall(r"[a-z][a-z']*", text.lower().replace("’", "'"))
+    """Lower-case whole words (hyphenated words split: 'post-discharge' -> 'post', 'discharge'; but
+    're-assessment' is one word, 'reassessment', or it would be an 'assessment')."""
+    return re.findall(r"[a-z][a-z']*", _RE_PREFIX.sub("re", text.lower().replace("’", "'")))
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from curbside.coverage.edition_cache import EditionCache
-from curbside.coverage.ohip.query import Request, WordIndex, words_of
+from curbside.coverage.ohip.query import Request, WordIndex, stem, words_of
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
 from curbside.coverage.ohip.words import SPECIALTY_ALIASES
 from curbside.coverage.reader import Cancel
@@ -100,9 +100,8 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
                 return out
         if not out.asked:
             among = reader.codes_listed_in(out.specialty.code, out.specialty.part) if out.specialty else None
-            out.matched = (
-                [code for code, _ in index.match(request.words, request.top_k, among)] if request.words else []
-            )
+            words = _service_words(request)
+            out.matched = [code for code, _ in index.match(words, request.top_k, among)] if words else []
             if not out.matched:
                 asked = request.question or "the request"
                 out.problem = f"No fee code in the {edition.label} matches {asked!r}."
@@ -198,9 +197,25 @@ def _section(text: str, sections: list[tuple[int, str, str, str | None]]) -> Spe
 
 
 def _spoken_specialty(words: tuple[str, ...]) -> str | None:
+    alias = _spoken_alias(words)
+    return SPECIALTY_ALIASES[alias] if alias else None
+
+
+def _spoken_alias(words: tuple[str, ...]) -> str | None:
+    """The first (longest) specialty name the question says, as written in SPECIALTY_ALIASES."""
     for n in (3, 2, 1):
         for i in range(len(words) - n + 1):
-            code = SPECIALTY_ALIASES.get(" ".join(words[i : i + n]))
-            if code:
-                return code
+            alias = " ".join(words[i : i + n])
+            if alias in SPECIALTY_ALIASES:
+                return alias
     return None
+
+
+def _service_words(request: Request) -> tuple[str, ...]:
+    """The question's words that name the service: those naming the specialty billed under are left out
+    ('family practice intermediate assessment' asks for an assessment, not a code titled 'family practice …')."""
+    alias = None if request.specialty else _spoken_alias(request.specialty_words)
+    if alias is None:
+        return request.words
+    said = {stem(w) for w in alias.split()}
+    return tuple(w for w in request.words if w not in said)

@@ -13,7 +13,8 @@ __all__ = ["SPECIALTY_ALIASES"]
 SPECIALTY_ALIASES: dict[str, str] = {
     alias: code
     for code, aliases in {
-        "00": "family practice|family physician|family doctor|family medicine|general practice|general practitioner",
+        "00": "family practice|family physician|family doctor|family medicine|general practice|general practitioner"
+        "|gp|family practitioner",
         "01": "anaesthesia|anesthesia|anaesthesiology|anesthesiology|anaesthesiologist|anesthesiologist|anaesthetist",
         "02": "dermatology|dermatologist",
         "03": "general surgery|general surgeon",
