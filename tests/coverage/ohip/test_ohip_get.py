@@ -242,3 +242,10 @@ def test_the_specialty_named_chooses_the_section_not_the_code(
     r = ask(ohip_app, q=question)
     first = next(i for i in r.items if i.relation == "matched")
     assert (first.code, first.fee, first.section) == (code, fee, "Family Practice & Practice in General (00)")
+
+
+def test_a_general_preamble_page_is_not_the_gp() -> None:
+    from curbside.coverage.ohip.query import plan
+
+    assert "gp" not in plan(ScheduleGetArgs(q="what does GP45 say about the day of discharge visit?")).specialty_words
+    assert "gp" in plan(ScheduleGetArgs(q="general re-assessment by the GP?")).specialty_words

@@ -60,6 +60,7 @@ def stem(word: str) -> str:
 
 
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
+_PAGE_REF = re.compile(r"\bGP\s?\d+\b", re.I)  # a General Preamble page ("see GP45"), not the GP who bills
 
 
 def words_of(text: str) -> list[str]:
@@ -144,7 +145,7 @@ def plan(args: ScheduleGetArgs) -> Request:
         )
     mrp = mrp if mrp is not None else spoken_mrp
 
-    plain = words_of(_CODE_IN_QUESTION.sub(" ", question or ""))
+    plain = words_of(_PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", question or "")))
     content = [stem(w) for w in plain if w not in STOP and len(w) > 2 and not w.isdigit()]
     text = question or " ".join(codes)
     return Request(
