@@ -43,7 +43,10 @@ def normalised(text: str) -> str:
 
 def holds(text: str, fact: str) -> bool:
     """Whether ``fact`` is in ``text`` as whole words (codes and fees are not matched inside longer ones)."""
-    pattern = r"(?<![\w.])" + re.escape(normalised(fact)) + r"(?![\w])"
+    wanted = normalised(fact)
+    before = r"(?<![\w.])" if wanted[:1].isalnum() else ""  # ".0247" may follow "$0"
+    after = r"(?![\w])" if wanted[-1:].isalnum() else ""
+    pattern = before + re.escape(wanted) + after
     return re.search(pattern, normalised(text)) is not None
 
 

@@ -231,7 +231,12 @@ def test_drug_class_question_asks_which_drug(odb_app: Curbside) -> None:
         ({"din": "12345678"}, f"DIN 12345678 is not in the {LABEL}.", "check the DIN on the package"),
         (
             {"q": "Is Wegovy covered?"},
-            f"No drug in the {LABEL} matches 'Is Wegovy covered?'.",
+            f"Wegovy is not listed in the {LABEL}: no brand or generic name of the formulary is Wegovy.",
+            "If the prescription names it otherwise, give its generic name or DIN",
+        ),
+        (
+            {"q": "is anything covered for my patient?"},
+            f"No drug in the {LABEL} matches 'is anything covered for my patient?'.",
             "Which drug do you mean?",
         ),
         (
@@ -279,3 +284,11 @@ def test_a_name_ending_a_sentence_is_found(odb_app: Curbside) -> None:
     r = ask(odb_app, q="My patient is on Januvia. what's covered?")
     c = r.coverage
     assert not r.needs_more_info and c is not None and (c.din, c.status) == ("02388839", "general_benefit")
+
+
+def test_an_unlisted_drug_is_said_not_listed_with_what_its_class_lists(odb_app: Curbside) -> None:
+    # issue #14: "is Wegovy covered for obesity?" was "The question names no fee code, device or drug"
+    r = ask(odb_app, q="is Saxenda (liraglutide) on the Ontario formulary?")
+    assert r.needs_more_info and r.confidence == 0.0  # nothing stated about a product
+    assert r.summary.startswith(f"Saxenda / liraglutide is not listed in the {LABEL}")
+    assert "Listed in its class (GLP-1 receptor agonist): Ozempic" in r.summary  # -glutide, WHO INN stem

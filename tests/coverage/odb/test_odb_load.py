@@ -83,7 +83,7 @@ def test_new_edition_replaces_rows_and_removes_stale_passages(
         assert after is not None and after.id != before.id and after.source_sha256 != before.source_sha256
         assert odb_app.db.scalar("SELECT status FROM odb_editions WHERE id = ?", (before.id,)) == "superseded"
         gone = ask(odb_app, drug="Blexten")
-        assert gone.needs_more_info and gone.summary.startswith(f"No drug in the {LABEL} matches 'Blexten'.")
+        assert gone.needs_more_info and gone.summary.startswith(f"Blexten is not listed in the {LABEL}")
         assert "odb-040000000-antihistamines" not in {d.doc_key for d in odb_app.documents.list_current("odb")}
     finally:  # the session home goes back to the full subset for the other tests
         (source,) = load_directory(odb_app.coverage_store, subset_dir).sources

@@ -20,7 +20,11 @@ from curbside.coverage.odb.query import (
     norm_strength,
 )
 from curbside.coverage.odb.store import DrugRow, EditionRecord, LuNoteRow, OdbReader
+from curbside.coverage.odb.unlisted import class_of, unlisted_names
+from curbside.coverage.odb.words import CLASS_NAMES
 from curbside.coverage.reader import Cancel
+
+MAX_CLASS_NAMES = 6  # listed products named beside an unlisted drug of their class
 
 __all__ = ["NameIndexCache", "SqlFindings", "run_sql_path"]
 
@@ -101,6 +105,23 @@ def run_sql_path(reader: OdbReader, names: NameIndexCache, request: Request, can
         return out
 
 
+def _not_listed(reader: OdbReader, index: NameIndex, names: list[str], label: str, out: SqlFindings) -> None:
+    """'Wegovy is not listed': the name the question asks about is in no brand, generic or DIN of the edition."""
+    said = " / ".join(names)
+    out.problem = f"{said} is not listed in the {label}: no brand or generic name of the formulary is {said}."
+    key = class_of(names)
+    listed: list[str] = []
+    if key is not None:
+        rows = reader.by_generics(sorted(index.by_class(key).generic_keys))
+        listed = sorted({r.name for r in rows if benefit_status(r.flags).covered})
+    if listed:
+        out.problem += f" Listed in its class ({CLASS_NAMES[key or '']}): {', '.join(listed[:MAX_CLASS_NAMES])}."
+    out.follow_up = (
+        "If the prescription names it otherwise, give its generic name or DIN; under this name it is not an ODB "
+        "benefit in this edition."
+    )
+
+
 def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFindings) -> None:
     label = out.edition.label
     named = [_as_written(index.resolve(name, fuzzy=False), name) for name in request.names]
@@ -139,6 +160,10 @@ def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFind
     if resolution is None or resolution.kind == "none":  # last, a close spelling ('atorvastatine')
         resolution = index.resolve(" ".join(filter(None, (*request.names, request.question))))
     if resolution.kind == "none":
+        names = unlisted_names(" ".join(filter(None, (*request.names, request.question))))
+        if names:
+            _not_listed(reader, index, names, label, out)
+            return
         asked = ", ".join(request.names) or request.question or "the request"
         out.problem = f"No drug in the {label} matches {asked!r}."
         out.follow_up = (
