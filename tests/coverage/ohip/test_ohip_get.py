@@ -249,3 +249,11 @@ def test_a_general_preamble_page_is_not_the_gp() -> None:
 
     assert "gp" not in plan(ScheduleGetArgs(q="what does GP45 say about the day of discharge visit?")).specialty_words
     assert "gp" in plan(ScheduleGetArgs(q="general re-assessment by the GP?")).specialty_words
+
+
+def test_a_question_for_a_premium_gets_premiums(ohip_app: Curbside) -> None:
+    # issue #14: this answered with C002/C007/C009 "fee unknown"; the premium is E084, add 45% (GP47)
+    r = ask(ohip_app, q="what premium can I add for a Saturday subsequent visit as MRP?")
+    matched = [i for i in r.items if i.relation == "matched"]
+    assert "E084" in {i.code for i in matched}
+    assert not {"C002", "C007", "C009"} & {i.code for i in matched}

@@ -100,6 +100,9 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
                 return out
         if not out.asked:
             among = reader.codes_listed_in(out.specialty.code, out.specialty.part) if out.specialty else None
+            if request.question and _ASKS_PREMIUM.search(request.question):
+                premiums = reader.premium_codes()  # "what premium can I add …": a premium, not the base service
+                among = premiums if among is None else (among & premiums) or premiums
             words = _service_words(request)
             out.matched = [code for code, _ in index.match(words, request.top_k, among)] if words else []
             if not out.matched:
@@ -209,6 +212,9 @@ def _spoken_alias(words: tuple[str, ...]) -> str | None:
             if alias in SPECIALTY_ALIASES:
                 return alias
     return None
+
+
+_ASKS_PREMIUM = re.compile(r"\bpremiums?\b", re.I)
 
 
 def _service_words(request: Request) -> tuple[str, ...]:

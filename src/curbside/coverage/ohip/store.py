@@ -238,6 +238,13 @@ class OhipReader(ThreadReader):
             out.setdefault(key, []).append(code)
         return out
 
+    def premium_codes(self) -> set[str]:
+        """Codes listed as premiums anywhere ('add 30%', or a premium with its own fee)."""
+        rows = self.connection().execute(
+            "SELECT DISTINCT code FROM ohip_listings WHERE percent IS NOT NULL OR unit = 'add'"
+        )
+        return {r[0] for r in rows}
+
     def codes_listed_in(self, specialty: str | None, part: str | None) -> set[str]:
         """Codes listed in a specialty's sections (or, without one, in a part of the Schedule)."""
         if specialty is not None:
