@@ -32,7 +32,7 @@ from curbside.ask.clarify import clarifying_question
 from curbside.ask.focus import Outline, missing_population, off_subject
 from curbside.ask.query import compose_query
 from curbside.errors import UpstreamError, ValidationError
-from curbside.llm.extractive import ExtractiveAnswer, extractive_answer, passage_units
+from curbside.llm.extractive import ExtractiveAnswer, extractive_answer
 from curbside.llm.markers import check_markers
 from curbside.llm.prompts import answer_messages
 from curbside.sentences import split_sentences
@@ -203,9 +203,7 @@ class Asker:
             unit_coverage=weighted_share(unit_terms, keys, idf),
             agreement=agreement(top.dense_rank, top.lexical_rank),
             off_subject=all_off,
-            typed_answer=typed_answer(
-                text, [u for r, h in enumerate(hits) for u in passage_units(h, r)], keys, idf, frequencies
-            ),
+            typed_answer=typed_answer(text, extract.candidates, keys, idf, frequencies),
             population_missing=bool(missing_population(text, passages)),
         )
         judged: dict[str, object] = evidence.as_dict()

@@ -21,7 +21,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from curbside.sentences import split_sentences
 from curbside.types import Citation, Passage
@@ -168,6 +168,7 @@ class ExtractiveAnswer:
     text: str
     citations: list[Citation]
     sentences: list[Sentence]
+    candidates: list[Sentence] = field(default_factory=list)  # every unit scored, chosen or not
 
 
 def passage_units(passage: Passage, rank: int) -> list[Sentence]:
@@ -301,7 +302,7 @@ def extractive_answer(question: str, passages: Sequence[Passage], max_sentences:
     citations = [
         Citation.from_passage(n, passages[rank], excerpt=_excerpt(rank, chosen)) for rank, n in numbers.items()
     ]
-    return ExtractiveAnswer(" ".join(lines), citations, chosen)
+    return ExtractiveAnswer(" ".join(lines), citations, chosen, candidates)
 
 
 def _excerpt(rank: int, chosen: list[Sentence], limit: int = 400) -> str:

@@ -77,11 +77,7 @@ def _coordinate_name(token: Token, lex: Lexicon) -> bool:
     """A listed name that is no common word (a word only where case says nothing, or with a capital
     where it does), or a rare word in no list, however short ('ank')."""
     key = token.key
-    if not token.is_word or len(key) < 3 or not key.isalpha():
-        return False
-    if key in STOPWORDS or key in CONTEXT_WORDS or key in MONTHS or key in WEEKDAYS:
-        return False
-    if key in lex.clinical or key in lex.regions or key in lex.nationalities or lex.drug_like(key):
+    if not _could_be_name(token, lex):
         return False
     zipf = lex.zipf(key)
     if lex.is_word(key):  # "chess" in a line without case, "Dollar"; never "and starring"
@@ -91,6 +87,17 @@ def _coordinate_name(token: Token, lex: Lexicon) -> bool:
     if lex.is_name(key):
         return zipf < _COMMON_ZIPF
     return zipf < _RARE_WORD_ZIPF and not lex.near_common(key) and not lex.near_clinical(key)
+
+
+def _could_be_name(token: Token, lex: Lexicon) -> bool:
+    """A word of three letters or more that is no stopword, context word, month, day, clinical term,
+    region, nationality or drug-like word: the words a name or a place is made of."""
+    key = token.key
+    if not token.is_word or len(key) < 3 or not key.isalpha():
+        return False
+    if key in STOPWORDS or key in CONTEXT_WORDS or key in MONTHS or key in WEEKDAYS:
+        return False
+    return not (key in lex.clinical or key in lex.regions or key in lex.nationalities or lex.drug_like(key))
 
 
 def _grow_forward(text: str, tokens: tuple[Token, ...], i: int, end: int, kind: str, lex: Lexicon) -> int:
@@ -139,11 +146,7 @@ def _initial(tokens: tuple[Token, ...], i: int) -> bool:
 
 def _name_word(token: Token, lex: Lexicon) -> bool:
     key = token.key
-    if not token.is_word or len(key) < 3 or not key.isalpha():
-        return False
-    if key in STOPWORDS or key in CONTEXT_WORDS or key in MONTHS or key in WEEKDAYS:
-        return False
-    if key in lex.clinical or key in lex.regions or key in lex.nationalities or lex.drug_like(key):
+    if not _could_be_name(token, lex):
         return False
     zipf = lex.zipf(key)
     listed = lex.is_name(key) or key in lex.places
