@@ -112,6 +112,7 @@ def to_mcp_tool(spec: ToolSpec[Any, Any]) -> types.Tool:
             "curbside/risk_level": spec.risk_level,
             "curbside/rate_limit_per_minute": spec.rate_limit,
             "curbside/timeout_s": spec.timeout_s,
+            **({"curbside/citation": spec.citation} if spec.citation else {}),
         },
     )
 

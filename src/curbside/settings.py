@@ -153,6 +153,8 @@ class Settings(BaseSettings):
     # --- tools (#5) ----------------------------------------------------------------------
     tool_passages_timeout_s: float = Field(2.0, gt=0, description="source.passages: whole call.")
     tool_passages_rate_limit: int | None = Field(120, ge=1, description="source.passages calls per user per minute.")
+    tool_calc_timeout_s: float = Field(1.0, gt=0, description="calc.*: whole call (the formulas are local).")
+    tool_calc_rate_limit: int | None = Field(300, ge=1, description="calc.* calls per user per minute, per calculator.")
     tool_odb_timeout_s: float = Field(
         2.0, gt=0, description="odb.get: whole call, above the tool's own 1.5 s total across its SQL and search paths."
     )

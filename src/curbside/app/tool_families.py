@@ -26,12 +26,13 @@ def build_registry(core: Curbside) -> ToolRegistry:
     from curbside.coverage.answer import tool as coverage_answer
     from curbside.coverage.source_tool import SourceToolDeps
     from curbside.coverage.sources import SOURCES
-    from curbside.tools import knowledge, passages
+    from curbside.tools import calculators, knowledge, passages
 
     settings = core.settings
     registry = ToolRegistry()
     passages.register(registry, passages.PassagesDeps(settings, documents=lambda: core.documents))
     knowledge.register(registry, knowledge.KnowledgeDeps(settings, search=core.search, ask=_ask_as(core)))
+    calculators.register(registry, calculators.CalculatorDeps(settings))
     for source in SOURCES:  # each coverage source's tool, then the one that routes to them
         source.register(registry, SourceToolDeps(settings, service=partial(core.coverage_service, source.name)))
     coverage_answer.register(

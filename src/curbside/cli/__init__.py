@@ -20,7 +20,7 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from curbside.cli import ask, audit, coverage, demo, evaluate, jobs, kb, mcp, search, serve, tool, users
+    from curbside.cli import ask, audit, calc, coverage, demo, evaluate, jobs, kb, mcp, search, serve, tool, users
 
     for command in (
         kb.ingest,
@@ -32,6 +32,7 @@ def _register() -> None:
         ask.ask,
         serve.serve,
         tool.tool,
+        calc.calc,
         mcp.mcp,
         coverage.coverage_group,
         demo.demo,

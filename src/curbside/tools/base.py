@@ -77,6 +77,7 @@ class ToolSpec(Generic[ArgsT, ResultT]):
     allowed_roles: frozenset[str] | None = None
     warm_up: Callable[[], None] | None = None
     deps: Any = None
+    citation: str | None = None  # the primary source a tool's result rests on (calculators)
 
     def input_schema(self) -> dict[str, Any]:
         return self.args_model.model_json_schema(mode="validation")
@@ -97,6 +98,7 @@ class ToolInfo(BaseModel):
     risk_level: RiskLevel
     rate_limit: int | None = Field(description="Calls per user per minute; null: unlimited.")
     timeout_s: float
+    citation: str | None = Field(None, description="The primary source the result rests on (calculators).")
     input_schema: dict[str, Any] = Field(description="JSON schema of the arguments.")
     output_schema: dict[str, Any] = Field(description="JSON schema of ``result`` when the call is ok.")
 
@@ -111,6 +113,7 @@ class ToolInfo(BaseModel):
             risk_level=spec.risk_level,
             rate_limit=spec.rate_limit,
             timeout_s=spec.timeout_s,
+            citation=spec.citation,
             input_schema=spec.input_schema(),
             output_schema=spec.output_schema(),
         )

@@ -1,0 +1,1 @@
+"""The calculators, one module per clinical area; each module exports ``CALCULATORS``."""
