@@ -82,6 +82,9 @@ DIMENSIONS: dict[str, Dimension] = {
         _dimension("age", "years", {"yr": 1.0, "y": 1.0, "months": 1 / 12}),
         _dimension("duration_ms", "ms", {"s": 1000.0}),
         _dimension("percent", "%"),
+        _dimension("fio2", "fraction", {"%": 0.01}),  # inspired oxygen: 0.21-1.0, or 21-100 %
+        _dimension("hematocrit", "%", {"L/L": 100.0}),
+        _dimension("dose_mcg_h", "mcg/h", {"µg/h": 1.0}),
         _dimension("ph", "pH"),
         _dimension("dose_mg", "mg", {"g": 1000.0, "mcg": 0.001, "µg": 0.001}),
         _dimension("volume_ml", "mL", {"L": 1000.0}),
