@@ -133,6 +133,7 @@ class Outcome:
     digits: int = 0  # decimals shown and returned
     warnings: list[str] = field(default_factory=list)
     extra: dict[str, float] = field(default_factory=dict)  # secondary values (e.g. each QTc formula)
+    display: str | None = None  # how a clinician reads it when not 'value unit' (a date, '34 weeks 3 days')
 
 
 class Contribution(BaseModel):
@@ -348,7 +349,7 @@ def evaluate(
     base.status = "complete"
     base.value = value
     base.unit = outcome.unit
-    base.display = _display(value, outcome.unit, outcome.digits)
+    base.display = outcome.display or _display(value, outcome.unit, outcome.digits)
     base.category = outcome.category
     base.meaning = outcome.meaning
     base.points = parts

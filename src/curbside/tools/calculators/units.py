@@ -62,6 +62,7 @@ DIMENSIONS: dict[str, Dimension] = {
         _dimension("bun", "mg/dL", {"mmol/L": 2.8}),  # urea in mmol/L -> blood urea nitrogen in mg/dL
         _dimension("calcium", "mg/dL", {"mmol/L": 4.008}),
         _dimension("magnesium", "mg/dL", {"mmol/L": 2.431}),
+        _dimension("ethanol", "mg/dL", {"mmol/L": 4.607, "g/L": 100.0}),  # ethanol 46.07 g/mol (AMA Manual §18.5)
         _dimension("cholesterol", "mg/dL", {"mmol/L": 38.67}),
         _dimension("triglycerides", "mg/dL", {"mmol/L": 88.57}),
         _dimension("insulin", "µIU/mL", {"pmol/L": 1 / 6.0, "mU/L": 1.0, "mIU/L": 1.0}),
@@ -75,6 +76,7 @@ DIMENSIONS: dict[str, Dimension] = {
         _dimension("enzyme", "U/L", {"IU/L": 1.0}),
         _dimension("ratio", "ratio"),
         _dimension("weight", "kg", {"lb": 0.45359237, "lbs": 0.45359237, "g": 0.001}),
+        _dimension("bmi", "kg/m²", {"kg/m2": 1.0}),  # body mass index (a target BMI)
         _dimension("height", "cm", {"m": 100.0, "in": 2.54, "inch": 2.54, "ft": 30.48, "mm": 0.1}),
         _dimension("temperature", "°C", {"C": 1.0, "°F": (5 / 9, -32 * 5 / 9), "K": (1.0, -273.15)}),
         _dimension("pressure", "mmHg", {"kPa": 7.50062}),
@@ -85,6 +87,7 @@ DIMENSIONS: dict[str, Dimension] = {
         _dimension("fio2", "fraction", {"%": 0.01}),  # inspired oxygen: 0.21-1.0, or 21-100 %
         _dimension("hematocrit", "%", {"L/L": 100.0}),
         _dimension("dose_mcg_h", "mcg/h", {"µg/h": 1.0}),
+        _dimension("dose_mcg_kg_min", "µg/kg/min", {"mcg/kg/min": 1.0}),  # vasopressor infusion rates (SOFA)
         _dimension("ph", "pH"),
         _dimension("dose_mg", "mg", {"g": 1000.0, "mcg": 0.001, "µg": 0.001}),
         _dimension("volume_ml", "mL", {"L": 1000.0}),
