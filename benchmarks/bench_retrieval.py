@@ -45,6 +45,9 @@ class _Log:
         if before // 2000 != self.done // 2000:
             self._say(f"embedded {self.done}/{self.total} chunks")
 
+    def waiting(self, reason: str) -> None:
+        self._say(reason)
+
     def queries(self, mode: str, total: int) -> None:
         self._say(f"searching {total} queries ({mode})")
 

@@ -161,6 +161,15 @@ class Settings(BaseSettings):
     tool_odb_rate_limit: int | None = Field(60, ge=1, description="odb.get calls per user per minute.")
 
     # --- coverage data (#5, #6) ------------------------------------------------------------
+    coverage_embed_chars: int | None = Field(
+        500,
+        ge=64,
+        description=(
+            "Characters of each coverage passage's head (title path and first lines) that are embedded; the "
+            "whole passage stays in the lexical index. Coverage tools answer from their tables, so the dense "
+            "side needs only the topic: a full load embeds about a third of the tokens. Unset: embed it all."
+        ),
+    )
     odb_sql_timeout_ms: int = Field(500, ge=1, description="odb.get: the SQL path (formulary tables).")
     odb_search_timeout_ms: int = Field(1000, ge=1, description="odb.get: the search path (ODB passages).")
     odb_total_timeout_ms: int = Field(1500, ge=1, description="odb.get: both paths together, merge included.")

@@ -318,6 +318,7 @@ class _Recorder:
     def __init__(self) -> None:
         self.added = 0
         self.embedded: list[int] = []
+        self.waits: list[str] = []
 
     def files(self, total: int) -> None:
         pass
@@ -330,6 +331,32 @@ class _Recorder:
 
     def chunks_embedded(self, count: int) -> None:
         self.embedded.append(count)
+
+    def waiting(self, reason: str) -> None:
+        self.waits.append(reason)
+
+
+def test_an_ingest_behind_a_reindex_says_it_waits(app: Curbside, tmp_path: Path) -> None:
+    import fcntl
+    import threading
+
+    write(tmp_path, "note.txt", "Clinical note\n\nStage CKD by eGFR and albuminuria.")
+    lock = app.ingestor.lock_path
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    progress = _Recorder()
+    with lock.open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # what a reindex in another process holds
+        worker = threading.Thread(target=lambda: app.ingestor.ingest([tmp_path / "note.txt"], progress=progress))
+        worker.start()
+        for _ in range(200):
+            if progress.waits:
+                break
+            threading.Event().wait(0.01)
+        assert progress.waits == ["waiting for a reindex to finish (it replaces every vector)"]
+        assert progress.added == 0  # nothing ran while the lock was held
+        fcntl.flock(held, fcntl.LOCK_UN)
+    worker.join(timeout=30)
+    assert progress.added == 1
 
 
 def test_progress_moves_within_an_embedding_group(app: Curbside, tmp_path: Path) -> None:
@@ -344,3 +371,14 @@ def test_progress_moves_within_an_embedding_group(app: Curbside, tmp_path: Path)
     assert report.count("ingested") == PROGRESS_STEP + 40
     assert progress.embedded == [PROGRESS_STEP, 40]  # two reports for one group, not one at its end
     assert sum(progress.embedded) == progress.added
+
+
+def test_coverage_passages_embed_their_head_only(app: Curbside) -> None:
+    """Coverage sources answer from their tables: their passages' dense side is the head (title path and
+    first lines); the knowledge base's passages are embedded whole."""
+    text = "Drug Benefit Price\n\n" + "metformin 500 mg tablet " * 60
+    assert app.ingestor.embed_heads == {"odb": 500, "ohip": 500, "adp": 500}
+    (head,) = app.ingestor.embedding_texts([text], "odb")
+    assert len(head) <= 500 and text.startswith(head) and not head.endswith(" ")
+    assert app.ingestor.embedding_texts([text], "kb") == [text]
+    assert app.ingestor.embedding_texts(["short"], "ohip") == ["short"]

@@ -118,7 +118,14 @@ class Curbside:
             load_limits=DEFAULT_LIMITS.with_overrides(
                 zip_max_inflated_bytes=self.settings.max_inflated_bytes, zip_max_ratio=self.settings.max_inflate_ratio
             ),
+            embed_heads=self._coverage_embed_heads(),
         )
+
+    def _coverage_embed_heads(self) -> dict[str, int]:
+        from curbside.coverage.sources import SOURCES
+
+        limit = self.settings.coverage_embed_chars
+        return {} if limit is None else {source.name: limit for source in SOURCES}
 
     @cached_property
     def search_engine(self) -> SearchEngine:

@@ -45,6 +45,10 @@ class RichProgress:
     def chunks_embedded(self, count: int) -> None:
         self._progress.advance(self._chunks, count)
 
+    def waiting(self, reason: str) -> None:
+        # printed even without bars (not a terminal): a silent wait looks like a hang
+        self._progress.console.print(f"… {reason}", highlight=False)
+
 
 class EvalProgress(RichProgress):
     """The ingest bars plus one bar for the queries of each mode."""

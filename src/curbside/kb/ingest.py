@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import logging
 import os
 import re
 import shutil
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -51,6 +52,8 @@ from curbside.kb.runners import RunnerRegistry
 from curbside.search.embedders.base import Embedder
 from curbside.store.database import Database
 from curbside.store.documents import ChunkRow, DocumentStore, NewVersion
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "DocumentOutcome",
@@ -163,6 +166,9 @@ class ProgressReporter(Protocol):
 
     def chunks_embedded(self, count: int) -> None: ...
 
+    def waiting(self, reason: str) -> None:
+        """Nothing moves until ``reason`` ends (another process holds the index); say so."""
+
 
 class _NoProgress:
     def files(self, total: int) -> None:
@@ -175,6 +181,9 @@ class _NoProgress:
         pass
 
     def chunks_embedded(self, count: int) -> None:
+        pass
+
+    def waiting(self, reason: str) -> None:
         pass
 
 
@@ -206,6 +215,7 @@ class Ingestor:
         originals_dir: Path,
         max_file_bytes: int,
         load_limits: InflateLimits | None = None,
+        embed_heads: Mapping[str, int] | None = None,
     ) -> None:
         self.db = db
         self.documents = documents
@@ -218,16 +228,33 @@ class Ingestor:
         # chunks embedded per encoder call, across document boundaries: the encoder sorts a call's
         # texts by length, so large groups pad little; each document commits once its group is done
         self.embed_group = EMBED_GROUP
+        # namespace -> characters of each chunk's head that are embedded (the whole text stays in the
+        # lexical index): structured sources answer from their tables and need only the topic dense
+        self.embed_heads = dict(embed_heads or {})
         self.guard = ModelGuard(db, documents.vectors, embedder)
         self.lock_path = originals_dir.parent / "ingest.lock"
         self.runners = RunnerRegistry.for_directory(originals_dir.parent / "runners")
 
     @contextmanager
-    def _writing(self, *, exclusive: bool = False) -> Iterator[None]:
-        """Ingests run side by side (a shared lock); a reindex, which replaces every vector, runs alone."""
+    def _writing(self, *, exclusive: bool = False, progress: ProgressReporter | None = None) -> Iterator[None]:
+        """Ingests run side by side (a shared lock); a reindex, which replaces every vector, runs alone.
+
+        When the lock is taken, ``progress`` hears why nothing moves before the wait starts.
+        """
         self.lock_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        mode = fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH
         with self.lock_path.open("a") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+            try:
+                fcntl.flock(handle, mode | fcntl.LOCK_NB)
+            except BlockingIOError:
+                reason = (
+                    "waiting for running ingests to finish (a reindex runs alone)"
+                    if exclusive
+                    else "waiting for a reindex to finish (it replaces every vector)"
+                )
+                log.info("%s: %s", self.lock_path, reason)
+                (progress or _NoProgress()).waiting(reason)
+                fcntl.flock(handle, mode)
             try:
                 self.jobs.fail_interrupted(self.runners.alive)
                 if not exclusive:
@@ -253,7 +280,7 @@ class Ingestor:
         files = self._expand(paths)
         if options.doc_key is not None and len(files) > 1:
             raise ValidationError("--doc-key names one document; pass a single file with it.")
-        with self._writing():
+        with self._writing(progress=progress):
             progress.files(len(files))
             run = _Run(self, report, progress)
             for path in files:
@@ -273,7 +300,7 @@ class Ingestor:
         progress = progress or _NoProgress()
         started = time.perf_counter()
         report = IngestReport()
-        with self._writing():
+        with self._writing(progress=progress):
             if total is not None:
                 progress.files(total)
             run = _Run(self, report, progress)
@@ -329,7 +356,7 @@ class Ingestor:
         if job.state is not JobState.PENDING:
             raise ValidationError(f"Job {job_id} is {job.state.value}; only pending jobs run.")
         report = IngestReport()
-        with self._writing():
+        with self._writing(progress=progress):
             claimed = self.jobs.claim(job_id, self.runners.runner_id)
             if claimed is None:
                 return None
@@ -371,7 +398,7 @@ class Ingestor:
         """
         progress = progress or _NoProgress()
         report = ReindexReport()
-        with self._writing(exclusive=True):
+        with self._writing(exclusive=True, progress=progress):
             versions = self.documents.list_current()
             self.guard.record()  # new model and dimension; vectors of the old model are gone
             progress.files(len(versions))
@@ -384,13 +411,21 @@ class Ingestor:
                     run.add_file(Path(record.original_path), options)
                 else:
                     progress.chunks_added(len(rows))
-                    self.documents.replace_vectors(record.version_id, self.embedder.embed_passages(texts))
+                    heads = self.embedding_texts(texts, record.namespace)
+                    self.documents.replace_vectors(record.version_id, self.embedder.embed_passages(heads))
                     progress.chunks_embedded(len(rows))
                     report.reembedded += 1
                     report.chunks += len(rows)
                 progress.file_done(record.doc_key)
             run.flush()
         return report
+
+    def embedding_texts(self, texts: list[str], namespace: str) -> list[str]:
+        """What the encoder sees of ``texts``: the whole text, or its head where the namespace caps it."""
+        limit = self.embed_heads.get(namespace)
+        if limit is None:
+            return texts
+        return [text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] for text in texts]
 
     # --- helpers -----------------------------------------------------------------------------
     def _finish(self, report: IngestReport, run: _Run, started: float) -> IngestReport:
@@ -551,7 +586,7 @@ class _Run:
         if self.control is not None:
             self.control.check()
         self._collect()
-        texts = [p.chunks[i].text for p, i in items]
+        texts = [text for p, i in items for text in self.ing.embedding_texts([p.chunks[i].text], p.options.namespace)]
         self._inflight = (items, self._encoder.submit(self._encode, texts))
 
     def _encode(self, texts: list[str]) -> tuple[np.ndarray, float]:
