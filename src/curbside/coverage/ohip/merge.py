@@ -15,6 +15,7 @@ from curbside.coverage.ohip.checks import rule_checks
 from curbside.coverage.ohip.fallback import answer_from_passages
 from curbside.coverage.ohip.passages import DOC_PREFIX
 from curbside.coverage.ohip.query import Request
+from curbside.coverage.ohip.rule_quotes import rule_quotes
 from curbside.coverage.ohip.search_path import SearchFindings, codes_stated
 from curbside.coverage.ohip.sql_path import Specialty, SqlFindings
 from curbside.coverage.ohip.store import ListingRow, RuleRow
@@ -366,6 +367,9 @@ def _summary(
         )
     for item in primary[:3]:
         parts.append(f"{item.code} {item.description}: {_fee_phrase(item)}.")
+    if not failed and primary:
+        for quote in rule_quotes(request.question, sql.rules.get(primary[0].code, [])):
+            parts.append(f"Rule for {quote.code} ({quote.page}): “{quote.text}”")
     if sql.matched:
         others = [i.code for i in result.items if i.relation in ("related", "premium")]
         if others:

@@ -45,7 +45,8 @@ STOP = frozenset(
     its me my of ohip on or patient patients pay per premium premiums service services should the their them then
     there this to under use used was we were what when where which who will with would you your mrp most not no
     responsible physician doctor can't cannot eligible ontario schedule benefits much worth rule rules many often
-    times maximum number limit limits session sessions
+    times maximum number limit limits session sessions same year years yearly month months week weeks annual
+    annually before drops long minimum
     """.split()  # noqa: SIM905 - a word list reads better as text
 ) | frozenset(_DAYS)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from curbside.coverage.edition_cache import EditionCache
 from curbside.coverage.ohip.query import Request, WordIndex, stem, words_of
@@ -124,9 +124,31 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
         for code in codes:
             if code not in out.titles:
                 out.titles[code] = code
+        for code, rule in headed_rules(reader.preamble_rules(), {c: out.titles[c] for c in primary}):
+            if all(r.key != rule.key for r in out.rules[code]):
+                out.rules[code].append(rule)
         for code in primary:
             out.source_chunks[code] = reader.source_chunks(f"({code})", 1) or reader.source_chunks(f"\n{code} ", 1)
         return out
+
+
+def headed_rules(rules: list[RuleRow], titles: dict[str, str]) -> list[tuple[str, RuleRow]]:
+    """(code, rule) for each General Preamble rule whose heading is the code's title, or the title's head
+    before ':' or ' - ': 'GENERAL RE-ASSESSMENT' governs 'A004 General re-assessment', 'PERIODIC HEALTH
+    VISIT' governs 'K131 Periodic health visit: adult age 18 to 64 inclusive'."""
+    by_heading: dict[str, list[RuleRow]] = defaultdict(list)
+    for rule in rules:
+        by_heading[_heading_key(rule.heading)].append(rule)
+    out: list[tuple[str, RuleRow]] = []
+    for code, title in titles.items():
+        heads = {_heading_key(title), _heading_key(title.split(":")[0]), _heading_key(title.split(" - ")[0])}
+        for head in heads - {""}:
+            out.extend((code, replace(rule, code=code)) for rule in by_heading.get(head, []))
+    return out
+
+
+def _heading_key(text: str) -> str:
+    return " ".join(words_of(text))
 
 
 def _by_code(rows: list[ListingRow]) -> dict[str, list[ListingRow]]:

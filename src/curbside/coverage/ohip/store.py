@@ -223,6 +223,16 @@ class OhipReader(ThreadReader):
         )
         return [RuleRow(*r) for r in rows]
 
+    def preamble_rules(self) -> list[RuleRow]:
+        """The General Preamble's payment rules and notes, each under its heading (its code field empty):
+        'GENERAL RE-ASSESSMENT' governs A004 without naming it."""
+        rows = self.connection().execute(
+            "SELECT r.rule_key, r.heading, r.kind, r.page, r.text, s.title, s.part, 'subject', '' "
+            "FROM ohip_rules r JOIN ohip_sections s ON s.section_key = r.section_key "
+            "WHERE r.page LIKE 'GP%' AND r.kind IN ('payment_rules', 'note') ORDER BY r.rule_key"
+        )
+        return [RuleRow(*r) for r in rows]
+
     def subjects(self, rule_keys: Sequence[int]) -> dict[int, list[str]]:
         """The subject codes of each rule block."""
         if not rule_keys:

@@ -1,0 +1,81 @@
+"""Payment-rule sentences quoted for questions that ask a limit, a time or whether a code is payable.
+
+Rule texts are the Schedule's own (ohip-schedule-of-benefits-2025-03-03.txt, pages named per case).
+"""
+
+from __future__ import annotations
+
+from curbside.coverage.ohip.rule_quotes import rule_quotes
+from curbside.coverage.ohip.sql_path import headed_rules
+from curbside.coverage.ohip.store import RuleRow
+
+_K133 = (  # page A7
+    "Payment rules: 1.K133 is limited to one per patient per 12 month period. 2.Only one of K133, K131, or K132 "
+    "is eligible for payment per patient per physician per 12 month period. 3.This service can be provided over "
+    "multiple distinct time periods, however, a minimum of 50 minutes total time spent in direct contact with the "
+    "patient is required. Start and stop times must be recorded for each time period. 4.While some aspects of K133 "
+    "may be provided virtually, a minimum of 26 minutes must be provided through direct physical encounter(s)."
+)
+_A003_HOME = "Note: A003 is not eligible for payment for an assessment provided in the patient’s home."  # page A2
+_REASSESSMENT = (  # page GP22, under the heading GENERAL RE-ASSESSMENT
+    "Payment rules: With the exception of general re-assessments rendered for hospital admissions, general "
+    "reassessments are limited to two per 12 month period, per patient per physician. The amount payable for "
+    "general re-assessments in excess of this limit will be adjusted to a lesser assessment fee."
+)
+
+
+def _rule(code: str, text: str, *, page: str = "A7", heading: str = "", relation: str = "subject") -> RuleRow:
+    return RuleRow(1, heading, "payment_rules", page, text, "Family Practice", "A", relation, code)  # type: ignore[arg-type]
+
+
+def test_a_time_question_quotes_the_time_sentences() -> None:
+    quotes = rule_quotes("minimum time for K133 and how much has to be in person?", [_rule("K133", _K133)])
+    texts = [q.text for q in quotes]
+    assert len(texts) == 2
+    assert any("minimum of 50 minutes total time" in t for t in texts)
+    assert any("minimum of 26 minutes must be provided through direct physical" in t for t in texts)
+    assert all(q.page == "A7" and q.code == "K133" for q in quotes)
+
+
+def test_a_payable_question_quotes_the_exclusion() -> None:
+    quotes = rule_quotes(
+        "can we bill A003 for a general assessment done in the patient's home?", [_rule("A003", _A003_HOME)]
+    )
+    assert [q.text for q in quotes] == [
+        "A003 is not eligible for payment for an assessment provided in the patient’s home."
+    ]
+
+
+def test_a_limit_question_quotes_the_limit_not_the_time() -> None:
+    quotes = rule_quotes("how often can I bill K133 for the same patient?", [_rule("K133", _K133)])
+    assert quotes and quotes[0].text == "K133 is limited to one per patient per 12 month period."
+    assert not any("26 minutes" in q.text for q in quotes)
+
+
+def test_a_fee_question_quotes_nothing() -> None:
+    assert rule_quotes("what is the fee for K133?", [_rule("K133", _K133)]) == []
+    assert rule_quotes(None, [_rule("K133", _K133)]) == []
+
+
+def test_rules_that_only_mention_the_code_are_not_quoted() -> None:
+    assert rule_quotes("how often can I bill K133?", [_rule("K133", _K133, relation="mention")]) == []
+
+
+def test_preamble_rules_govern_the_code_their_heading_names() -> None:
+    preamble = [
+        _rule("", _REASSESSMENT, page="GP22", heading="GENERAL RE-ASSESSMENT"),
+        _rule("", "Payment rules: Periodic health visit is limited to one per patient per 12 month period per physician.",
+              page="GP21", heading="PERIODIC HEALTH VISIT"),
+    ]  # fmt: skip
+    titles = {
+        "A004": "General re-assessment",
+        "A003": "General assessment",  # not governed by the re-assessment rule
+        "K131": "Periodic health visit: adult age 18 to 64 inclusive",
+    }
+    linked = [(code, rule.page, rule.code) for code, rule in headed_rules(preamble, titles)]
+    assert sorted(linked) == [("A004", "GP22", "A004"), ("K131", "GP21", "K131")]
+    rules = [rule for code, rule in headed_rules(preamble, titles) if code == "A004"]
+    quotes = rule_quotes("limit on general re-assessments (A004) per patient?", rules)
+    assert quotes[0].text.endswith(
+        "general reassessments are limited to two per 12 month period, per patient per physician."
+    )
