@@ -79,3 +79,14 @@ def test_preamble_rules_govern_the_code_their_heading_names() -> None:
     assert quotes[0].text.endswith(
         "general reassessments are limited to two per 12 month period, per patient per physician."
     )
+
+
+def test_the_setting_named_keeps_its_own_letter() -> None:
+    from curbside.coverage.ohip.sql_path import in_setting
+
+    codes = ["A911", "A945", "C911", "W911", "E079"]
+    assert in_setting(codes, "special family practice consultation in the office?") == ["A911", "A945", "E079"]
+    assert in_setting(codes, "special consultation on a hospital in-patient?") == ["C911", "E079"]
+    assert in_setting(codes, "consultation in a long-term care home?") == ["W911", "E079"]
+    assert in_setting(codes, "special family practice consultation?") == codes  # no setting named
+    assert in_setting(["A911"], "consultation on an in-patient?") == ["A911"]  # nothing of that setting: keep

@@ -105,6 +105,7 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
                 among = premiums if among is None else (among & premiums) or premiums
             words = _service_words(request)
             out.matched = [code for code, _ in index.match(words, request.top_k, among)] if words else []
+            out.matched = in_setting(out.matched, request.question)
             if not out.matched:
                 asked = request.question or "the request"
                 out.problem = f"No fee code in the {edition.label} matches {asked!r}."
@@ -130,6 +131,28 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
         for code in primary:
             out.source_chunks[code] = reader.source_chunks(f"({code})", 1) or reader.source_chunks(f"\n{code} ", 1)
         return out
+
+
+# Where a consultation or visit happens is in its code's letter: each specialty lists its office and
+# ambulatory services as A codes, its "Hospital In-Patient Services" as C codes and its "Long-Term Care
+# Institution" services as W codes (Schedule of Benefits 2025-03-03, Family Practice: A911, C911, W911).
+_SETTINGS = (
+    (re.compile(r"\b(in[- ]?patients?|admitted|on the ward|hospital (visit|ward|stay))\b", re.I), "C"),
+    (re.compile(r"\b(long[- ]term care|nursing home|LTC home|home for the aged)\b", re.I), "W"),
+    (re.compile(r"\b(office|clinic|walk[- ]in)\b", re.I), "A"),
+)
+_SETTING_LETTERS = frozenset("ACW")
+
+
+def in_setting(codes: list[str], question: str | None) -> list[str]:
+    """``codes`` without the A/C/W variants of another setting than the one the question names, when a
+    code of the named setting is among them ('special consultation in the office': A911, not C911)."""
+    if not question:
+        return codes
+    named = [letter for pattern, letter in _SETTINGS if pattern.search(question)]
+    if len(named) != 1 or not any(code[0] == named[0] for code in codes):
+        return codes
+    return [code for code in codes if code[0] not in _SETTING_LETTERS or code[0] == named[0]]
 
 
 def headed_rules(rules: list[RuleRow], titles: dict[str, str]) -> list[tuple[str, RuleRow]]:
