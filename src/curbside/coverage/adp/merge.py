@@ -14,6 +14,7 @@ import re
 from curbside.coverage.adp.data import Rule, cep_policy
 from curbside.coverage.adp.fallback import answer_from_passages
 from curbside.coverage.adp.parse import normalize
+from curbside.coverage.adp.policy_quotes import PolicyQuote
 from curbside.coverage.adp.query import AdpRequest
 from curbside.coverage.adp.search_path import SearchFindings, paragraph_text
 from curbside.coverage.adp.sql_path import ChunkRef, SqlFindings
@@ -88,6 +89,7 @@ class _Answer:
         self.not_listed: SourceRef | None = None  # what §205.01 says about a product no category lists
         self.sources: list[SourceRef] = []  # cited statements that are not rules (§205.01, the CEP pool)
         self.through_pool: Rule | None = None  # power tilt/recline: applied for through the Central Equipment Pool
+        self.policy: list[PolicyQuote] = []  # the manual's sentences a policy question asks for, quoted first
         topics = request.topics
         # 'is my patient CEP eligible?' asks about the income thresholds, not the device's criteria
         self.eligibility_asked = "eligibility" in topics and not ("cep" in topics and sql.category is None)
@@ -176,7 +178,11 @@ class _Answer:
             and not (result.device and result.device.candidates)
             and (not request.topics or bool(device_topics))
         )
-        if unknown and not problem:
+        # a policy question (an appeal's time, a lost device, WSIB) is answered by the manual's sentence;
+        # not for a category whose own manual is not loaded: its rules may differ from the core manual's
+        unloaded = result.device is not None and bool(result.device.category) and not result.device.policy_manual_loaded
+        self.policy = [] if unloaded or sql.not_listed is not None else sql.policy
+        if unknown and not problem and not self.policy:
             problem = (
                 f"No ADP device category or listed device matches {request.question or request.text!r}, and what "
                 "ADP pays depends on the device."
@@ -216,6 +222,17 @@ class _Answer:
                 "Does the patient receive Ontario Works, ODSP or ACSD? Then ADP pays 100% (ADP Manual §310.00)."
             )
 
+        answered = (
+            any(e.asked for e in result.exclusion_rules)
+            or (result.eligibility is not None and result.eligibility.basic_mobility is False)
+            or "funding_period" in request.topics
+            or "cep" in request.topics
+            or request.income is not None
+        )
+        if answered:
+            self.policy = []  # the structured rule asked about is the answer, with its own words
+        for said in self.policy[:1]:
+            self.sources.append(self.source(said.manual, said.paragraph_id, said.page, said.text))
         result.needs_more_info = bool(problem) or bool(result.device and len(result.device.candidates) > 1)
         result.follow_up = follow_ups[0] if follow_ups else None
         self.citations_and_confidence(problem)
@@ -491,6 +508,10 @@ class _Answer:
         if problem:
             parts.append(problem)
         asked_exclusions = [e for e in result.exclusion_rules if e.asked]
+        for said in self.policy[:1]:
+            parts.append(
+                f"The manual: “{said.text.rstrip('.')}.” ({self._short(said.manual)} §{said.paragraph_id}, p. {said.page})"
+            )
         if self.not_listed is not None:
             src = self.not_listed
             parts.append(

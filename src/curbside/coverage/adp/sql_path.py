@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from curbside.coverage.adp.data import Rule
 from curbside.coverage.adp.passages import paragraph_ids
+from curbside.coverage.adp.policy_quotes import PolicyIndex, PolicyQuote
 from curbside.coverage.adp.query import AdpRequest, Decision, TermIndex, resolve
 from curbside.coverage.adp.store import AdpReader, DeviceRow, ManualEdition
 from curbside.coverage.edition_cache import EditionCache
@@ -33,6 +34,7 @@ class SqlFindings:
     rules: list[Rule] = field(default_factory=list)  # every rule that applies to the device (or to all)
     social_rules: list[Rule] = field(default_factory=list)  # every social assistance rule, for by-category figures
     chunks: dict[tuple[str, str], ChunkRef] = field(default_factory=dict)  # (manual, paragraph id) -> passage
+    policy: list[PolicyQuote] = field(default_factory=list)  # the manual's sentences a policy question asks for
 
     @property
     def category(self) -> str | None:
@@ -51,18 +53,20 @@ class ManualsCache:
     """The term index and the passage index of the loaded edition, built once per load, shared by threads."""
 
     def __init__(self) -> None:
-        self._cache: EditionCache[tuple[TermIndex, dict[tuple[str, str], ChunkRef]]] = EditionCache()
+        self._cache: EditionCache[tuple[TermIndex, dict[tuple[str, str], ChunkRef], PolicyIndex]] = EditionCache()
 
     def get(
         self, reader: AdpReader, editions: list[ManualEdition]
-    ) -> tuple[TermIndex, dict[tuple[str, str], ChunkRef]]:
+    ) -> tuple[TermIndex, dict[tuple[str, str], ChunkRef], PolicyIndex]:
         passages = (
             reader.connection()
             .execute("SELECT COALESCE(MAX(current_version_id), 0), COUNT(*) FROM documents WHERE namespace = 'adp'")
             .fetchone()
         )
         key = (tuple((e.id, e.loaded_at) for e in editions), tuple(passages or ()))
-        return self._cache.get(key, lambda: (TermIndex(reader.terms()), _chunk_index(reader)))
+        return self._cache.get(
+            key, lambda: (TermIndex(reader.terms()), _chunk_index(reader), PolicyIndex(reader.all_paragraphs()))
+        )
 
 
 def _chunk_index(reader: AdpReader) -> dict[tuple[str, str], ChunkRef]:
@@ -94,7 +98,7 @@ def run_sql_path(reader: AdpReader, cache: ManualsCache, request: AdpRequest, ca
     with reader.snapshot() as conn:
         cancel.attach(conn)
         editions = reader.editions()
-        terms, chunks = cache.get(reader, editions)
+        terms, chunks, policy = cache.get(reader, editions)
         devices: dict[str, DeviceRow | None] = {}
 
         def device_category(key: str) -> str | None:
@@ -105,6 +109,7 @@ def run_sql_path(reader: AdpReader, cache: ManualsCache, request: AdpRequest, ca
 
         decision = resolve(terms, request, device_category)
         out = SqlFindings(editions, decision, categories=reader.categories(), chunks=chunks)
+        out.policy = policy.quotes(request.question)
         if decision.problem is None:
             r = decision.resolution
             if r.kind == "device" and r.device_key:

@@ -246,6 +246,9 @@ class AdpReader(ThreadReader):
     def rules(self) -> list[Rule]:
         return [_rule(r) for r in self.connection().execute("SELECT * FROM adp_rules ORDER BY ord")]
 
+    def all_paragraphs(self) -> list[ParagraphRow]:
+        return [ParagraphRow(*r) for r in self.connection().execute("SELECT * FROM adp_paragraphs")]
+
     def paragraphs(self, manual: str, ids: Sequence[str]) -> list[ParagraphRow]:
         if not ids:
             return []

@@ -276,11 +276,11 @@ class AdpGetResult(BaseModel):
 
 
 DESCRIPTION = (
-            "Ontario Assistive Devices Program (ADP): what ADP pays for a device and what the client pays, "
-            "funding for Ontario Works, ODSP and ACSD recipients, exclusions (batteries, repairs …) and "
-            "eligibility, each cited by manual, section and page. Takes a question in plain words (q) or a "
-            "structured device {category, type}; answers needs_more_info with the follow-up a vendor would ask "
-            "when the device is unknown or the fields disagree. Every answer carries the manuals' edition."
+    "Ontario Assistive Devices Program (ADP): what ADP pays for a device and what the client pays, "
+    "funding for Ontario Works, ODSP and ACSD recipients, exclusions (batteries, repairs …) and "
+    "eligibility, each cited by manual, section and page. Takes a question in plain words (q) or a "
+    "structured device {category, type}; answers needs_more_info with the follow-up a vendor would ask "
+    "when the device is unknown or the fields disagree. Every answer carries the manuals' edition."
 )
 
 
