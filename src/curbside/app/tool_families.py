@@ -32,7 +32,7 @@ def build_registry(core: Curbside) -> ToolRegistry:
     registry = ToolRegistry()
     passages.register(registry, passages.PassagesDeps(settings, documents=lambda: core.documents))
     knowledge.register(registry, knowledge.KnowledgeDeps(settings, search=core.search, ask=_ask_as(core)))
-    calculators.register(registry, calculators.CalculatorDeps(settings))
+    calculators.register(registry, calculators.CalculatorDeps(settings, models=lambda: core.models))
     for source in SOURCES:  # each coverage source's tool, then the one that routes to them
         source.register(registry, SourceToolDeps(settings, service=partial(core.coverage_service, source.name)))
     coverage_answer.register(

@@ -1,10 +1,10 @@
-"""`curbside calc NAME key=value …`: run one calculator (audited, like every tool call)."""
+"""`curbside calc NAME key=value … [--note FILE]`: run one calculator (audited, like every tool call)."""
 
 from __future__ import annotations
 
 import re
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
@@ -29,9 +29,23 @@ _QUANTITY = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*([^\d\s].*?)\s*$")
     show_default=True,
     help="ask: list criteria you did not give; absent: score them as absent (the result lists them).",
 )
+@click.option(
+    "--note",
+    "note_file",
+    type=click.File("r", encoding="utf-8"),
+    help="Read the inputs from a clinical note (a text file; - for stdin): numbers by parsing, yes/no criteria "
+    "by the local model if one is configured. KEY=VALUE inputs win over the note.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the tool result as JSON.")
-def calc(name: str | None, values: tuple[str, ...], list_calculators: bool, missing: str, as_json: bool) -> None:
-    """Run calculator NAME with its inputs as KEY=VALUE.
+def calc(
+    name: str | None,
+    values: tuple[str, ...],
+    list_calculators: bool,
+    missing: str,
+    note_file: TextIO | None,
+    as_json: bool,
+) -> None:
+    """Run calculator NAME with its inputs as KEY=VALUE, or read them from a note (--note FILE).
 
     Numbers take the canonical unit or a unit written after them (creatinine=106umol/L,
     weight=160lb, temperature=101.3°F); criteria take yes/no; options and dates (YYYY-MM-DD)
@@ -41,6 +55,11 @@ def calc(name: str | None, values: tuple[str, ...], list_calculators: bool, miss
       curbside calc wells_dvt active_cancer=yes entire_leg_swollen=yes --missing absent
 
       curbside calc cockcroft_gault age=72 sex=female weight=58 creatinine=110umol/L
+
+      curbside calc cockcroft_gault --note admission.txt weight=61
+
+    With --note, each value found is shown with the sentence it came from; what the note does not
+    give is asked for. A note is PHI: it is only ever sent to a local model.
     """
     import asyncio
 
@@ -54,15 +73,31 @@ def calc(name: str | None, values: tuple[str, ...], list_calculators: bool, miss
     calc_id = name.removeprefix("calc.")
     calculator(calc_id)  # an unknown name fails here, before the application opens
     arguments: dict[str, Any] = {"missing": missing, **_parse_values(values)}
+    if note_file is not None:
+        arguments["note"] = _read_note(note_file)
     with app_context() as core:
         result = asyncio.run(core.tools.call(f"calc.{calc_id}", arguments))
     if as_json:
         echo_json(result.model_dump(mode="json"))
     else:
-        _echo_text(result)
+        _echo_text(result, from_note=note_file is not None)
     code = _exit_code(result)
     if code:
         sys.exit(code)
+
+
+def _read_note(note_file: TextIO) -> str:
+    from curbside.tools.calculators import MAX_NOTE_CHARS
+
+    text = note_file.read(MAX_NOTE_CHARS + 1)
+    if len(text) > MAX_NOTE_CHARS:
+        raise click.BadParameter(
+            f"the note is longer than {MAX_NOTE_CHARS:,} characters; give the part with the findings",
+            param_hint="--note",
+        )
+    if not text.strip():
+        raise click.BadParameter("the note is empty", param_hint="--note")
+    return text
 
 
 def _parse_values(values: tuple[str, ...]) -> dict[str, Any]:
@@ -106,12 +141,14 @@ def _echo_list(found: dict[str, Any], as_json: bool) -> None:
         click.echo(f"{'':<22} inputs: {', '.join(row['inputs'])}")
 
 
-def _echo_text(result: ToolResult) -> None:
+def _echo_text(result: ToolResult, *, from_note: bool = False) -> None:
     if not result.ok or result.result is None:
         message = result.error.message if result.error else result.status
         click.echo(f"Error [{result.error.code if result.error else result.status}]: {message}", err=True)
         return
     data = result.result
+    if data.get("extracted"):
+        _echo_extracted(data["extracted"])
     if data["status"] == "needs_more_info":
         click.echo(f"{data['title']}: needs more information. Give:")
         for item in data["missing"]:
@@ -120,6 +157,9 @@ def _echo_text(result: ToolResult) -> None:
             )
             click.echo(f"  {item['input']}=…  {item['label']} ({hint})")
         click.echo("Or pass --missing absent to score the criteria not given as absent.")
+        if from_note:  # what the note could not give, and why
+            for warning in data["warnings"]:
+                click.echo(f"  ! {warning}")
         return
     headline = f"{data['title']}: {data['display']}"
     if data.get("category"):
@@ -141,6 +181,22 @@ def _echo_text(result: ToolResult) -> None:
     for warning in data["warnings"]:
         click.echo(f"  ! {warning}")
     click.echo(f"  {data['formula']} — {data['citation']}")
+
+
+def _echo_extracted(found: list[dict[str, Any]]) -> None:
+    click.echo("From the note:")
+    for item in found:
+        value = f"{item['value']}" + (f" {item['unit']}" if item.get("unit") else "")
+        how = "model" if item["method"] == "model" else "parsed"
+        flag = "" if item.get("used", True) else " (not used: the argument given was)"
+        click.echo(f"  {item['input']} = {value}  [{how}]{flag}")
+        click.echo(f"      “{_clip(item['sentence'])}”")
+    click.echo("")
+
+
+def _clip(sentence: str, limit: int = 160) -> str:
+    text = " ".join(sentence.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _exit_code(result: ToolResult) -> int:

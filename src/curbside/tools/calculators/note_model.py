@@ -1,0 +1,307 @@
+"""Yes/no criteria and options read from a note by the local model, with JSON-schema output.
+
+A note is PHI, so it goes where ``ModelRouter.route(phi_detected=True)`` sends a prompt holding PHI:
+the local model, or nowhere — never a cloud model, whatever the routing mode. The model answers each
+item "yes", "no" (or an option) with a quote copied from the note, or "not stated"; the caller
+(``note.py``) keeps an answer only when its quote is found in the note, and shows that sentence.
+
+The request asks for OpenAI-style structured output (``response_format`` ``json_schema``: OpenAI,
+vLLM, Ollama, llama.cpp's ``llama-server``); a server that refuses that form is asked again with
+``{"type": "json_object", "schema": …}`` (``llama-cpp-python``'s server). The reply is validated here
+either way, since some servers accept a schema without enforcing it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from curbside.errors import UpstreamError
+from curbside.tools.calculators.kit import Calculator, Choice, Criterion
+
+if TYPE_CHECKING:
+    import httpx
+
+    from curbside.llm.breaker import CircuitBreaker
+    from curbside.llm.endpoints import ModelRouter
+    from curbside.settings import Settings
+
+__all__ = [
+    "NOT_STATED",
+    "NO_MODEL",
+    "ChatJsonModel",
+    "CriteriaModel",
+    "NoteModel",
+    "criteria_messages",
+    "criteria_schema",
+    "note_model_for",
+    "read_criteria",
+]
+
+NO_MODEL = "no model configured: yes/no criteria were not read from the note"
+NOT_STATED = "not stated"
+QUOTE_CHARS = 160  # longest quote the schema allows: a phrase, not a paragraph
+
+Message = dict[str, str]
+
+
+class CriteriaModel(Protocol):
+    """What reading criteria needs from a model: a JSON text that should match ``schema``."""
+
+    name: str  # "local"
+
+    async def complete_json(self, messages: list[Message], schema: dict[str, Any], *, max_tokens: int) -> str: ...
+
+
+@dataclass(frozen=True)
+class NoteModel:
+    """The model criteria are read with, or None with the reason (shown as a warning)."""
+
+    model: CriteriaModel | None
+    unavailable: str | None = None
+
+
+def note_model_for(router: ModelRouter, settings: Settings) -> NoteModel:
+    """The local model when the PHI routing lets a note reach it; otherwise why not."""
+    if not router.configured:
+        return NoteModel(None, NO_MODEL)
+    route = router.route(phi_detected=True)  # a note is PHI
+    if route.endpoint != "local":
+        if "local" not in router.configured:
+            why = "no local model is configured (CURBSIDE_LOCAL_LLM_URL) and a note, being PHI, never goes to the cloud model"
+        else:
+            why = f"routing {router.mode} forbids the local model (CURBSIDE_LLM_ROUTING) and a note, being PHI, never goes to the cloud model"
+        return NoteModel(None, f"{why}: yes/no criteria were not read from the note")
+    client = router.client("local")
+    key = settings.local_llm_key.get_secret_value() if settings.local_llm_key is not None else None
+    return NoteModel(
+        ChatJsonModel(
+            name=client.name,
+            base_url=client.base_url,
+            model=client.model,
+            api_key=key,
+            timeout_s=settings.llm_timeout_s,
+            connect_timeout_s=settings.llm_connect_timeout_s,
+            breaker=router.breakers.get("local"),
+        )
+    )
+
+
+class ChatJsonModel:
+    """``POST {base_url}/chat/completions`` (not streamed) asking for JSON matching a schema."""
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        base_url: str,
+        model: str,
+        api_key: str | None = None,
+        timeout_s: float = 60.0,
+        connect_timeout_s: float = 5.0,
+        breaker: CircuitBreaker | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.name = name
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.timeout_s = timeout_s
+        self.connect_timeout_s = connect_timeout_s
+        self.breaker = breaker
+        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._transport = transport
+        self._style: Literal["json_schema", "json_object"] = "json_schema"
+        self.last_ms: float | None = None  # the last call's wall time (benchmarks read it)
+
+    async def complete_json(self, messages: list[Message], schema: dict[str, Any], *, max_tokens: int) -> str:
+        if self.breaker is not None and not self.breaker.allow():
+            raise UpstreamError(
+                f"the {self.name} model failed {self.breaker.consecutive_failures} times in a row and is skipped "
+                f"for {self.breaker.retry_in():.0f} s more"
+            )
+        started = time.perf_counter()
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                text = await self._post(messages, schema, max_tokens)
+        except TimeoutError as exc:
+            self._failed()
+            raise UpstreamError(
+                f"the {self.name} model did not answer within {self.timeout_s:g} s", code="UPSTREAM_TIMEOUT"
+            ) from exc
+        except UpstreamError:
+            self._failed()
+            raise
+        except BaseException:
+            if self.breaker is not None:
+                self.breaker.abandon()
+            raise
+        if self.breaker is not None:
+            self.breaker.record_success()
+        self.last_ms = (time.perf_counter() - started) * 1000
+        return text
+
+    def _failed(self) -> None:
+        if self.breaker is not None:
+            self.breaker.record_failure()
+
+    async def _post(self, messages: list[Message], schema: dict[str, Any], max_tokens: int) -> str:
+        import httpx
+
+        timeout = httpx.Timeout(self.timeout_s, connect=self.connect_timeout_s)
+        async with httpx.AsyncClient(timeout=timeout, headers=self._headers, transport=self._transport) as http:
+            try:
+                response = await http.post(
+                    f"{self.base_url}/chat/completions", json=self._body(messages, schema, max_tokens)
+                )
+                if response.status_code in (400, 422, 500) and self._style == "json_schema":
+                    detail = response.text[:400].lower()
+                    if "json_schema" in detail or "response_format" in detail:
+                        self._style = "json_object"  # llama-cpp-python's server: {"type": "json_object", "schema"}
+                        response = await http.post(
+                            f"{self.base_url}/chat/completions", json=self._body(messages, schema, max_tokens)
+                        )
+            except httpx.HTTPError as exc:
+                raise UpstreamError(
+                    f"cannot reach the {self.name} model at {self.base_url}: {exc or type(exc).__name__}"
+                ) from exc
+        if response.status_code >= 400:
+            raise UpstreamError(f"the {self.name} model answered HTTP {response.status_code}: {response.text[:300]}")
+        try:
+            payload = response.json()
+            content = payload["choices"][0]["message"]["content"]
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise UpstreamError(f"the {self.name} model's reply has no choices[0].message.content") from exc
+        return str(content or "")
+
+    def _body(self, messages: list[Message], schema: dict[str, Any], max_tokens: int) -> dict[str, Any]:
+        if self._style == "json_schema":
+            response_format: dict[str, Any] = {
+                "type": "json_schema",
+                "json_schema": {"name": "calculator_inputs", "strict": True, "schema": schema},
+            }
+        else:
+            response_format = {"type": "json_object", "schema": schema}
+        return {
+            "model": self.model,
+            "messages": messages,
+            "max_tokens": max_tokens,
+            "temperature": 0.0,
+            "stream": False,
+            "response_format": response_format,
+        }
+
+
+Item = Criterion | Choice
+
+
+def _answers(item: Item) -> list[str]:
+    if isinstance(item, Criterion):
+        return ["yes", "no", NOT_STATED]
+    return [*item.options, NOT_STATED]
+
+
+def criteria_schema(items: Sequence[Item]) -> dict[str, Any]:
+    """One property per item: {"answer": one of the allowed answers, "quote": words from the note}."""
+    properties = {
+        item.key: {
+            "type": "object",
+            "properties": {
+                "answer": {"type": "string", "enum": _answers(item)},
+                "quote": {"type": "string", "maxLength": QUOTE_CHARS},
+            },
+            "required": ["answer", "quote"],
+            "additionalProperties": False,
+        }
+        for item in items
+    }
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": [item.key for item in items],
+        "additionalProperties": False,
+    }
+
+
+_SYSTEM = (
+    "You read a clinical note and fill in items of a clinical calculator. Answer each item only from what the "
+    'note says. For a yes/no item: "yes" if the note says the patient has it, "no" if the note says the patient '
+    f'does not have it (for example "denies", "no history of"), "{NOT_STATED}" if the note does not say. For an '
+    f'item with options: the option the note supports, or "{NOT_STATED}". For every answer except '
+    f'"{NOT_STATED}", "quote" is the few words of the note that show it, copied exactly; otherwise "quote" is "". '
+    "Do not guess and do not use general knowledge about what is likely. Reply with JSON only."
+)
+
+
+def criteria_messages(calc: Calculator, items: Sequence[Item], note: str) -> list[Message]:
+    lines = []
+    for item in items:
+        line = f"- {item.key}: {item.label}"
+        if item.description:
+            line += f" ({item.description})"
+        if isinstance(item, Criterion):
+            line += " — yes / no"
+            if item.aliases:
+                line += f"; the note may say: {', '.join(item.aliases)}"
+        else:
+            line += f" — one of: {' | '.join(item.options)}"
+        lines.append(line)
+    user = (
+        f"Calculator: {calc.title}\nItems:\n" + "\n".join(lines) + f'\n\nNote:\n"""\n{note}\n"""\n\n'
+        'Reply as {"<item>": {"answer": …, "quote": …}, …} with every item above.'
+    )
+    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}]
+
+
+def _max_tokens(items: Sequence[Item]) -> int:
+    return min(4096, 64 + 72 * len(items))  # a quote of <= 160 characters is <= ~50 tokens, plus the JSON around it
+
+
+async def read_criteria(
+    model: CriteriaModel, calc: Calculator, items: Sequence[Item], note: str
+) -> tuple[dict[str, tuple[str, str]], list[str]]:
+    """Each item's (answer, quote) as the model gave it (answers "not stated" left out), and warnings.
+
+    Raises ``UpstreamError`` when the model cannot be reached or its reply is not the JSON asked for.
+    """
+    text = await model.complete_json(
+        criteria_messages(calc, items, note), criteria_schema(items), max_tokens=_max_tokens(items)
+    )
+    try:
+        reply = json.loads(_strip_fence(text))
+    except ValueError as exc:
+        raise UpstreamError(f"the {model.name} model's reply is not JSON: {text[:120]!r}") from exc
+    if not isinstance(reply, dict):
+        raise UpstreamError(f"the {model.name} model's reply is not a JSON object: {text[:120]!r}")
+    answers: dict[str, tuple[str, str]] = {}
+    warnings: list[str] = []
+    for item in items:
+        entry = reply.get(item.key)
+        if isinstance(entry, str):  # {"item": "yes"}: a model that ignored the schema's shape
+            entry = {"answer": entry, "quote": ""}
+        if not isinstance(entry, dict):
+            continue
+        answer = str(entry.get("answer", "")).strip()
+        quote = str(entry.get("quote") or "").strip()
+        allowed = _answers(item)
+        match = next((option for option in allowed if option.lower() == answer.lower()), None)
+        if match is None:
+            warnings.append(
+                f"{item.label}: the model answered {answer[:40]!r}, not one of {', '.join(allowed)}; not used"
+            )
+            continue
+        if match != NOT_STATED:
+            answers[item.key] = (match, quote)
+    return answers, warnings
+
+
+def _strip_fence(text: str) -> str:
+    """A reply wrapped in a Markdown code fence (```json … ```) by a model that ignored the format."""
+    body = text.strip()
+    if body.startswith("```"):
+        body = body.split("\n", 1)[1] if "\n" in body else ""
+        body = body.rsplit("```", 1)[0]
+    return body.strip()
