@@ -189,6 +189,10 @@ def _matched(rows: list[DrugRow], request: Request) -> list[MatchedProduct]:
     return out
 
 
+def _unclassified(row: DrugRow) -> bool:
+    return row.pcg2_name.upper().startswith("UNCLASSIFIED")
+
+
 def _member(row: DrugRow, lowest: pricing.LowestCost | None) -> InterchangeableMember:
     status = benefit_status(row.flags)
     at_lowest = lowest is not None and lowest.among_covered and row.din in lowest.dins
@@ -392,6 +396,9 @@ def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str) -> str:
             "It is covered only when the Limited Use criteria are met and the Reason for Use code "
             f"({', '.join(codes) or 'see the criteria'}) is on the prescription."
         )
+        periods = list(dict.fromkeys(c.authorization_period for c in result.lu_criteria if c.authorization_period))
+        if periods:
+            parts.append(f"LU authorization period: {', '.join(periods)}.")
     if row.individual_price is not None or row.amount_mohltc_pays is not None:
         parts.append(
             f"Unit price {money(row.individual_price)}; the ministry pays {money(row.amount_mohltc_pays)} per unit."
@@ -408,7 +415,13 @@ def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str) -> str:
         )
     elif low is not None and low.covered and row.din in low.tied_dins and others:
         parts.append(f"It is at the group's lowest cost ({money(low.price)} per unit).")
-    if result.coverage is not None and result.coverage.covered is not True:
+    covered_others = [m for m in others if m.covered]
+    if result.coverage is not None and result.coverage.covered is not True and covered_others:
+        # the same ingredient and strength, covered: the alternative a pharmacist substitutes
+        names = ", ".join(f"{m.brand} (DIN {m.din})" for m in covered_others[:3])
+        parts.append(f"Covered interchangeable products in its group: {names}.")
+    # 'unclassified therapeutic agents' is no therapeutic class: its members are no alternatives
+    elif result.coverage is not None and result.coverage.covered is not True and not _unclassified(row):
         if result.alternatives:
             names = ", ".join(f"{a.generic_name.lower()} ({a.brand})" for a in result.alternatives)
             parts.append(f"Covered alternatives in its class: {names}.")

@@ -47,7 +47,9 @@ def _compact(text: str) -> str:
 def norm_strength(text: str) -> str:
     """'20 mg' -> '20mg', '.5 mg' -> '0.5mg', '0.68mg/mL' -> '0.68mg/ml'."""
     value = re.sub(r"\s+", "", text.lower()).replace("µg", "mcg")
-    return re.sub(r"(?<![\d.])\.(\d)", r"0.\1", value)
+    value = re.sub(r"(?<![\d.])\.(\d)", r"0.\1", value)
+    return re.sub(r"(\d)\.0+(?!\d)|(\.\d*?[1-9])0+(?!\d)", lambda m: m.group(1) or m.group(2), value)  # '1.0mg' = '1mg'
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,18 +162,23 @@ class NameIndex:
         self.vocabulary = sorted({k for k in (*self.brands, *self.generics) if " " not in k and len(k) >= 5})
 
     def resolve(self, text: str, *, fuzzy: bool = True) -> Resolution:
-        """The longest name in ``text`` (ingredients win ties), else (``fuzzy``) a close spelling of one word."""
+        """The longest name in ``text`` (a brand that is not also an ingredient's name wins a tie: it names the
+        product), else (``fuzzy``) a close spelling of one word."""
         # a name may end a sentence ('on Januvia. what is covered?'); inner dots stay ('0.5')
         words = [w.rstrip(".") for w in norm(text).split()]
         for n in range(min(self.longest, len(words)), 0, -1):
+            ingredient: Resolution | None = None
             for i in range(len(words) - n + 1):
                 phrase = " ".join(words[i : i + n])
                 if n == 1 and (phrase in STOP or len(phrase) < 3 or phrase.replace(".", "").isdigit()):
                     continue
                 if phrase in self.generics:
-                    return Resolution("ingredient", phrase, generic_keys=set(self.generics[phrase]))
-                if phrase in self.brands:
+                    ingredient = ingredient or Resolution("ingredient", phrase, generic_keys=set(self.generics[phrase]))
+                elif phrase in self.brands:
+                    # a brand named beside its ingredient is the product meant ('denosumab biosimilar Jubbonti')
                     return Resolution("brand", phrase, dins=set(self.brands[phrase]))
+            if ingredient is not None:
+                return ingredient
         for word in words if fuzzy else ():
             if len(word) < 5 or word in STOP or CLASS_ALIASES.get(word) or not word.isalpha():
                 continue
@@ -189,9 +196,13 @@ class NameIndex:
 
 
 def _brand_keys(product: str) -> set[str]:
-    """'Januvia'; 'Atasol Tab' also as 'atasol'; 'Atorvastatin-10' only as 'atorvastatin' (the 10 is a strength)."""
-    words = norm(product).split()
+    """'Januvia'; 'Atasol Tab' also as 'atasol'; 'Atorvastatin-10' only as 'atorvastatin' (the 10 is a strength);
+    'Jubbonti (Preservative Free)' also as 'jubbonti'."""
     keys = set()
+    bare = norm(re.sub(r"\(.*?\)", " ", product))
+    if bare and bare != norm(product):  # 'Jubbonti (Preservative Free)' is also 'jubbonti'
+        keys |= _brand_keys(bare)
+    words = norm(product).split()
     if not re.fullmatch(r"[\d.]+(mg|mcg|ml|g)?", words[-1]) if words else False:
         keys.add(" ".join(words))
     while words and (words[-1] in FORMS or re.fullmatch(r"[\d.]+(mg|mcg|ml|g)?", words[-1])):

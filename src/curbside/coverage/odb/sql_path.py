@@ -7,6 +7,7 @@ one answer. ``Cancel.interrupt`` stops its query when the path times out.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from curbside.coverage.edition_cache import EditionCache
@@ -67,6 +68,18 @@ def _strength_ok(row: DrugRow, request: Request) -> bool:
     if request.strength and norm_strength(row.strength or "") != request.strength:
         return False
     return not (request.form and request.form not in norm(row.dosage_form or "").split())
+
+
+_PACK = re.compile(r"(?<![\d./])(\d+(?:\.\d+)?)\s?ml\b", re.I)  # '3 mL pen'; not the '/mL' of a concentration
+
+
+def _in_pack(rows: list[DrugRow], question: str | None) -> list[DrugRow]:
+    """The rows whose pack holds the volume the question names ('the 3 mL pen' of a 1.5 mL and a 3 mL pack)."""
+    sizes = {norm_strength(m.group(1)) for m in _PACK.finditer(question or "")}
+    if not sizes:
+        return rows
+    chosen = [r for r in rows if any(f"{size}ml" in norm_strength(r.dosage_form or "") for size in sizes)]
+    return chosen or rows
 
 
 def _choose(rows: list[DrugRow], resolution: Resolution) -> DrugRow:
@@ -191,7 +204,7 @@ def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFind
         out.follow_up = f"Which of these is prescribed: {', '.join(offered)}?"
         return
     out.matches = fitting
-    out.primary = _choose(fitting, resolution)
+    out.primary = _choose(_in_pack(fitting, request.question), resolution)
     groups = list(dict.fromkeys(_describe(r) for r in fitting))
     if len(groups) > 1 and not request.strength:
         asked = out.primary.name if resolution.kind == "brand" else out.primary.generic_name
