@@ -43,3 +43,17 @@ def test_the_pack_named_by_volume_is_chosen() -> None:
     assert [r.din for r in chosen] == ["02471469"]
     assert _in_pack(rows, "is Ozempic 1.34 mg/mL covered?") == rows  # the concentration's mL is no pack
     assert _in_pack(rows, "the 10 mL vial?") == rows  # no such pack: keep every row
+
+
+def test_a_combination_is_found_by_its_rounded_marketed_name() -> None:
+    from curbside.coverage.odb.sql_path import _in_pair
+
+    # Entresto is listed as 24.3mg & 25.7mg (DIN 02446928), 48.6mg & 51.4mg (DIN 02446936), 97.2mg & 102.8mg
+    rows = [
+        SimpleNamespace(din="02446928", strength="24.3mg & 25.7mg"),
+        SimpleNamespace(din="02446936", strength="48.6mg & 51.4mg"),
+        SimpleNamespace(din="02446944", strength="97.2mg & 102.8mg"),
+    ]
+    assert [r.din for r in _in_pair(rows, "is Entresto 49/51 covered?")] == ["02446936"]  # type: ignore[arg-type]
+    assert _in_pair(rows, "is Entresto covered?") == rows  # type: ignore[arg-type]
+    assert _in_pair(rows, "Ozempic 1.34 mg/mL?") == rows  # type: ignore[arg-type]  # a concentration, no pair

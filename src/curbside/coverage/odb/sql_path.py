@@ -82,6 +82,27 @@ def _in_pack(rows: list[DrugRow], question: str | None) -> list[DrugRow]:
     return chosen or rows
 
 
+_PAIR = re.compile(r"(?<![\d./])(\d+(?:\.\d+)?)\s?/\s?(\d+(?:\.\d+)?)(?![\d.]|\s?m?l\b)", re.I)
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _in_pair(rows: list[DrugRow], question: str | None) -> list[DrugRow]:
+    """The rows whose two strengths round to a pair the question names: a combination is prescribed by
+    its rounded marketed name ('Entresto 49/51' is listed as 48.6mg & 51.4mg)."""
+    pairs = [(float(a), float(b)) for a, b in _PAIR.findall(question or "")]
+    if not pairs:
+        return rows
+
+    def fits(row: DrugRow) -> bool:
+        listed = [float(n) for n in _NUMBER.findall(row.strength or "")]
+        return len(listed) == 2 and any(
+            all(abs(x - y) <= 0.05 * max(x, y) for x, y in zip(pair, listed, strict=True)) for pair in pairs
+        )
+
+    chosen = [r for r in rows if fits(r)]
+    return chosen or rows
+
+
 def _choose(rows: list[DrugRow], resolution: Resolution) -> DrugRow:
     """The product an answer is about: a brand as named; for an ingredient, its group's covered lowest cost."""
     if resolution.kind == "brand":
@@ -204,7 +225,7 @@ def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFind
         out.follow_up = f"Which of these is prescribed: {', '.join(offered)}?"
         return
     out.matches = fitting
-    out.primary = _choose(_in_pack(fitting, request.question), resolution)
+    out.primary = _choose(_in_pair(_in_pack(fitting, request.question), request.question), resolution)
     groups = list(dict.fromkeys(_describe(r) for r in fitting))
     if len(groups) > 1 and not request.strength:
         asked = out.primary.name if resolution.kind == "brand" else out.primary.generic_name
