@@ -14,7 +14,6 @@ import re
 from curbside.coverage.adp.data import Rule, cep_policy
 from curbside.coverage.adp.fallback import answer_from_passages
 from curbside.coverage.adp.parse import normalize
-from curbside.coverage.adp.policy_quotes import PolicyQuote
 from curbside.coverage.adp.query import AdpRequest
 from curbside.coverage.adp.search_path import SearchFindings, paragraph_text
 from curbside.coverage.adp.sql_path import ChunkRef, SqlFindings
@@ -34,6 +33,7 @@ from curbside.coverage.adp.tool import (
 from curbside.coverage.confidence import ConfidenceInputs, confidence
 from curbside.coverage.conflicts import FieldComparison, detect
 from curbside.coverage.paths import PathTrace, path_warnings
+from curbside.coverage.policy_quotes import PolicyQuote
 from curbside.types import Citation, Passage
 
 __all__ = ["merge"]
@@ -232,7 +232,7 @@ class _Answer:
         if answered:
             self.policy = []  # the structured rule asked about is the answer, with its own words
         for said in self.policy[:1]:
-            self.sources.append(self.source(said.manual, said.paragraph_id, said.page, said.text))
+            self.sources.append(self.source(said.source, said.ref, int(said.page), said.text))
         result.needs_more_info = bool(problem) or bool(result.device and len(result.device.candidates) > 1)
         result.follow_up = follow_ups[0] if follow_ups else None
         self.citations_and_confidence(problem)
@@ -510,7 +510,7 @@ class _Answer:
         asked_exclusions = [e for e in result.exclusion_rules if e.asked]
         for said in self.policy[:1]:
             parts.append(
-                f"The manual: “{said.text.rstrip('.')}.” ({self._short(said.manual)} §{said.paragraph_id}, p. {said.page})"
+                f"The manual: “{said.text.rstrip('.')}.” ({self._short(said.source)} §{said.ref}, p. {said.page})"
             )
         if self.not_listed is not None:
             src = self.not_listed

@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 
 from curbside.coverage.adp.data import Rule
 from curbside.coverage.adp.passages import paragraph_ids
-from curbside.coverage.adp.policy_quotes import PolicyIndex, PolicyQuote
+from curbside.coverage.adp.policy_quotes import policy_index
 from curbside.coverage.adp.query import AdpRequest, Decision, TermIndex, resolve
 from curbside.coverage.adp.store import AdpReader, DeviceRow, ManualEdition
 from curbside.coverage.edition_cache import EditionCache
+from curbside.coverage.policy_quotes import PolicyIndex, PolicyQuote
 from curbside.coverage.reader import Cancel
 
 __all__ = ["ChunkRef", "ManualsCache", "SqlFindings", "applies", "run_sql_path"]
@@ -65,7 +66,7 @@ class ManualsCache:
         )
         key = (tuple((e.id, e.loaded_at) for e in editions), tuple(passages or ()))
         return self._cache.get(
-            key, lambda: (TermIndex(reader.terms()), _chunk_index(reader), PolicyIndex(reader.all_paragraphs()))
+            key, lambda: (TermIndex(reader.terms()), _chunk_index(reader), policy_index(reader.all_paragraphs()))
         )
 
 
