@@ -83,6 +83,20 @@ async def _list_and_call(client: Client) -> None:
     assert not result.is_error
     _check_passages(result.structured_content)
     assert json.loads(result.content[0].text) == result.structured_content  # type: ignore[union-attr]
+    await _calculator(client, listed)
+
+
+async def _calculator(client: Client, listed: dict[str, Any]) -> None:
+    """Every calculator is a tool with its schema, a line a model chooses it by, and its citation."""
+    calculators = [name for name in listed if name.startswith("calc.")]
+    assert len(calculators) >= 50 and "calc.wells_dvt" in calculators
+    wells = listed["calc.wells_dvt"]
+    assert wells.description.startswith("Wells score for DVT (2003):")
+    assert wells.meta is not None and "N Engl J Med 2003;349:1227" in wells.meta["curbside/citation"]
+    assert {"active_cancer", "alternative_diagnosis", "missing", "note"} <= set(wells.input_schema["properties"])
+    result = await client.call_tool("calc.bmi", {"weight": {"value": 154, "unit": "lb"}, "height": 175})
+    assert not result.is_error and result.structured_content is not None
+    assert result.structured_content["display"] == "22.8 kg/m²" and result.structured_content["category"] == "normal"
 
 
 def test_in_process_client_lists_and_calls_tools(app: Curbside) -> None:
@@ -214,7 +228,8 @@ def test_streamable_http_subprocess_serves_the_tools_to_api_keys_only(home: Path
         core.close()
     denied = [r for r in rows if r["action"] == "access.denied"]
     assert [(r["user"], r["channel"]) for r in denied] == [("mcp-auditor", "mcp-http")]
-    (call,) = [r for r in rows if r["action"] == "tool"]
+    (call, calc) = [r for r in rows if r["action"] == "tool"]
+    assert calc["tools"] == ["calc.bmi"] and calc["outcome"] == "ok"
     assert (call["user"], call["role"], call["tools"], call["outcome"]) == (
         "mcp-clinician",
         "clinician",
