@@ -94,10 +94,22 @@ def _print_load(report: Any) -> None:
 def _parse_report(r: dict[str, Any]) -> str:
     """The Schedule's parse report in one line: how many codes got a fee the parser could align."""
     share = r["codes_with_fee"] / r["codes_found"] if r.get("codes_found") else 0.0
-    return (
+    text = (
         f"parse report: {r['codes_found']:,} codes found, {r['codes_with_fee']:,} with an aligned fee ({share:.1%}), "
         f"{r['codes_fee_unknown']:,} whose fee could not be aligned (marked 'fee unknown', never guessed)"
     )
+    if "fees_cross_checked" in r:
+        text += (
+            f"; {r['fees_cross_checked']:,} fees stated again by the Schedule's Numeric Index, "
+            f"{r.get('fee_disagreements', 0)} disagreeing"
+        )
+    return text
+
+
+def _lowest_shares(r: dict[str, Any], count: int = 5) -> list[str]:
+    """The sections with the lowest share of codes with a fee (of those listing at least 5 codes)."""
+    rows = [x for x in r.get("section_shares", []) if x.get("codes", 0) >= 5]
+    return [f"{x['section']}: {x['codes_with_fee']}/{x['codes']} codes with a fee" for x in rows[:count]]
 
 
 @coverage_group.command("status")
@@ -120,6 +132,8 @@ def status(as_json: bool) -> None:
         click.echo("    rows: " + ", ".join(f"{v:,} {k.replace('_', ' ')}" for k, v in source["counts"].items()))
         if "parse_report" in source:
             click.echo(f"    {_parse_report(source['parse_report'])}")
+            for line in _lowest_shares(source["parse_report"]):
+                click.echo(f"      lowest: {line}")
         p = source["passages"]
         click.echo(
             f"    passages (namespace {source['namespace']}): {p['documents']} documents, {p['chunks']:,} chunks"

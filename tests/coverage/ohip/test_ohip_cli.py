@@ -12,7 +12,7 @@ from curbside.app import Curbside
 from curbside.cli import cli
 
 REPORT = (
-    "parse report: 152 codes found, 130 with an aligned fee (85.5%), 22 whose fee could not be aligned "
+    "parse report: 152 codes found, 147 with an aligned fee (96.7%), 5 whose fee could not be aligned "
     "(marked 'fee unknown', never guessed)"
 )
 
@@ -35,7 +35,8 @@ def test_status_prints_the_parse_report(runner: CliRunner) -> None:
     result = runner.invoke(cli, ["coverage", "status"])
     assert result.exit_code == 0, result.output
     assert "ohip: OHIP Schedule of Benefits (effective 2025-03-03)" in result.stdout
-    assert f"    {REPORT}\n" in result.stdout
+    assert f"    {REPORT}; " in result.stdout  # then the cross-check against the Schedule's Numeric Index
+    assert " 0 disagreeing\n" in result.stdout
     data = json.loads(runner.invoke(cli, ["coverage", "status", "--json"]).stdout)
     (ohip,) = [s for s in data["sources"] if s["source"] == "ohip"]
-    assert ohip["parse_report"]["codes_with_fee"] == 130 and ohip["passages"]["documents"] == 8
+    assert ohip["parse_report"]["codes_with_fee"] == 147 and ohip["passages"]["documents"] == 8

@@ -32,29 +32,39 @@ basic units (``6``, surgical pages); a premium's percentage sits on its own
 line (``…… add 30%``) and needs no column. Special visit premium tables write
 ``$36.40`` right above their code, one cell per time period; a code's cells
 give its fee when they agree.
+
+After this first reading, ``realign`` reads the codes left 'fee unknown' page by
+page (fee boxes printed before their codes, or after the page marker, or in the
+order of codes further down), first where the page's structure alone decides,
+then where the Schedule's cross-references bear a pairing out. On pages with H
+(or T) and P columns, codes each followed by one value and then a box of as many
+values have H inline and P in the box (``_two_column_pages``); one value per code
+with values left over around it may be H or P and is left 'fee unknown'.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
 from curbside.coverage.ohip.layout import Layout, Line
+from curbside.coverage.ohip.numeric_index import direct_fees, read_index
+from curbside.coverage.ohip.realign import Token, realign, realign_verified
 
 __all__ = ["FeeStatus", "Listing", "ListingPages", "ListingReport", "read_listings"]
 
 FeeStatus = Literal["aligned", "independent_consideration", "percent", "unknown"]
-ValueKind = Literal["money", "ic", "nil", "units"]
+ValueKind = Literal["money", "ic", "nil", "units", "percent"]
 
 CODE = re.compile(r"^(?P<hash>[#+]\s*)?(?P<code>[A-Z]\d{3})(?![\w,])(?P<rest>.*)$")
 _PROSE_AFTER_CODE = re.compile(
     r"^\s*(?:,|/|and\b|or\b|is\b|are\b|may\b|must\b|should\b|does\b|do\b|has\b|have\b|can\b|cannot\b|shall\b|"
     r"will\b|was\b|were\b|appl\w*\b|includ\w*\b|when\b|not\b|to\b|only\b|in\b|with\b|for\b|payable\b|paid\b|"
-    r"claimed\b|billed\b|rendered\b|plus\b|also\b|which\b|codes?\b|service\b|premium\b|\(see\b)",
+    r"claimed\b|billed\b|rendered\b|plus\b|also\b|which\b|codes?\b|service\b|premium\b|\(see\b)(?!-)",
     re.IGNORECASE,
-)
+)  # a word joined by a hyphen starts a description: '# P058 In-utero ligation …' (K11)
 _LEADER = re.compile(
     r"(?:\.{3,}|…)\s*(?P<tail>(?:add|per\s+\w+(?:\s+\w+)?|each)?\s*(?:(?P<pct>\d+(?:\.\d+)?)\s*%)?\.?)\s*$",
     re.IGNORECASE,
@@ -65,8 +75,10 @@ _CELL = re.compile(r"^\$(\d{1,4}(?:,\d{3})*\.\d{2})$")
 _CELL_CODE = re.compile(r"^(?P<code>[A-Z]\d{3})[A-C]?(?:\s|$)")
 _IC = re.compile(r"^I\.?\s?C\.?$")
 _UNITS = re.compile(r"^\d{1,3}$")
+_PERCENT = re.compile(r"^(?P<pct>\d{1,3}(?:\.\d+)?)%$")  # a premium's column: E412 … by …… / E413 … / 20% / 40%
 _COLUMN_HEADS = {"H", "P", "T", "Surg", "Asst", "Anae"}
 _MAX_CONTINUATION = 6  # description lines after the code line
+_PAGE_LABEL = re.compile(r"^(?:GP|SP|[A-Z]{1,2})\d{1,3}$")
 _DASHES = ("-", "–")
 _NOT_HEADINGS = ("See ", "Note", "[", "Payment rules", "Claims submission")
 
@@ -97,7 +109,11 @@ class ListingReport:
     aligned_runs: int = 0
     mismatched_runs: int = 0
     unassigned_values: int = 0  # fee values (not units) no code took: printed apart from their codes
-    mismatches: list[str] = field(default_factory=list)  # each run left 'fee unknown': why, where, codes | values
+    realigned: int = 0  # listings the second reading (``realign``) gave a fee
+    realigned_verified: int = 0  # ... by runs the Numeric Index or another listing bears out
+    two_column_pairs: int = 0  # listings given H inline and P from a box after (``_two_column_pages``)
+    two_column_doubts: int = 0  # single values on H/P pages left 'fee unknown': H or P? (``_two_column_pages``)
+    mismatches: list[str] = field(default_factory=list)  # each run still 'fee unknown': why, where, codes | values
 
 
 @dataclass(slots=True)
@@ -118,6 +134,7 @@ class _Value:
     text: str
     box: int
     page: str
+    no: int = 0  # line number in the text file
 
 
 def _value(text: str) -> ValueKind | None:
@@ -129,6 +146,8 @@ def _value(text: str) -> ValueKind | None:
         return "nil"
     if _UNITS.match(text):
         return "units"
+    if _PERCENT.match(text):
+        return "percent"
     return None
 
 
@@ -166,6 +185,12 @@ class _Reader:
         self.cells: dict[tuple[str, str], list[tuple[Line, str]]] = {}  # (code, page) -> premium table cells
         self.cell_tables: dict[tuple[str, str], str] = {}  # (code, page) -> the table's title
         self.table = ""
+        self.stream: list[_Entry | _Value | Line | None] = []  # the item stream, as read
+        self.taken: set[int] = set()  # line numbers of the values an aligned run took
+        self.pairs: dict[int, _Value] = {}  # id of an aligned entry -> its value
+        self.listing_at: dict[int, int] = {}  # id of an entry -> index of its listing
+        self.doubts: set[int] = set()  # ids of entries whose one value may be H or P: not for ``realign``
+        self._two_column_cache: dict[str, bool] = {}
 
     # --- the item stream ----------------------------------------------------------------------
     def items(self) -> Iterator[_Entry | _Value | Line | None]:
@@ -201,7 +226,7 @@ class _Reader:
             if kind is not None:
                 self._fees_seen += kind != "units"
                 self.used.add(line.no)
-                yield _Value(kind, text, box, line.page)
+                yield _Value(kind, text, box, line.page, line.no)
                 i += 1
                 continue
             match = CODE.match(text)
@@ -247,8 +272,8 @@ class _Reader:
         detached = False
         if not rest:  # a code alone: its '- description' follows, sometimes after blank lines or a box of fees
             k = self._next_text(j)
-            if k < len(self.lines) and self.lines[k].text.startswith(_DASHES):
-                j = k
+            if k < len(self.lines) and (self.lines[k].text.startswith(_DASHES) or self._described(k)):
+                j = k  # 'H261' / 'Newborn care in hospital or home ……' (A160): its own line, leader and all
             else:
                 k = self._next_text(j, over_values=True)
                 if k < len(self.lines) and self.lines[k].text.startswith(_DASHES):
@@ -273,6 +298,16 @@ class _Reader:
             j -= len(parts) - keep
             parts = parts[:keep]
         return self._make(match, first, _describe(parts), tail, pct, heading, detached=detached), j
+
+    def _described(self, k: int) -> bool:
+        """Whether lines from ``k`` are one description ending in a leader (no code, value or blank before it)."""
+        for j in range(k, min(len(self.lines), k + _MAX_CONTINUATION)):
+            text = self.lines[j].text
+            if not text or CODE.match(text) or _value(text) is not None or j in self.consumed:
+                return False
+            if _leader(text)[0]:
+                return True
+        return False
 
     def _description(self, k: int) -> tuple[str, int, str | None, float | None]:
         """A '- description' from line ``k`` to its leader: (text, end index, leader tail, percentage)."""
@@ -303,7 +338,8 @@ class _Reader:
         return _Entry(match.group("code"), description, line, prefix, tail, pct, heading if dash else None, detached)
 
     def _stack(self, i: int) -> list[int]:
-        """Consecutive lines holding a code alone, from ``i`` (the codes of a two-box listing)."""
+        """Consecutive lines holding a code alone, from ``i`` (the codes of a two-box listing), across blank lines
+        between two such lines ('# E632' … '# E636', blank, '# E637' … '# E677', P9)."""
         out = []
         j = i
         while j < len(self.lines):
@@ -312,30 +348,50 @@ class _Reader:
                 break
             out.append(j)
             j += 1
+            if j < len(self.lines) and not self.lines[j].text:
+                k = self._next_text(j)
+                following = CODE.match(self.lines[k].text) if k < len(self.lines) else None
+                if following and not following.group("rest").strip():
+                    j = k
         return out
 
     def _paired(self, stack: list[int], heading: str | None) -> Iterator[_Entry]:
-        """Codes stacked in one box and their one-line descriptions in the next, paired in order.
+        """Codes stacked in one box and their descriptions in the next, paired in order.
 
-        Only when the next box holds exactly one '- description ……' line per code;
-        otherwise every code of the stack is detached.
+        Only when the next box holds exactly one description per code, each ending in its leader
+        ('- nights ……', or 'Consultation ……' under W445 W765 W845 W446, A127); otherwise every code of
+        the stack is detached.
         """
         k = self._next_text(stack[-1] + 1)
         box: list[int] = []
         while k < len(self.lines) and self.lines[k].text:
             box.append(k)
             k += 1
-        fits = len(box) == len(stack) and all(
-            self.lines[b].text.startswith(_DASHES) and _leader(self.lines[b].text)[0] for b in box
-        )
+        while box and _PAGE_LABEL.match(self.lines[box[-1]].text):
+            box.pop()  # a page label the extraction left without its furniture ('P8')
+        descriptions: list[list[int]] = [[]]  # the box's lines, cut after each leader
+        for b in box:
+            text = self.lines[b].text
+            code = CODE.match(text)
+            previous = self.lines[descriptions[-1][-1]].text if descriptions[-1] else ""
+            if (
+                (code and not _continues(previous, code))  # 'specimens labeled as to site, to' / 'Z327 …… add'
+                or _value(text) is not None
+                or len(descriptions[-1]) >= _MAX_CONTINUATION
+            ):
+                descriptions = []
+                break
+            descriptions[-1].append(b)
+            if _leader(text)[0]:
+                descriptions.append([])
+        fits = len(descriptions) == len(stack) + 1 and not descriptions[-1]
         for n, index in enumerate(stack):
             match = CODE.match(self.lines[index].text)
             assert match is not None
             if fits:
-                _, tail, pct = _leader(self.lines[box[n]].text)
-                yield self._make(
-                    match, self.lines[index], _describe([self.lines[box[n]].text]), tail, pct, heading, detached=False
-                )
+                lines = [self.lines[b].text for b in descriptions[n]]
+                _, tail, pct = _leader(lines[-1])
+                yield self._make(match, self.lines[index], _describe(lines), tail, pct, heading, detached=False)
             else:
                 yield self._make(match, self.lines[index], "", None, None, heading, detached=True)
         if fits:
@@ -367,6 +423,7 @@ class _Reader:
         values: list[_Value] = []
         carry: list[_Value] = []  # values printed before their codes (surgical pages), or left over by a run
         for item in self.items():
+            self.stream.append(item)
             if item is None:
                 continue
             if isinstance(item, _Entry):
@@ -387,8 +444,233 @@ class _Reader:
                 codes, values = [], []
         if codes:
             self._close(codes, values, carry)
+        self._two_column_pages()
+        self._realign()
+        self._two_column_neighbours()
+        left = {x.reason for x in self.listings if x.status == "unknown"}
+        self.report.mismatches = [m for m in self.report.mismatches if m.split(": ", 1)[0] in left]
         self.report.unassigned_values = self._fees_seen - self._fees_used
         self._cells()
+
+    def _box_kinds(self) -> dict[int, set[str]]:
+        """Box -> the kinds of value in it (an I.C among dollars is a fee, among units a unit)."""
+        boxes: dict[int, set[str]] = {}
+        for item in self.stream:
+            if isinstance(item, _Value):
+                boxes.setdefault(item.box, set()).add(item.kind)
+        return boxes
+
+    def _two_columns(self, page: str) -> bool:
+        """A page with H (or T) and P columns; the heads the extractor wrote after the page marker count (J95's
+        'T', then the marker, then 'P')."""
+        if page not in self._two_column_cache:
+            labels = self.layout.pages
+            at = labels.index(page) if page in labels else -1
+            following = labels[at + 1] if 0 <= at < len(labels) - 1 else None
+            heads = self.heads.get(page, set()) | (self.heads.get(following, set()) if following else set())
+            self._two_column_cache[page] = bool(heads & {"H", "T"}) and "P" in heads
+        return self._two_column_cache[page]
+
+    def _two_column_pages(self) -> None:
+        """H (or T) and P columns printed apart: a code's H value on its line, the P values in a box after.
+
+        On a page with both columns, codes each followed by one value and then, past any text, a box of as
+        many free values, have H inline and P in the box (X090 14.90 / X091 21.90 / X092 28.15 … then
+        6.35 10.70 12.40, D10; the index gives X179 T 29.60, P 15.85). A box of another size leaves them
+        'fee unknown' (the one value may be H); no box leaves them as read (a P-only listing: CT, D18).
+        """
+        stream = self.stream
+        k = 0
+        while k < len(stream):
+            run: list[tuple[_Entry, _Value]] = []
+            while (
+                k + 1 < len(stream)
+                and isinstance(stream[k], _Entry)
+                and isinstance(stream[k + 1], _Value)
+                and self._two_columns(stream[k + 1].page)  # type: ignore[union-attr]
+                and stream[k + 1].kind == "money"  # type: ignore[union-attr]
+            ):
+                entry, value = stream[k], stream[k + 1]
+                assert isinstance(entry, _Entry) and isinstance(value, _Value)
+                mine = self.pairs.get(id(entry)) is value or (
+                    value.no not in self.taken and id(entry) in self.listing_at
+                )
+                if not mine or entry.percent is not None:
+                    break
+                run.append((entry, value))
+                k += 2
+            if not run:
+                k += 1
+                continue
+            j = k
+            while j < len(stream) and (stream[j] is None or isinstance(stream[j], Line)):
+                j += 1
+            box: list[_Value] = []
+            while j < len(stream):
+                item = stream[j]
+                if not isinstance(item, _Value) or (box and item.box != box[0].box):
+                    break
+                box.append(item)
+                j += 1
+            free = bool(box) and all(v.kind == "money" and v.no not in self.taken for v in box)
+            if not free:
+                continue
+            for n, (entry, value) in enumerate(run):
+                listing = self.listings[self.listing_at[id(entry)]]
+                if len(box) == len(run):
+                    p = box[n]
+                    listing.status, listing.fee, listing.fee_text = "aligned", float(p.text.replace(",", "")), p.text
+                    listing.components = {"H" if "H" in self.heads.get(p.page, set()) else "T": value.text, "P": p.text}
+                    listing.reason = None
+                    self._fees_used += (value.no not in self.taken) + (p.no not in self.taken)
+                    self.taken.update((value.no, p.no))
+                    self.pairs[id(entry)] = p
+                    self.report.two_column_pairs += 1
+                else:
+                    self.doubts.add(id(entry))
+                    if listing.status == "unknown":
+                        continue
+                    listing.status, listing.fee, listing.fee_text = "unknown", None, "fee unknown"
+                    listing.components = {}
+                    listing.reason = (
+                        f"one value on a page of H and P columns, then {len(box)} value(s) for "
+                        f"{len(run)} code(s) ({listing.page} line {listing.line})"
+                    )
+                    self.report.two_column_doubts += 1
+                    self._fees_used -= 1
+
+    def _two_column_neighbours(self) -> None:
+        """On a page of H and P columns, one value per code is doubtful where values no code took sit between
+        the codes before and after: J830 J878 then 87.00 143.20 (B5) are the H values, their P values printed
+        in the box of the codes above (56.70 40.15 / 40.30 40.30 40.30 40.30)."""
+        stream = self.stream
+        entries = [k for k, item in enumerate(stream) if isinstance(item, _Entry)]
+        groups: list[list[int]] = []
+        for k in entries:
+            if groups and all(stream[j] is None for j in range(groups[-1][-1] + 1, k)):
+                groups[-1].append(k)
+            else:
+                groups.append([k])
+        for n, group in enumerate(groups):
+            start = groups[n - 1][-1] if n else -1
+            end = groups[n + 1][0] if n + 1 < len(groups) else len(stream)
+            doubtful = []
+            for k in group:
+                entry = stream[k]
+                assert isinstance(entry, _Entry)
+                at = self.listing_at.get(id(entry))
+                x = self.listings[at] if at is not None else None
+                if x and x.status == "aligned" and not x.components and x.unit != "table" and self._two_columns(x.page):
+                    doubtful.append(x)
+            if not doubtful:
+                continue
+            free = any(
+                isinstance(v, _Value) and v.kind == "money" and v.no not in self.taken for v in stream[start + 1 : end]
+            )
+            for x in doubtful if free else ():
+                x.status, x.fee, x.fee_text = "unknown", None, "fee unknown"
+                x.reason = (
+                    f"one value on a page of H and P columns, values left over around it ({x.page} line {x.line})"
+                )
+                self.report.two_column_doubts += 1
+                self._fees_used -= 1
+
+    def _realign(self) -> None:
+        """The second reading (``realign``): unknown codes and free fees paired page by page, first where the
+        page's structure alone decides, then where the Schedule's cross-references bear a pairing out."""
+        found = realign(self._tokens())
+        self._take(found.pairs, found.first_column)
+        self.report.realigned = len(found.pairs)
+        verified = realign_verified(self._tokens(), self._verdict())
+        self._take(verified.pairs)
+        self.report.realigned_verified = len(verified.pairs)
+
+    def _tokens(self) -> list[Token]:
+        """The item stream as ``realign`` reads it, with what is aligned so far."""
+        tokens: list[Token] = []
+        boxes = self._box_kinds()
+        page = ""
+        for k, item in enumerate(self.stream):
+            if item is None:
+                tokens.append(Token("blank", page, k))
+            elif isinstance(item, _Entry):
+                page = item.line.page
+                at = self.listing_at.get(id(item))
+                unknown = at is not None and self.listings[at].status == "unknown"
+                tokens.append(
+                    Token(
+                        "code",
+                        page,
+                        k,
+                        open=unknown and not item.detached and item.percent is None and id(item) not in self.doubts,
+                        held=id(item) in self.pairs,
+                        premium=item.percent is not None,
+                        two_columns=self._two_columns(page),
+                    )
+                )
+            elif isinstance(item, _Value):
+                page = item.page
+                if item.kind == "money" or (item.kind == "ic" and "money" in boxes[item.box]):
+                    tokens.append(Token("fee", page, k, box=item.box, open=item.no not in self.taken, text=item.text))
+                elif item.kind == "ic" and boxes[item.box] == {"ic"}:
+                    # an I.C alone: the surgeon's, or a units column's
+                    tokens.append(Token("maybe", page, k, box=item.box, open=item.no not in self.taken, text=item.text))
+                else:
+                    tokens.append(Token("units", page, k))
+            else:
+                page = item.page
+                tokens.append(Token("text", page, k))
+        return tokens
+
+    def _verdict(self) -> Callable[[int, int], int]:
+        """Whether the Schedule states a code's fee elsewhere: the Numeric Index, or another listing of it."""
+        index = direct_fees(read_index(self.layout))
+        listed: dict[str, set[float]] = {}
+        for x in self.listings:
+            if x.status == "aligned" and not x.components and x.unit != "table" and x.fee is not None:
+                listed.setdefault(x.code, set()).add(x.fee)
+
+        def verdict(code_at: int, fee_at: int) -> int:
+            entry, value = self.stream[code_at], self.stream[fee_at]
+            assert isinstance(entry, _Entry) and isinstance(value, _Value)
+            stated = set(listed.get(entry.code, set()))
+            if entry.code in index:
+                stated.add(index[entry.code])
+            if not stated:
+                return 0
+            if value.kind != "money":
+                return -1
+            return 1 if stated == {float(value.text.replace(",", ""))} else -1
+
+        return verdict
+
+    def _take(self, pairs: dict[int, int], first_column: dict[int, int] | None = None) -> None:
+        """Give each code its fee from the stream (and its H or T value, on a page of two columns)."""
+        for code_at, fee_at in pairs.items():
+            entry, value = self.stream[code_at], self.stream[fee_at]
+            assert isinstance(entry, _Entry) and isinstance(value, _Value)
+            listing = self.listings[self.listing_at[id(entry)]]
+            listing.reason = None
+            listing.components = {}
+            if value.kind == "money":
+                listing.status, listing.fee, listing.fee_text = (
+                    "aligned",
+                    float(value.text.replace(",", "")),
+                    value.text,
+                )
+            else:
+                listing.status, listing.fee, listing.fee_text = "independent_consideration", None, "I.C"
+            first = (first_column or {}).get(code_at)
+            if first is not None:
+                h = self.stream[first]
+                assert isinstance(h, _Value)
+                name = "H" if "H" in self.heads.get(h.page, set()) | self.heads.get(value.page, set()) else "T"
+                listing.components = {name: h.text, "P": value.text}
+                self.taken.add(h.no)
+                self._fees_used += 1
+            self.taken.add(value.no)
+            self.pairs[id(entry)] = value
+            self._fees_used += 1
 
     def _close(self, codes: list[_Entry], values: list[_Value], carry: list[_Value]) -> list[_Value]:
         """Align one run; returns the values it leaves for the next run on the page."""
@@ -410,8 +692,10 @@ class _Reader:
         if isinstance(columns, list):
             self.report.aligned_runs += 1
             self._fees_used += sum(len(column) for _, column in columns)
+            self.taken.update(v.no for _, column in columns for v in column)
             for k, entry in enumerate(codes):
                 self._value_listing(entry, {name: col[k] for name, col in columns})
+                self.pairs[id(entry)] = columns[-1][1][k]
             return leftover
         self.report.mismatched_runs += 1
         reason = f"{columns} ({page} line {codes[0].line.no})"
@@ -443,6 +727,9 @@ class _Reader:
             self._add(entry, "aligned", float(main.text.replace(",", "")), main.text, components=printed)
         elif main.kind == "ic":
             self._add(entry, "independent_consideration", None, "I.C", components=printed)
+        elif main.kind == "percent":
+            pct = float(main.text.rstrip("%"))
+            self._add(entry, "percent", None, f"add {pct:g}%", percent=pct, components=printed)
         else:  # 'nil': listed, payable at nil
             self._add(entry, "aligned", 0.0, main.text, components=printed)
 
@@ -458,6 +745,7 @@ class _Reader:
         components: dict[str, str] | None = None,
         unit: str | None = None,
     ) -> None:
+        self.listing_at[id(entry)] = len(self.listings)
         self.listings.append(
             Listing(
                 code=entry.code,
@@ -497,7 +785,15 @@ def _columns(codes: list[_Entry], values: list[_Value], heads: set[str]) -> list
     if surgical:
         fees = [v for v in fees if v.kind != "nil"]  # 'nil' is the assistant column's word
     without_ic = [v for v in fees if not (v.kind == "ic" and boxes[v.box] == {"ic"})]
+    # a lone I.C before a dollar fee may be the surgeon's (S293: 8 / I.C / 12 / 314.20 / 6 is S293 I.C, then
+    # Z596's 314.20): leaving it out is safe only when it comes after the dollars (an anaesthetist's I.C)
+    lone_first = any(
+        v.kind == "ic" and boxes[v.box] == {"ic"} and any(w.kind == "money" for w in fees[k + 1 :])
+        for k, v in enumerate(fees)
+    )
     for candidate in (without_ic, fees) if len(without_ic) != len(fees) else (fees,):
+        if candidate is without_ic and lone_first:
+            continue
         if len(candidate) == n:
             return [("fee", candidate)]
         two = (heads & {"H", "T"}) and "P" in heads and not surgical
@@ -513,8 +809,12 @@ _CONNECTOR = re.compile(r"(?:\b(?:and|or|to|of|under|codes?|with|than|per|the|by
 
 
 def _continues(previous: str, match: re.Match[str]) -> bool:
-    """A code that carries on the sentence before it ('… to N539 or' / 'N540 …… add') is not a listing."""
+    """A code that carries on the sentence before it ('… to N539 or' / 'N540 …… add') is not a listing; a code
+    and its '- description ……' are one ('Tongue tie, release of' / 'Z111 - simple ……', S1)."""
     if match.group("hash"):
+        return False
+    rest = match.group("rest").strip()
+    if rest.startswith(_DASHES) and _leader(rest)[0]:
         return False
     return bool(previous and _CONNECTOR.search(previous)) or bool(
         re.fullmatch(r"\s*(?:\.{3,}|…).*", match.group("rest"))

@@ -48,7 +48,7 @@ def report_counts(parsed: ParsedSchedule) -> dict[str, int]:
 
 class OhipLoader(EditionLoader[ParsedSchedule, EditionRecord]):
     name = "ohip"
-    parser_version = "2"  # 2: a definition heading stops governing the listings after it (titles)
+    parser_version = "3"  # 2: a definition heading stops governing titles; 3: fees realigned, special visit cells
     pattern = PATTERN
     passages = PassageIndex(NAMESPACE, SOURCE_TYPE, DOC_PREFIX)
 

@@ -11,15 +11,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
+from curbside.coverage.ohip.crossref import CrossCheck, check_fees
 from curbside.coverage.ohip.layout import Edition, Layout, TocEntry, read_layout
 from curbside.coverage.ohip.listings import Listing, ListingReport, read_listings
+from curbside.coverage.ohip.numeric_index import read_index
+from curbside.coverage.ohip.svp_tables import SvpCell, special_visit_cells
 from curbside.coverage.ohip.text import BlockKind, Section, codes_in, read_sections
 from curbside.errors import DocumentParseError
 
-__all__ = ["CodeInfo", "ParseReport", "ParsedSchedule", "RuleBlock", "parse_schedule", "parse_schedule_text"]
+__all__ = [
+    "CodeInfo",
+    "ParseReport",
+    "ParsedSchedule",
+    "RuleBlock",
+    "SectionShare",
+    "parse_schedule",
+    "parse_schedule_text",
+]
 
 _MIN_LISTINGS = 20  # a Schedule text with fewer fee listings is not one (the 2025 file has about 6,000)
 RULE_KINDS: tuple[BlockKind, ...] = ("definition", "payment_rules", "note", "commentary", "claims", "medical_record")
@@ -46,6 +58,27 @@ class RuleBlock:
     mentions: tuple[str, ...]  # codes the text names
 
 
+@dataclass(frozen=True, slots=True)
+class SectionShare:
+    """One section's codes and how many of them have a fee there (each code counted once per section)."""
+
+    section: str  # 'S. Digestive System — Oesophagus'
+    codes: int
+    codes_with_fee: int
+
+    @property
+    def share(self) -> float:
+        return round(self.codes_with_fee / self.codes, 4) if self.codes else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "section": self.section,
+            "codes": self.codes,
+            "codes_with_fee": self.codes_with_fee,
+            "share": self.share,
+        }
+
+
 @dataclass(slots=True)
 class ParseReport:
     """What the parse found; ``coverage load`` prints it."""
@@ -59,9 +92,14 @@ class ParseReport:
     listings_with_fee: int
     listings_fee_unknown: int
     runs: int
-    mismatched_runs: int
+    mismatched_runs: int  # runs the first reading left 'fee unknown' (the second reading may align them)
     unassigned_values: int
     rule_blocks: int
+    realigned: int = 0  # listings the second reading (page by page, ``realign``) gave a fee
+    runs_left_unknown: int = 0  # runs with a code still 'fee unknown' after both readings
+    fees_cross_checked: int = 0  # listings whose fee the Schedule states again (Numeric Index) and that agree
+    fee_disagreements: int = 0  # aligned fees the Schedule contradicts elsewhere (``crossref``): must be 0
+    sections_by_share: list[SectionShare] = field(default_factory=list)  # lowest share first
 
     @property
     def aligned_share(self) -> float:
@@ -72,7 +110,7 @@ class ParseReport:
     def listing_share(self) -> float:
         return round(self.listings_with_fee / self.listings, 4) if self.listings else 0.0
 
-    def to_dict(self) -> dict[str, float | int]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "pages": self.pages,
             "sections": self.sections,
@@ -88,6 +126,11 @@ class ParseReport:
             "mismatched_runs": self.mismatched_runs,
             "unassigned_values": self.unassigned_values,
             "rule_blocks": self.rule_blocks,
+            "realigned": self.realigned,
+            "runs_left_unknown": self.runs_left_unknown,
+            "fees_cross_checked": self.fees_cross_checked,
+            "fee_disagreements": self.fee_disagreements,
+            "section_shares": [x.to_dict() for x in self.sections_by_share],
         }
 
 
@@ -99,7 +142,8 @@ class ParsedSchedule:
     codes: dict[str, CodeInfo]
     rules: list[RuleBlock]
     report: ParseReport
-    mismatches: list[str] = field(default_factory=list)
+    mismatches: list[str] = field(default_factory=list)  # runs the first reading could not align: why, where
+    disagreements: list[str] = field(default_factory=list)  # fees the Schedule's cross-references contradict
 
     def counts(self) -> dict[str, int]:
         return {
@@ -145,17 +189,38 @@ def parse_schedule_text(text: str, name: str = "the schedule") -> ParsedSchedule
         for heading in section.headings:
             for block in heading.blocks:
                 listings.extend((key, x) for x in block.listings)
+    listings = _label_special_visits(listings, special_visit_cells(text.split("\n")))
     rules = _rules(sections, keys)
     codes = _codes(sections, [x for _, x in listings])
+    cross = check_fees([x for _, x in listings], read_index(layout))
     return ParsedSchedule(
         layout.edition,
         sections,
         listings,
         codes,
         rules,
-        _report(layout, sections, [x for _, x in listings], pages.report, len(rules)),
+        _report(layout, sections, listings, pages.report, len(rules), cross),
         pages.report.mismatches,
+        cross.disagreements,
     )
+
+
+def _label_special_visits(
+    listings: list[tuple[int, Listing]], cells: dict[str, tuple[SvpCell, ...]]
+) -> list[tuple[int, Listing]]:
+    """A special visit premium's row and column in its table, added to its title: K960 to K964 are all
+    'Special visit premium: Emergency Department' until 'Travel premium, Saturdays, Sundays and holidays
+    (07:00-24:00)' tells K963 from the others (``svp_tables``)."""
+    out: list[tuple[int, Listing]] = []
+    for key, listing in listings:
+        own = [c for c in cells.get(listing.code, ()) if c.page == listing.page]
+        if own and listing.description.startswith("Special visit premium"):
+            row = own[0].row
+            columns = "; ".join(dict.fromkeys(c.column for c in own))
+            where = f"{row}, {columns}" if row else columns
+            listing = replace(listing, description=f"{listing.description} — {where}")
+        out.append((key, listing))
+    return out
 
 
 def _rules(sections: list[Section], keys: dict[int, int]) -> list[RuleBlock]:
@@ -238,8 +303,14 @@ def code_title(listing: Listing) -> str:
 
 
 def _report(
-    layout: Layout, sections: list[Section], listings: list[Listing], runs: ListingReport, rule_blocks: int
+    layout: Layout,
+    sections: list[Section],
+    keyed: list[tuple[int, Listing]],
+    runs: ListingReport,
+    rule_blocks: int,
+    cross: CrossCheck,
 ) -> ParseReport:
+    listings = [x for _, x in keyed]
     known = {x.code for x in listings if x.status != "unknown"}
     found = {x.code for x in listings}
     with_fee = sum(x.status != "unknown" for x in listings)
@@ -256,7 +327,27 @@ def _report(
         mismatched_runs=runs.mismatched_runs,
         unassigned_values=runs.unassigned_values,
         rule_blocks=rule_blocks,
+        realigned=runs.realigned + runs.realigned_verified + runs.two_column_pairs,
+        runs_left_unknown=len(runs.mismatches),
+        fees_cross_checked=cross.checked,
+        fee_disagreements=cross.disagreement_count,
+        sections_by_share=_section_shares(sections, keyed),
     )
+
+
+def _section_shares(sections: list[Section], keyed: list[tuple[int, Listing]]) -> list[SectionShare]:
+    """Each section's share of codes with a fee there, lowest first (sections listing no code left out)."""
+    listed: dict[int, set[str]] = {}
+    priced: dict[int, set[str]] = {}
+    for key, x in keyed:
+        listed.setdefault(key, set()).add(x.code)
+        if x.status != "unknown":
+            priced.setdefault(key, set()).add(x.code)
+    shares = [
+        SectionShare(section_label(sections[key - 1].entry), len(codes), len(priced.get(key, set())))
+        for key, codes in listed.items()
+    ]
+    return sorted(shares, key=lambda x: (x.share, -x.codes, x.section))
 
 
 def section_label(entry: TocEntry) -> str:

@@ -108,6 +108,40 @@ def _day(question: str) -> Day | None:
     return found[0] if found else None
 
 
+# the time slots the special visit premium tables are laid out by (General Preamble GP66-GP90):
+# words of the question that say which slot, as the words of the slot's column title
+_NIGHT = re.compile(r"\b(?:[0-6](?::\d\d)?\s?a\.?m\b|midnight|overnight|night\w*|middle of the night)", re.I)
+_EVENING = re.compile(r"\b(?:evening\w*|(?:[5-9]|1[01])(?::\d\d)?\s?p\.?m\b)", re.I)
+_DAYTIME = re.compile(r"\b(?:daytime|afternoon|morning|(?:[7-9]|1[01])(?::\d\d)?\s?a\.?m\b|noon)\b", re.I)
+
+
+_ASKS_SPECIAL_VISIT = re.compile(
+    r"\b(special visit|travel premium|first (person|patient)|called (in|back)|came back|"
+    r"premium for the first)",
+    re.I,
+)
+
+
+def asks_special_visit(question: str | None) -> bool:
+    """Whether the question asks a special visit premium (a travel or first-person-seen premium)."""
+    return bool(question and _ASKS_SPECIAL_VISIT.search(question))
+
+
+def slot_words(question: str, day: Day | None) -> list[str]:
+    """'on a Saturday afternoon' -> saturday, sunday, holiday (the column 'Saturdays, Sundays and holidays');
+    'at 2 am' -> night; 'weekday evening' -> evening: so a premium's row and column can be matched."""
+    words: list[str] = []
+    if _NIGHT.search(question):
+        words.append("nights")
+    elif day in ("saturday", "sunday", "holiday"):
+        words += ["saturdays", "sundays", "holidays"]
+    elif _EVENING.search(question):
+        words.append("evenings")
+    elif _DAYTIME.search(question) or day is not None:
+        words += ["weekdays", "daytime"]
+    return [stem(w) for w in words]  # as the columns' titles are stemmed ('Evenings' -> 'evening')
+
+
 def _mrp(question: str) -> bool | None:
     if _NOT_MRP.search(question):
         return False
@@ -148,6 +182,8 @@ def plan(args: ScheduleGetArgs) -> Request:
 
     plain = words_of(_PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", question or "")))
     content = [stem(w) for w in plain if w not in STOP and len(w) > 2 and not w.isdigit()]
+    if question and asks_special_visit(question):
+        content += slot_words(question, day)
     text = question or " ".join(codes)
     return Request(
         text=text,

@@ -19,7 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 from curbside.coverage.edition_cache import EditionCache
-from curbside.coverage.ohip.query import Request, WordIndex, stem, words_of
+from curbside.coverage.ohip.query import Request, WordIndex, asks_special_visit, stem, words_of
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
 from curbside.coverage.ohip.words import SPECIALTY_ALIASES
 from curbside.coverage.reader import Cancel
@@ -101,7 +101,8 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
         if not out.asked:
             among = reader.codes_listed_in(out.specialty.code, out.specialty.part) if out.specialty else None
             if request.question and _ASKS_PREMIUM.search(request.question):
-                premiums = reader.premium_codes()  # "what premium can I add …": a premium, not the base service
+                # "what premium can I add …": a premium, not the base service
+                premiums = reader.premium_codes(special_visits=asks_special_visit(request.question))
                 among = premiums if among is None else (among & premiums) or premiums
             words = _service_words(request)
             out.matched = [code for code, _ in index.match(words, request.top_k, among)] if words else []

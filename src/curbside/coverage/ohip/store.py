@@ -248,10 +248,12 @@ class OhipReader(ThreadReader):
             out.setdefault(key, []).append(code)
         return out
 
-    def premium_codes(self) -> set[str]:
-        """Codes listed as premiums anywhere ('add 30%', or a premium with its own fee)."""
+    def premium_codes(self, *, special_visits: bool = False) -> set[str]:
+        """Codes listed as premiums anywhere ('add 30%', or a premium with its own fee); with
+        ``special_visits``, the special visit premium tables' cells too (K963 $36.40)."""
+        special = " OR description LIKE 'Special visit premium%'" if special_visits else ""
         rows = self.connection().execute(
-            "SELECT DISTINCT code FROM ohip_listings WHERE percent IS NOT NULL OR unit = 'add'"
+            f"SELECT DISTINCT code FROM ohip_listings WHERE percent IS NOT NULL OR unit = 'add'{special}"
         )
         return {r[0] for r in rows}
 

@@ -1,0 +1,383 @@
+"""Every fee read (issue #14): the layouts the parser aligns, each from the real lines of the 2025-03-03 text.
+
+Each pattern is read twice: from an excerpt of the file (its pages only, cut by line numbers, so the test
+shows the layout that decides it) and in the whole parse. Line numbers are the file's; the lines quoted are
+the file's words, '·' a blank line. Fees the Numeric Index (an April 2024 table at the end of the file) also
+states are marked 'index'.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from curbside.coverage.ohip.crossref import check_fees
+from curbside.coverage.ohip.layout import Edition, Layout, Line, is_furniture, page_markers, read_layout
+from curbside.coverage.ohip.listings import Listing, read_listings
+from curbside.coverage.ohip.numeric_index import IndexPage, direct_fees, read_index
+from curbside.coverage.ohip.parse import ParsedSchedule, parse_schedule
+from curbside.coverage.ohip.realign import Token, realign_verified
+
+
+@pytest.fixture(scope="module")
+def parsed(ohip_text: Path) -> ParsedSchedule:
+    return parse_schedule(ohip_text)
+
+
+@pytest.fixture(scope="module")
+def raw(ohip_text: Path) -> list[str]:
+    return ohip_text.read_text(encoding="utf-8").split("\n")
+
+
+def read_excerpt(raw: list[str], first: int, last: int) -> dict[str, list[Listing]]:
+    """The listings read from lines ``first``..``last`` of the file alone (pages as the whole file has them)."""
+    chunk = raw[first - 1 : last]
+    markers = page_markers(chunk)
+    at = [i for i, _ in markers]
+    labels = [label for _, label in markers]
+    lines: list[Line] = []
+    for i, text in enumerate(chunk):
+        if i in at or is_furniture(text.strip()):
+            continue
+        later = [label for j, label in zip(at, labels, strict=True) if j >= i]
+        lines.append(Line(first + i, text.strip(), later[0] if later else "END"))
+    layout = Layout(Edition("2025-02-14", "2025-03-03", None), lines, labels, [], 0, len(lines))
+    out: dict[str, list[Listing]] = {}
+    for x in read_listings(layout).listings:
+        out.setdefault(x.code, []).append(x)
+    return out
+
+
+def fees(listings: dict[str, list[Listing]], *codes: str) -> list[str]:
+    return [listings[code][0].fee_text for code in codes]
+
+
+def at_line(parsed: ParsedSchedule, line: int) -> Listing:
+    (x,) = [x for _, x in parsed.listings if x.line == line]
+    return x
+
+
+# --- the second reading: page by page -------------------------------------------------------------------
+
+
+def test_a_page_of_fees_then_its_codes(raw: list[str], parsed: ParsedSchedule) -> None:
+    """T6 (44817-44962): the page's fee boxes first, in the order of its codes, then all its codes::
+
+        6 6 · 376.80 482.40 · 7 7 · 6 6 · 437.20 522.50 · 6 7 · … · 6 · 557.85 · 6
+        INCISION / Ureterotomy, abdominal or vaginal exploratory or for drainage / With removal of calculus
+        # S445 - upper 2/3 ……  # S446 - lower 1/3 ……  Where ureter has been previously opened
+        # S447 - upper 2/3 ……  # S448 - lower 1/3 ……  … # S459 Ureterovaginal fistula ……
+
+    Pass one sees codes with no fee after them; page by page, 18 codes take the 18 fees in order, each box
+    of fees within one group of codes (between headings).
+    """
+    page = read_excerpt(raw, 44817, 44962)
+    codes = ("S445", "S446", "S447", "S448", "S449", "S450", "S452", "S454", "S457", "S451", "S459")
+    expected = ["376.80", "482.40", "437.20", "522.50", "445.40", "331.70", "788.15", "893.50", "552.30"]
+    assert fees(page, *codes) == [*expected, "490.25", "557.85"]
+    assert [at_line(parsed, n).fee_text for n in (44920, 44921, 44958)] == ["376.80", "482.40", "557.85"]
+
+
+def test_a_page_whose_last_fees_follow_its_page_marker(raw: list[str], parsed: ParsedSchedule) -> None:
+    """N30 (33528-33680): fee boxes first, then 24 codes, then the marker 'N30' and nine more fees before
+    the next page's heading::
+
+        # R644 Coronoidectomy……  Note: …  Amd 12 Draft 1 · N30 · 511.90 6 10 · 803.80 1443.95 · 15 20 · …
+        1586.20 204.80 204.80 307.15 · 20 7 7 6 · February 14, 2025 … · MUSCULOSKELETAL SYSTEM …
+
+    The fees between a marker and the next page's first line are the page's: R588 803.80, R389 1443.95,
+    R396 803.80, R145 204.80, R644 307.15 (index).
+    """
+    page = read_excerpt(raw, 33528, 33680)
+    assert fees(page, "R379", "R580", "E972", "R588", "R389", "R395", "R396", "R145", "R644") == [
+        "803.80",
+        "1525.30",
+        "511.90",
+        "803.80",
+        "1443.95",
+        "1402.75",
+        "803.80",
+        "204.80",
+        "307.15",
+    ]
+    assert at_line(parsed, 33609).fee_text == "803.80"  # R588
+
+
+def test_a_group_takes_the_box_after_it_the_later_groups_the_boxes_left(raw: list[str], parsed: ParsedSchedule) -> None:
+    """N62 (36720-36962): a box of fees right after a group is that group's; the boxes after it are fees of
+    groups printed further down::
+
+        # R565 - single …… # E055 - each additional …… add · 6 · 253.30 94.60 · 7 · 6 6 · 258.90 253.30 94.60
+        …  # R585 - one …… # E581 - each additional …… · 6 · 307.60 128.95 · 7 · 6 6 · 227.40 387.00
+        …  # Z229 - one toe …… # Z243 - more than one toe …… · 49.20 97.35 · 7 7 · 171.70 132.70
+        Tendons / # R640 Exploration - tendon sheath …… · # R572 Tenodesis …… # R560 Graft …… # E053
+        Achilles tendon repair / # R589 - early …… # R587 - late …… / … # R544 - open …… # R555 - closed ……
+
+    R572 258.90, R587 387.00, R555 132.70 (index).
+    """
+    page = read_excerpt(raw, 36720, 36962)
+    assert fees(page, "R565", "E055", "R585", "E581", "Z229", "Z243") == [
+        "253.30",
+        "94.60",
+        "307.60",
+        "128.95",
+        "49.20",
+        "97.35",
+    ]
+    assert fees(page, "R640", "R572", "R560", "E053", "R589", "R587", "R544", "R555") == [
+        "126.25",
+        "258.90",
+        "253.30",
+        "94.60",
+        "227.40",
+        "387.00",
+        "171.70",
+        "132.70",
+    ]
+    assert at_line(parsed, 36959).fee_text == "132.70"  # R555
+
+
+def test_the_first_group_takes_the_boxes_after_it(raw: list[str], parsed: ParsedSchedule) -> None:
+    """P2 (37380-37502): M011 ends page P1 with no fee of its own; pass one read it with the next page's
+    seven codes (eight codes, seven fees). On P2 alone, the seven codes take the boxes right after them::
+
+        # M012 Septoplasty …… # M013 …… # M014 …… # E841 - …… add # E842 - …… add # E642 - …… add
+        # E840 - with repair of septal perforation, to M012, M013 or M014 …… add
+        · 6 · 293.95 526.00 541.65 · 10 10 10 · 226.80 58.60 119.20 119.20 ·
+    """
+    page = read_excerpt(raw, 37380, 37502)
+    codes = ("M012", "M013", "M014", "E841", "E842", "E642", "E840")
+    assert fees(page, *codes) == ["293.95", "526.00", "541.65", "226.80", "58.60", "119.20", "119.20"]
+    assert at_line(parsed, 37386).fee_text == "293.95"  # M012
+
+
+def test_a_page_whose_order_the_fees_contradict_stays_unknown(raw: list[str], parsed: ParsedSchedule) -> None:
+    """S32 (43755-43879): 102.10 122.05 · 406.85 open the page, then::
+
+        # S309 Distal - body, tail with splenectomy …  # S299 Distal - body, tail with preservation of spleen …
+        # E793 - laparoscopic … add 25%  # E709 - with cholecystectomy, to S299, S300 or S309 …… add
+        · 9 · 986.05 · 11 · 9 · 1250.00 · 11 · INCISION / Biopsy / # Z762 - needle …… # Z577 - incisional ……
+
+    Ten codes and ten fees, but in order Z762 would take 986.05 (the index gives 102.10): the fees right
+    after S309 S299 E709 cannot be a later group's, so the page is left 'fee unknown'.
+    """
+    page = read_excerpt(raw, 43755, 43879)
+    for code in ("S309", "S299", "Z762", "Z577", "S297"):
+        assert page[code][0].status == "unknown", code
+        (x,) = [x for _, x in parsed.listings if x.code == code and x.page == "S32"]
+        assert x.status == "unknown"
+
+
+def test_fees_right_after_a_group_are_its_own_before_they_are_an_earlier_groups(
+    raw: list[str], parsed: ParsedSchedule
+) -> None:
+    """F2 (19986-20063), MRI: a multislice sequence is 73.35, a repeat 36.70 (X421 73.35, X425 36.70)::
+
+        Neck / X431 - multislice sequence …… / X435 - repeat (another plane, …) …… · 73.35 ·
+        Thorax / X441 - multislice sequence …… / X445 - repeat (another plane, …) …… · 73.35 · 36.70 · 36.70 ·
+
+    In order X435 would take the 73.35 printed right after X441 X445 (it was read so). A group with some of
+    its fees right after it takes the rest from the end of another group's, not from its head: X441 73.35,
+    X445 36.70, and X435 the last 36.70.
+    """
+    page = read_excerpt(raw, 19986, 20063)
+    assert fees(page, "X431", "X435", "X441", "X445") == ["73.35", "36.70", "73.35", "36.70"]
+    assert [at_line(parsed, n).fee_text for n in (20009, 20010, 20016, 20017)] == ["73.35", "36.70", "73.35", "36.70"]
+
+
+def test_one_value_per_code_on_a_page_of_t_and_p_columns_is_not_read_in_order(parsed: ParsedSchedule) -> None:
+    """J95-J96: 'G149 - technical component ……' 'G147 - professional component ……' · 18.55 · 'G152 - technical
+    component ……' 'G150 - professional component ……' · 31.80 · Amd 12 Draft 1 · J96 · P · 12.30 · 19.20: the
+    T values inline, the P values after the page marker (the index: G147 12.30, G150 19.20). In stream
+    order G147 would take 31.80; on a page of two columns one value per code is left to the first reading."""
+    for line in (26213, 26219):
+        assert at_line(parsed, line).status == "unknown"
+    assert at_line(parsed, 26218).fee_text != "12.30"  # G152 is 31.80, or unknown
+
+
+def test_a_fee_printed_apart_from_its_order_is_not_shifted(parsed: ParsedSchedule) -> None:
+    """A17 (7476-7500): 'K013 - first three units …… per unit' 'K033 - additional units …… per unit' · 49.35 ·
+    … 'K040 - where no group members …… per unit' · 70.10 · K041 · 70.10 · '- additional units ……'.
+    K013's 70.10 (index) is printed after K040: the 49.35 is K033's, and no order pairs them: unknown."""
+    for line in (7477, 7479):
+        assert at_line(parsed, line).status == "unknown"
+
+
+# --- two columns (H or T, and P) -------------------------------------------------------------------------
+
+
+def test_h_inline_and_p_in_a_box_after(raw: list[str], parsed: ParsedSchedule) -> None:
+    """D10 (18546-18602): 'X090 - single view ……' 14.90 'X091 - two views ……' 21.90 'X092 - three or more
+    views ……' 28.15, a Note, then · 6.35 10.70 12.40 ·: H inline, P in the box (was read X090 $14.90)."""
+    page = read_excerpt(raw, 18546, 18602)
+    assert [page[c][0].components for c in ("X090", "X091", "X092")] == [
+        {"H": "14.90", "P": "6.35"},
+        {"H": "21.90", "P": "10.70"},
+        {"H": "28.15", "P": "12.40"},
+    ]
+    x = at_line(parsed, 18555)
+    assert (x.fee, x.components) == (6.35, {"H": "14.90", "P": "6.35"})
+
+
+def test_two_columns_a_box_per_cell_read_row_by_row(raw: list[str], parsed: ParsedSchedule) -> None:
+    """G4 (20279-20313): the page opens · H · P · 48.75 · 26.45 · 32.10 · 17.55 · and ends 'J135 - complete
+    ……' 'J128 - limited study (e.g. gallbladder only, aorta only or follow-up study) ……'. One box per cell:
+    row by row, J135 T 48.75 P 26.45, J128 T 32.10 P 17.55 (the index's T and P columns for J125-J135
+    read 48.75 23.70 32.10 48.75 and 24.55 13.10 17.55 26.45)."""
+    page = read_excerpt(raw, 20279, 20313)
+    assert page["J135"][0].components == {"H": "48.75", "P": "26.45"}
+    assert page["J128"][0].components == {"H": "32.10", "P": "17.55"}
+    assert at_line(parsed, 20305).fee == 26.45
+
+
+def test_two_columns_a_box_per_column(parsed: ParsedSchedule) -> None:
+    """D15: 'X181 - non-selective ……' 'X182 - selective (per vessel, to a maximum of 4) ……' 'X140 - selective
+    (5 or more vessels) ……' · 59.65 79.30 317.35 · 30.90 37.45 185.60 (index P: X181 30.90, X182 37.45)."""
+    assert at_line(parsed, 18856).components == {"H": "59.65", "P": "30.90"}
+    assert at_line(parsed, 18858).components == {"H": "317.35", "P": "185.60"}
+
+
+def test_one_value_on_a_two_column_page_with_values_left_over_is_unknown(parsed: ParsedSchedule) -> None:
+    """B5: 'J876 … J877 …' · 56.70 40.15 · 40.30 40.30 40.30 40.30 · then 'J830 Tc99m sulphur colloid or
+    Tc04' 'J878 labelled RBCs' · 87.00 143.20: two P values too many above, so 87.00 may be J830's H
+    (it was read as J830's fee)."""
+    for line in (16979, 16980):
+        x = at_line(parsed, line)
+        assert (x.status, x.fee) == ("unknown", None)
+        assert x.reason is not None and "H and P" in x.reason
+
+
+# --- an I.C alone ----------------------------------------------------------------------------------------
+
+
+def test_an_ic_alone_is_a_fee_only_where_the_page_needs_it(raw: list[str], parsed: ParsedSchedule) -> None:
+    """S31: '# S293 Biliary duct atresia, infant (see General Preamble GP12) ……' · 8 · I.C · 12 · 314.20 ·
+    6 · '# Z596 Extracorporeal shock wave lithotripsy for bile duct calculi ……'. Pass one read S293 314.20
+    (leaving the I.C out); the index has no fee for S293 and 314.20 for Z596."""
+    x, z = at_line(parsed, 43736), at_line(parsed, 43748)
+    assert (x.status, x.fee_text) == ("independent_consideration", "I.C")
+    assert (z.status, z.fee_text) == ("aligned", "314.20")
+
+
+# --- codes the first reading now finds ------------------------------------------------------------------
+
+
+def test_stacked_codes_and_their_descriptions_without_dashes(parsed: ParsedSchedule) -> None:
+    """A127: 'W445' 'W765' 'W845' 'W446' · 'Consultation ……' 'Consultation, patient 16 years of age and
+    under ……' 'Limited consultation ……' 'Repeat consultation ……' · 166.50 167.00 105.25 105.25."""
+    assert [at_line(parsed, n).fee_text for n in (12966, 12967, 12968, 12969)] == [
+        "166.50",
+        "167.00",
+        "105.25",
+        "105.25",
+    ]
+
+
+def test_stacked_codes_across_a_blank_line_and_a_stray_page_label(parsed: ParsedSchedule) -> None:
+    """P9: '# E632' … '# E636' · '# E637' … '# E677' · nine '- with …, to Z327 …… add' descriptions (one
+    ending 'specimens labeled as to site, to' / 'Z327 …… add'), then 'P8' (a page label without its
+    furniture) · 68.40 44.55 52.00 67.20 · 50.00 76.45 81.90 79.40 104.00."""
+    assert [at_line(parsed, n).fee_text for n in (37970, 37974, 37976, 37979)] == [
+        "68.40",
+        "50.00",
+        "76.45",
+        "104.00",
+    ]
+
+
+def test_a_code_alone_then_its_description_with_a_leader(parsed: ParsedSchedule) -> None:
+    """A160: 'H261' · 'Newborn care in hospital or home ……' · 60.80 (index H261 60.80)."""
+    assert at_line(parsed, 14698).fee_text == "60.80"
+
+
+def test_a_description_starting_with_a_hyphenated_word_or_after_a_connector(parsed: ParsedSchedule) -> None:
+    """K11 '# P058 In-utero ligation of umbilical cord vessels ……', A13 'H105 In-patient interim admission
+    orders ……' 26.25 (index), S1 'Tongue tie, release of' / 'Z111 - simple ……' 15.35: listings, not prose."""
+    assert at_line(parsed, 27842).code == "P058"
+    assert at_line(parsed, 7245).fee_text == "26.25"
+    assert at_line(parsed, 40819).fee_text == "15.35"
+
+
+def test_a_column_of_percentages(parsed: ParsedSchedule) -> None:
+    """GP104: 'E412 Evenings … increase the procedural fee(s) by ……' 'E413 Nights … by .' · 20% 40% ·."""
+    e412, e413 = at_line(parsed, 6144), at_line(parsed, 6147)
+    assert (e412.status, e412.percent, e412.fee_text) == ("percent", 20.0, "add 20%")
+    assert (e413.status, e413.percent) == ("percent", 40.0)
+
+
+# --- cross-references ------------------------------------------------------------------------------------
+
+
+def test_no_aligned_fee_disagrees_with_the_schedules_cross_references(parsed: ParsedSchedule) -> None:
+    r = parsed.report
+    assert r.fee_disagreements == 0 and parsed.disagreements == []
+    assert r.fees_cross_checked > 2900  # 2,945 on this file
+
+
+def test_the_cross_check_finds_a_misread_fee_and_a_code_with_two_fees() -> None:
+    def listing(code: str, fee: float, line: int) -> Listing:
+        return Listing(code, "", "A1", line, None, "aligned", fee, f"{fee:.2f}")
+
+    # a page of the index with one fee per code: each pairs directly
+    whole = [IndexPage("NI1", ("A001", "A002", "A003"), (23.75, 62.20, 87.35))]
+    right = [listing("A001", 23.75, 1), listing("A002", 62.20, 2), listing("A003", 87.35, 3)]
+    assert check_fees(right, whole).disagreement_count == 0 and check_fees(right, whole).checked == 3
+    shifted = [listing("A001", 23.75, 1), listing("A002", 87.35, 2), listing("A003", 87.35, 3)]
+    assert [d.split(" |")[0] for d in check_fees(shifted, whole).disagreements] == ["A002 87.35 (A1 line 2)"]
+    # a page with a blank '$' cell (A003, an I.C code): the fees pair in order around it, as cheaply as can be
+    ic = Listing("A003", "", "A1", 3, None, "independent_consideration", None, "I.C")
+    gap = [IndexPage("NI2", ("A001", "A002", "A003", "A004"), (23.75, 62.20, 38.35))]
+    around = [listing("A001", 23.75, 1), listing("A002", 62.20, 2), ic, listing("A004", 38.35, 4)]
+    assert check_fees(around, gap).disagreement_count == 0 and check_fees(around, gap).checked == 3
+    misread = [listing("A001", 23.75, 1), listing("A002", 62.20, 2), ic, listing("A004", 40.00, 4)]
+    assert check_fees(misread, gap).disagreement_count == 1  # A004 40.00, or 38.35 A003's: one is wrong
+    # where a code the parser did not price could take the fee, the pairing cannot tell: a lower bound
+    unpriced = [x for x in misread if x.code != "A003"]
+    assert check_fees(unpriced, gap).disagreement_count == 0
+    twice = [*right, listing("A001", 25.00, 9)]
+    assert check_fees(twice, whole).disagreements[0].startswith("A001 listed with different fees")
+
+
+def test_the_numeric_index_read_where_its_columns_pair_directly(ohip_text: Path) -> None:
+    index = read_index(read_layout(ohip_text.read_text(encoding="utf-8")))
+    direct = direct_fees(index)
+    assert len(index) > 100 and len(direct) > 2600
+    assert direct["A001"] == 23.75 and direct["A003"] == 87.35  # NI1
+
+
+def test_a_run_is_taken_on_cross_references_only_between_two_confirmed_codes() -> None:
+    """``realign_verified``: codes A B C and fees a b c in one page; the pairing is taken only when the
+    first and last codes' fees are confirmed and none is contradicted."""
+    tokens = [
+        Token("code", "X1", 0, open=True),
+        Token("code", "X1", 1, open=True),
+        Token("code", "X1", 2, open=True),
+        Token("blank", "X1", 3),
+        Token("fee", "X1", 4, box=1, open=True),
+        Token("fee", "X1", 5, box=1, open=True),
+        Token("fee", "X1", 6, box=1, open=True),
+    ]
+
+    def says(confirmed: dict[int, int]):  # noqa: ANN202 - a Verdict
+        return lambda code, fee: confirmed.get(code, 0) if fee == code + 4 else -confirmed.get(code, 0)
+
+    assert realign_verified(tokens, says({0: 1, 2: 1})).pairs == {0: 4, 1: 5, 2: 6}
+    assert realign_verified(tokens, says({0: 1, 1: 1})).pairs == {}  # C's fee stands on nothing after it
+    assert realign_verified(tokens, says({0: 1, 1: -1, 2: 1})).pairs == {}
+
+
+# --- the report ------------------------------------------------------------------------------------------
+
+
+def test_the_report_gives_the_share_per_section(parsed: ParsedSchedule) -> None:
+    r = parsed.report
+    assert r.aligned_share >= 0.9  # 4,742 of 5,219 codes (90.9 %) on this file; 3,650 of 5,215 before #14
+    shares = r.sections_by_share
+    assert [s.share for s in shares] == sorted(s.share for s in shares)
+    assert sum(s.codes for s in shares) == len({(key, x.code) for key, x in parsed.listings})
+    skin = next(
+        s for s in shares if s.section == "M. Integumentary System Surgical Procedures — Skin and Subcutaneous Tissue"
+    )
+    assert skin.codes > 200 and skin.share > 0.7
+    assert r.to_dict()["section_shares"][0] == shares[0].to_dict()

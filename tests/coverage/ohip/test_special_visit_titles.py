@@ -1,0 +1,47 @@
+"""Special visit premiums found from plain words: each cell's row and column are in its code's title, and
+a question's day and time say which column (General Preamble GP70-GP76 of the 2025-03-03 Schedule)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from curbside.coverage.ohip.parse import code_title, parse_schedule
+from curbside.coverage.ohip.query import asks_special_visit, slot_words, stem
+
+
+@pytest.fixture(scope="module")
+def titles(ohip_text: Path) -> dict[tuple[str, str], str]:
+    parsed = parse_schedule(ohip_text)
+    return {(x.code, x.page): code_title(x) for _, x in parsed.listings}
+
+
+def test_a_cell_s_title_names_its_row_and_column(titles: dict[tuple[str, str], str]) -> None:
+    assert titles[("K963", "GP70")] == (
+        "Special visit premium: Emergency Department — Travel premium, Saturdays, Sundays and holidays (07:00-24:00)"
+    )
+    assert titles[("K996", "GP70")].endswith("— First person seen, Nights (00:00-07:00)")
+    assert titles[("A994", "GP76")].endswith("— First person seen, Evenings (17:00-24:00) Monday to Friday")
+    # C989 is listed twice: in its special visit table (GP78) and as an obstetrical service (K7), left as it is
+    assert "special visit for first obstetrical delivery" in titles[("C989", "K7")]
+
+
+@pytest.mark.parametrize(
+    ("question", "day", "words"),
+    [
+        ("called in to the emergency department on a Saturday afternoon", "saturday", ["saturdays", "sundays", "holidays"]),
+        ("I got called into emergency at 2 am", None, ["nights"]),
+        ("came back to the office on a weekday evening", None, ["evenings"]),
+        ("came back at 8 pm for an urgent patient", None, ["evenings"]),
+        ("called in at 10 am on Tuesday", "tuesday", ["weekdays", "daytime"]),
+    ],
+)  # fmt: skip
+def test_the_day_and_time_say_which_column(question: str, day: str | None, words: list[str]) -> None:
+    assert slot_words(question, day) == [stem(w) for w in words]  # type: ignore[arg-type]
+
+
+def test_only_special_visit_questions_get_the_column_words() -> None:
+    assert asks_special_visit("what travel premium can I claim?")
+    assert asks_special_visit("which premium for the first person seen?")
+    assert not asks_special_visit("premium for a weekday hospital subsequent visit as MRP?")
