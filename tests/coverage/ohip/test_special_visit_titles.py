@@ -45,3 +45,13 @@ def test_only_special_visit_questions_get_the_column_words() -> None:
     assert asks_special_visit("what travel premium can I claim?")
     assert asks_special_visit("which premium for the first person seen?")
     assert not asks_special_visit("premium for a weekday hospital subsequent visit as MRP?")
+
+
+def test_the_slot_replaces_the_words_that_named_it() -> None:
+    from curbside.coverage.ohip.query import plan
+    from curbside.coverage.ohip.tool import ScheduleGetArgs
+
+    words = plan(
+        ScheduleGetArgs(q="I came back to the office on a weekday evening, which first person seen premium?")
+    ).words
+    assert stem("evenings") in words and stem("weekday") not in words  # A994 (evenings), not a weekday-daytime cell

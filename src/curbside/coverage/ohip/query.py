@@ -122,6 +122,11 @@ _ASKS_SPECIAL_VISIT = re.compile(
 )
 
 
+_SLOT_STEMS = frozenset(
+    stem(w) for w in "weekday weekdays weekend weekends evening evenings night nights daytime afternoon morning".split()
+)
+
+
 def asks_special_visit(question: str | None) -> bool:
     """Whether the question asks a special visit premium (a travel or first-person-seen premium)."""
     return bool(question and _ASKS_SPECIAL_VISIT.search(question))
@@ -183,7 +188,8 @@ def plan(args: ScheduleGetArgs) -> Request:
     plain = words_of(_PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", question or "")))
     content = [stem(w) for w in plain if w not in STOP and len(w) > 2 and not w.isdigit()]
     if question and asks_special_visit(question):
-        content += slot_words(question, day)
+        # the slot replaces the words that named it: 'weekday evening' is the evenings column only
+        content = [w for w in content if w not in _SLOT_STEMS] + slot_words(question, day)
     text = question or " ".join(codes)
     return Request(
         text=text,
