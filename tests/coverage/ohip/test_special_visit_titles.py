@@ -55,3 +55,12 @@ def test_the_slot_replaces_the_words_that_named_it() -> None:
         ScheduleGetArgs(q="I came back to the office on a weekday evening, which first person seen premium?")
     ).words
     assert stem("evenings") in words and stem("weekday") not in words  # A994 (evenings), not a weekday-daytime cell
+
+
+def test_admission_words_find_the_visits_that_follow_an_admission() -> None:
+    """'the day after admission' is the Schedule's 'day following the hospital admission assessment' (C122, A11)."""
+    from curbside.coverage.ohip.query import plan
+    from curbside.coverage.ohip.tool import ScheduleGetArgs
+
+    words = plan(ScheduleGetArgs(q="family doctor MRP visit the day after admission: code and fee?")).words
+    assert {stem("admission"), stem("following"), stem("visit")} <= set(words)

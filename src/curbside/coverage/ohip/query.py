@@ -40,7 +40,7 @@ _RULE_WORDS = re.compile(
 # words that never identify a service on their own
 STOP = frozenset(
     """
-    a about add admission admitted after an and any apply applies are as at be been bill billable billed billing
+    a about add after an and any apply applies are as at be been bill billable billed billing
     by can claim claimed code codes could day days do does fee fees for from get have hour hours how i if in is it
     its me my of ohip on or patient patients pay per premium premiums service services should the their them then
     there this to under use used was we were what when where which who will with would you your mrp most not no
@@ -127,6 +127,9 @@ _SLOT_STEMS = frozenset(
 )
 
 
+_DAY_AFTER = re.compile(r"\b(?:day|days) after\b", re.I)
+
+
 def asks_special_visit(question: str | None) -> bool:
     """Whether the question asks a special visit premium (a travel or first-person-seen premium)."""
     return bool(question and _ASKS_SPECIAL_VISIT.search(question))
@@ -187,6 +190,8 @@ def plan(args: ScheduleGetArgs) -> Request:
 
     plain = words_of(_PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", question or "")))
     content = [stem(w) for w in plain if w not in STOP and len(w) > 2 and not w.isdigit()]
+    if _DAY_AFTER.search(question or ""):
+        content.append(stem("following"))  # the Schedule's word: 'day following the hospital admission assessment'
     if question and asks_special_visit(question):
         # the slot replaces the words that named it: 'weekday evening' is the evenings column only
         content = [w for w in content if w not in _SLOT_STEMS] + slot_words(question, day)
