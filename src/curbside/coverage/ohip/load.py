@@ -48,7 +48,7 @@ def report_counts(parsed: ParsedSchedule) -> dict[str, int]:
 
 class OhipLoader(EditionLoader[ParsedSchedule, EditionRecord]):
     name = "ohip"
-    parser_version = "3"  # 2: a definition heading stops governing titles; 3: fees realigned, special visit cells
+    parser_version = "4"  # 2: definition headings stop governing titles; 3: fees realigned, special visit cells; 4: their tables
     pattern = PATTERN
     passages = PassageIndex(NAMESPACE, SOURCE_TYPE, DOC_PREFIX)
 

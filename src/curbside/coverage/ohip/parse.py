@@ -218,7 +218,9 @@ def _label_special_visits(
             row = own[0].row
             columns = "; ".join(dict.fromkeys(c.column for c in own))
             where = f"{row}, {columns}" if row else columns
-            listing = replace(listing, description=f"{listing.description} — {where}")
+            # the table's own title: the listing reading can take the heading before a table whose body the
+            # extraction printed ahead of its title (B986-B988 under "Other" instead of "Geriatric Home Visit")
+            listing = replace(listing, description=f"Special visit premium: {own[0].table} — {where}")
         out.append((key, listing))
     return out
 
