@@ -66,3 +66,31 @@ def test_admission_words_find_the_visits_that_follow_an_admission() -> None:
 
     words = plan(ScheduleGetArgs(q="family doctor MRP visit the day after admission: code and fee?")).words
     assert {stem("admission"), stem("following"), stem("visit")} <= set(words)
+
+
+def test_a_code_that_holds_little_of_the_question_is_flagged(ohip_app: object) -> None:
+    """'WSIB minor assessment … extra code?' is not A001 Minor assessment (A008 is the extra code, A2): the
+    match holds a fifth of the question, so it is stated at 0.5 and said to match only part of it; a question
+    whose words are all in the code's title keeps its confidence."""
+    import asyncio
+
+    from curbside.coverage.ohip.tool import ScheduleGetArgs
+
+    service = ohip_app.coverage_service("ohip")  # type: ignore[attr-defined]
+    question = "patient came in for a WSIB minor assessment and also an unrelated problem, what's the extra code?"
+    weak = asyncio.run(service.get(ScheduleGetArgs(q=question)))
+    assert weak.confidence <= 0.5 and "match only part of the question" in weak.summary
+    assert any("holds only part of the question" in w and "wsib" in w for w in weak.warnings)
+    strong = asyncio.run(service.get(ScheduleGetArgs(q="fee for a general assessment by a family doctor?")))
+    assert strong.items[0].code == "A003" and strong.confidence > 0.9
+    assert not any("holds only part" in w for w in strong.warnings)
+
+
+def test_coverage_weighs_words_no_title_uses() -> None:
+    from curbside.coverage.ohip.query import WordIndex
+
+    index = WordIndex([("A003", "General assessment", ""), ("J190", "Extra-cranial vessel assessment", "")])
+    share, lacking = index.coverage([stem("general"), stem("assessment")], "A003")
+    assert share == 1.0 and lacking == []
+    share, lacking = index.coverage([stem("wsib"), stem("assessment")], "J190")
+    assert share < 0.6 and lacking == [stem("wsib")]

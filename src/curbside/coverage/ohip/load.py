@@ -48,7 +48,9 @@ def report_counts(parsed: ParsedSchedule) -> dict[str, int]:
 
 class OhipLoader(EditionLoader[ParsedSchedule, EditionRecord]):
     name = "ohip"
-    parser_version = "4"  # 2: definition headings stop governing titles; 3: fees realigned, special visit cells; 4: their tables
+    parser_version = (
+        "4"  # 2: definition headings stop governing titles; 3: fees realigned, special visit cells; 4: their tables
+    )
     pattern = PATTERN
     passages = PassageIndex(NAMESPACE, SOURCE_TYPE, DOC_PREFIX)
 

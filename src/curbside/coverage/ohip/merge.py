@@ -34,6 +34,12 @@ from curbside.types import Citation, Passage
 
 __all__ = ["merge"]
 
+# a code found by words is stated with high confidence only when its title holds a good part of the
+# question (by word weight): on the 61 plain-words OHIP questions (benchmarks/data/coverage_qa.jsonl),
+# 15 first matches held less than 0.4 and 9 of those answers were wrong; of the other 46, 12 were
+WEAK_MATCH = 0.4
+WEAK_MATCH_CONFIDENCE = 0.5
+
 MAX_CITATIONS = 3
 MAX_MENTIONS = 4  # rule blocks that only name a code, per item
 
@@ -114,6 +120,13 @@ def _from_sql(
             sql_hit=bool(primary), passages=len(supporting), sql_records=records, conflicts=len(result.conflicts)
         )
     )
+    if sql.match_coverage is not None and sql.match_coverage < WEAK_MATCH and primary:
+        # found from a part of the question only: the code may be another service that shares a word
+        result.confidence = min(result.confidence, WEAK_MATCH_CONFIDENCE)
+        result.warnings.append(
+            f"{primary[0].code}'s title holds only part of the question ({sql.match_coverage:.0%} of its words "
+            f"by weight; not: {', '.join(sql.match_lacking[:6])}): check that it is the service meant."
+        )
     if result.conflicts:
         result.warnings.append(
             f"{len(result.conflicts)} fact(s) in the indexed passages disagree with the Schedule tables; "
@@ -381,6 +394,8 @@ def _summary(
         parts.append(sql.problem or "")
     if sql.specialty is not None:
         parts.append(f"Fees are for {sql.specialty.section}.")
+    if sql.match_coverage is not None and sql.match_coverage < WEAK_MATCH and primary:
+        parts.append(f"These codes match only part of the question: check that {primary[0].code} is the service meant.")
     if result.follow_up:
         parts.append(result.follow_up)
     parts.append(f"Source: {label}.")

@@ -247,3 +247,23 @@ class WordIndex:
                     scores[code] += self.weight[word] * (2 if word in self.titles[code] else 1)
         ranked = sorted(scores.items(), key=lambda item: (-round(item[1], 9), item[0]))
         return ranked[:limit]
+
+    def coverage(self, words: Iterable[str], code: str) -> tuple[float, list[str]]:
+        """The share of the question's word weight that ``code``'s title holds, and the words it lacks.
+
+        A word no title or listing uses counts at the median word's weight: 'WSIB' or 'modality' that no
+        code names still says the question is about something the matched code is not.
+        """
+        weights = sorted(self.weight.values())
+        median = weights[len(weights) // 2] if weights else 1.0
+        title = self.titles.get(code, set())
+        total = held = 0.0
+        lacking: list[str] = []
+        for word in dict.fromkeys(words):
+            weight = self.weight.get(word, median)
+            total += weight
+            if word in title:
+                held += weight
+            else:
+                lacking.append(word)
+        return (held / total if total else 1.0), lacking

@@ -43,6 +43,8 @@ class SqlFindings:
     asked: list[str] = field(default_factory=list)  # named in the request and in the Schedule
     unknown: list[str] = field(default_factory=list)  # named in the request, not in the Schedule
     matched: list[str] = field(default_factory=list)  # found by the question's words
+    match_coverage: float | None = None  # share of the question's word weight the first match's title holds
+    match_lacking: list[str] = field(default_factory=list)  # the question's words that title lacks
     related: list[str] = field(default_factory=list)
     premiums: list[str] = field(default_factory=list)
     titles: dict[str, str] = field(default_factory=dict)
@@ -107,6 +109,8 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
             words = _service_words(request)
             out.matched = [code for code, _ in index.match(words, request.top_k, among)] if words else []
             out.matched = in_setting(out.matched, request.question)
+            if out.matched:
+                out.match_coverage, out.match_lacking = index.coverage(words, out.matched[0])
             if not out.matched:
                 asked = request.question or "the request"
                 out.problem = f"No fee code in the {edition.label} matches {asked!r}."

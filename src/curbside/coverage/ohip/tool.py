@@ -223,11 +223,11 @@ class ScheduleGetResult(BaseModel):
 
 
 DESCRIPTION = (
-            "OHIP Schedule of Benefits: a fee code's fee in each specialty section, its definition, payment rules "
-            "(limits), documentation and commentary, the premiums that apply to it, and checks of its payment "
-            "rules against the facts given (MRP, hours since admission, day). Takes codes, a specialty or "
-            "section, or a question in plain words (q); answers needs_more_info with the follow-up a billing "
-            "clerk would ask. Every answer carries the Schedule's effective date and cites section and page."
+    "OHIP Schedule of Benefits: a fee code's fee in each specialty section, its definition, payment rules "
+    "(limits), documentation and commentary, the premiums that apply to it, and checks of its payment "
+    "rules against the facts given (MRP, hours since admission, day). Takes codes, a specialty or "
+    "section, or a question in plain words (q); answers needs_more_info with the follow-up a billing "
+    "clerk would ask. Every answer carries the Schedule's effective date and cites section and page."
 )
 
 
