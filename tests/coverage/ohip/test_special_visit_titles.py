@@ -94,3 +94,19 @@ def test_coverage_weighs_words_no_title_uses() -> None:
     assert share == 1.0 and lacking == []
     share, lacking = index.coverage([stem("wsib"), stem("assessment")], "J190")
     assert share < 0.6 and lacking == [stem("wsib")]
+
+
+def test_a_stage_named_keeps_the_other_stage_out() -> None:
+    """'an initial smoking cessation discussion' is E079 (A51), not K039 'Smoking cessation follow-up visit'."""
+    from curbside.coverage.ohip.query import words_of
+    from curbside.coverage.ohip.sql_path import not_the_other_stage
+
+    titles = {
+        "E079": {stem(w) for w in words_of("Initial discussion with patient re: smoking cessation")},
+        "K039": {stem(w) for w in words_of("Smoking cessation follow-up visit")},
+    }
+    assert not_the_other_stage(
+        ["E079", "K039"], "what can I add for an initial smoking cessation discussion?", titles
+    ) == ["E079"]
+    assert not_the_other_stage(["E079", "K039"], "smoking cessation follow-up visit code?", titles) == ["K039"]
+    assert not_the_other_stage(["E079", "K039"], "smoking cessation codes?", titles) == ["E079", "K039"]

@@ -109,6 +109,7 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
             words = _service_words(request)
             out.matched = [code for code, _ in index.match(words, request.top_k, among)] if words else []
             out.matched = in_setting(out.matched, request.question)
+            out.matched = not_the_other_stage(out.matched, request.question, index.titles)
             if out.matched:
                 out.match_coverage, out.match_lacking = index.coverage(words, out.matched[0])
             if not out.matched:
@@ -121,6 +122,7 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
                 return out
         primary = (out.asked or out.matched)[:MAX_PRIMARY]
         _relatives(reader, primary, out)
+        out.related = not_the_other_stage(out.related, request.question, index.titles)
         codes = out.codes
         out.listings = _by_code(reader.listings(codes))
         out.rules = defaultdict(list)
@@ -158,6 +160,21 @@ def in_setting(codes: list[str], question: str | None) -> list[str]:
     if len(named) != 1 or not any(code[0] == named[0] for code in codes):
         return codes
     return [code for code in codes if code[0] not in _SETTING_LETTERS or code[0] == named[0]]
+
+
+# a service's stages: a question that names one is not answered with a code of the other
+_STAGES = ((stem("initial"), stem("follow")), (stem("follow"), stem("initial")))
+
+
+def not_the_other_stage(codes: list[str], question: str | None, titles: dict[str, set[str]]) -> list[str]:
+    """``codes`` without those titled with the other stage of the service the question names ('an initial
+    smoking cessation discussion': E079, and not K039 'Smoking cessation follow-up visit' beside it)."""
+    said = {stem(w) for w in words_of(question or "")}
+    out = codes
+    for named, other in _STAGES:
+        if named in said and other not in said:
+            out = [c for c in out if other not in titles.get(c, set()) or named in titles.get(c, set())]
+    return out
 
 
 def headed_rules(rules: list[RuleRow], titles: dict[str, str]) -> list[tuple[str, RuleRow]]:
