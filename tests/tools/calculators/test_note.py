@@ -699,3 +699,22 @@ def test_cli_note_option(runner: CliRunner, tmp_path: Path) -> None:
     long_note.write_text("x" * (MAX_NOTE_CHARS + 1), encoding="utf-8")
     refused = runner.invoke(cli, ["calc", "bmi", "--note", str(long_note)])
     assert refused.exit_code != 0 and "longer than 20,000 characters" in refused.output
+
+
+def test_a_frequency_belongs_to_the_drug_it_is_written_with() -> None:
+    """'twice daily' or '2 times daily' alone names no opioid: the oxycodone's doses per day are asked for,
+    not taken from the laxative's sentence."""
+    import pytest
+
+    from curbside.errors import ValidationError
+
+    note = "Takes oxycodone 10 mg. Also started on a laxative twice daily, 2 times daily with meals."
+    with pytest.raises(ValidationError, match=r"oxycodone_doses_per_day is missing.*oxycodone_dose = 10 mg"):
+        asyncio.run(evaluate_note(calculator("mme"), note, {}))
+
+
+def test_a_steroid_dose_is_read_by_the_steroid_s_name() -> None:
+    note = "He received 500 mg of ceftriaxone. Prednisone 40 mg daily was started."
+    result = asyncio.run(evaluate_note(calculator("steroid_conversion"), note, {"from_drug": "prednisone"}))
+    read = {e["input"]: e["value"] for e in result.extracted}
+    assert read.get("dose") == 40  # not the antibiotic's 500 mg

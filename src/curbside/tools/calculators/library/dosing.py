@@ -98,7 +98,8 @@ _STEROID_INPUTS = (
         0.01,
         2000,
         description="A single or daily dose; the result is the same kind of dose of the other steroid.",
-        aliases=("mg of", "dose", "steroid dose"),
+        # the steroid's own names: "mg of" or "dose" alone would take any drug's dose in a note
+        aliases=(*_EQUIVALENT_MG, "steroid dose"),
     ),
     Choice("to_drug", "Glucocorticoid to convert to", _DRUGS),
     Choice(
@@ -180,7 +181,8 @@ def _opioid_inputs() -> tuple[Number, ...]:
                 24,
                 required=False,
                 description="How many doses a day (e.g. 4 for every 6 hours).",
-                aliases=(f"{aliases[0]} times a day", f"{aliases[0]} every", "times daily", "q6h", "BID", "TID"),
+                # this opioid's own words only: "BID" or "q6h" alone could be another drug's frequency
+                aliases=(f"{aliases[0]} times a day", f"{aliases[0]} every"),
             )
         )
     inputs.append(
