@@ -16,6 +16,9 @@ B, D, R = "billing", "device", "drug"
 # (question, hints, expected domains) — words alone, no formulary loaded
 TABLE: list[tuple[str, Hints | None, tuple[str, ...]]] = [
     ("Can I bill C124 as MRP?", None, (B,)),
+    ("what can I add for an initial smoking cessation discussion?", None, (B,)),  # 'what can I add' is billing
+    ("is Contrave covered for weight loss?", None, (R,)),  # a name English does not use, nothing else routed
+    ("patient on ODSP needs a wheelchair: what does ADP cover?", None, (D,)),  # 'ODSP' beside a device: no drug
     ("can i bill c124?", None, (B,)),
     ("What is the fee for A007 in family practice?", None, (B,)),
     ("Which codes apply for a Thursday discharge?", None, (B,)),

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from curbside.coverage.answer.models import Domain, Hints
 from curbside.coverage.answer.vocabulary import CLEAR, DEVICE_NOUNS, FEE_CODE, KEYWORDS, STRONG
+from curbside.coverage.odb.unlisted import unlisted_names
 from curbside.coverage.odb.words import CLASS_ALIASES, CLASS_STEMS
 
 __all__ = ["DOMAINS", "ROUTE_AT", "DrugLookup", "Intent", "Signal", "classify", "split_clauses"]
@@ -119,6 +120,13 @@ def classify(question: str, hints: Hints | None = None, lookup: DrugLookup | Non
         devices.extend(found.devices)
         drugs.extend(found.drugs)
     scores = _scores(signals)
+    if not hints and all(scores[d] < ROUTE_AT for d in DOMAINS):
+        # nothing routes: a name English does not use reads as a drug ('is Contrave covered?'); never
+        # beside a code, a device or billing words, where it is 'WSIB' or 'ODSP'
+        for name in unlisted_names(question):
+            drugs.append(name.lower())
+            signals.append(Signal("drug", STRONG, f"drug {name.lower()}", 0, True))
+        scores = _scores(signals)
     hinted = _hinted(hints)
     if hinted:
         routed = set(hinted) | {d for d in DOMAINS if scores[d] >= STRONG}
