@@ -58,7 +58,7 @@ KEYWORDS: tuple[Keyword, ...] = (
     _kw("billing", CLEAR, r"bill|bills|billed|billing|billable|fees?|fee codes?|fee schedule|OHIP|premiums?"),
     _kw("billing", CLEAR, r"schedule of benefits|MRP|most responsible (?:physician|practitioner)|house calls?"),
     _kw("billing", CLEAR, r"tray fee|time units?|claim(?:ed|ing)? (?:for|as)"),
-    _kw("billing", CLEAR, r"what can (?:i|we) (?:add|bill|claim|charge)"),
+    _kw("billing", CLEAR, r"what can (?:i|we) add"),  # 'what can I add for …' asks for a premium or add-on code
     _kw("billing", WEAK, r"discharg\w*|admission|admitted|consult(?:ation)?s?|assessments?|visits?|payable"),
     _kw("billing", WEAK, r"psychotherapy|counselling|virtual care|(?<!lu )(?<!use )codes?|specialty|specialist"),
     _kw("billing", WEAK, r"family practice|internist|internal medicine|surgeon|anaesthe\w+|anesthe\w+"),
