@@ -425,7 +425,7 @@ class Ingestor:
         limit = self.embed_heads.get(namespace)
         if limit is None:
             return texts
-        return [text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] for text in texts]
+        return [_head(text, limit) for text in texts]
 
     # --- helpers -----------------------------------------------------------------------------
     def _finish(self, report: IngestReport, run: _Run, started: float) -> IngestReport:
@@ -586,7 +586,8 @@ class _Run:
         if self.control is not None:
             self.control.check()
         self._collect()
-        texts = [text for p, i in items for text in self.ing.embedding_texts([p.chunks[i].text], p.options.namespace)]
+        heads = self.ing.embed_heads
+        texts = [_head(p.chunks[i].text, heads.get(p.options.namespace)) for p, i in items]
         self._inflight = (items, self._encoder.submit(self._encode, texts))
 
     def _encode(self, texts: list[str]) -> tuple[np.ndarray, float]:
@@ -702,3 +703,8 @@ def _content_hash(digest: str, fingerprint: str) -> str:
     """'<sha256 of the bytes>:<sha256 of bytes + parser + chunker settings>' — the first part names the original."""
     combined = hashlib.sha256(f"{digest}\n{fingerprint}".encode()).hexdigest()
     return f"{digest}:{combined}"
+
+
+def _head(text: str, limit: int | None) -> str:
+    """``text``, or its first ``limit`` characters cut at a word."""
+    return text if limit is None or len(text) <= limit else text[:limit].rsplit(" ", 1)[0]

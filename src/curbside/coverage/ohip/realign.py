@@ -99,6 +99,20 @@ class _Page:
     fees: list[tuple[int, int]] = field(default_factory=list)  # (position, box)
     maybes: list[tuple[int, int]] = field(default_factory=list)  # (position, box) of I.C values alone
 
+    def groups(self) -> dict[int, list[int]]:
+        """Group -> its codes' positions, in order."""
+        out: dict[int, list[int]] = defaultdict(list)
+        for code, group in self.codes:
+            out[group].append(code)
+        return out
+
+    def boxes(self) -> dict[int, list[int]]:
+        """Box -> its fees' positions, in order."""
+        out: dict[int, list[int]] = defaultdict(list)
+        for fee, box in self.fees:
+            out[box].append(fee)
+        return out
+
 
 @dataclass(slots=True)
 class Realigned:
@@ -231,12 +245,7 @@ class _Reading:
     def split_page(self, page: _Page) -> dict[int, int]:
         """Each group first takes the boxes printed right after it when they add up to it; the groups left
         then take the boxes left, in order, whole boxes only, every group and every box used."""
-        groups: dict[int, list[int]] = defaultdict(list)
-        for code, group in page.codes:
-            groups[group].append(code)
-        boxes: dict[int, list[int]] = defaultdict(list)
-        for fee, box in page.fees:
-            boxes[box].append(fee)
+        groups, boxes = page.groups(), page.boxes()
         order = sorted(boxes, key=lambda b: boxes[b][0])
         taken: set[int] = set()
         pairs: list[tuple[tuple[int, int], tuple[int, int]]] = []  # ((code, group), (fee, box))
@@ -289,12 +298,7 @@ class _Reading:
     def lead_page(self, page: _Page) -> dict[int, int]:
         """From the page's first open group on, each group takes the boxes printed right after it when they
         are as many fees as it has codes; the first group they do not fit ends the reading."""
-        groups: dict[int, list[int]] = defaultdict(list)
-        for code, group in page.codes:
-            groups[group].append(code)
-        boxes: dict[int, list[int]] = defaultdict(list)
-        for fee, box in page.fees:
-            boxes[box].append(fee)
+        groups, boxes = page.groups(), page.boxes()
         order = sorted(boxes, key=lambda b: boxes[b][0])
         taken: set[int] = set()
         out: dict[int, int] = {}
@@ -313,12 +317,7 @@ class _Reading:
         """Runs of consecutive groups paired with runs of consecutive boxes of as many fees, each run borne out
         by cross-references: no code's fee contradicted, and every code the Schedule prices nowhere else lying
         between two codes it confirms (a pairing shifted by one would break a confirmation)."""
-        groups: dict[int, list[int]] = defaultdict(list)
-        for code, group in page.codes:
-            groups[group].append(code)
-        boxes: dict[int, list[int]] = defaultdict(list)
-        for fee, box in page.fees:
-            boxes[box].append(fee)
+        groups, boxes = page.groups(), page.boxes()
         gs = list(groups)
         bs = sorted(boxes, key=lambda b: boxes[b][0])
         free = {f for f, _ in page.fees}
@@ -374,12 +373,7 @@ class _Reading:
     def prefix_page(self, page: _Page) -> dict[int, int]:
         """The page's groups and boxes in order, each group taking whole boxes of exactly its size, as far as
         they agree."""
-        groups: dict[int, list[int]] = defaultdict(list)
-        for code, group in page.codes:
-            groups[group].append(code)
-        boxes: dict[int, list[int]] = defaultdict(list)
-        for fee, box in page.fees:
-            boxes[box].append(fee)
+        groups, boxes = page.groups(), page.boxes()
         order = iter(sorted(boxes, key=lambda b: boxes[b][0]))
         codes: list[tuple[int, int]] = []
         fees: list[tuple[int, int]] = []
@@ -404,12 +398,7 @@ class _Reading:
         code, as far as they agree: a box per column (D15: X181 X182 X140, then 59.65 79.30 317.35, then
         30.90 37.45 185.60), or a box per cell, row by row (D5: X036 X037 X038, then 14.90 / 6.40 / 27.75 /
         9.20 / 31.90 / 10.35)."""
-        groups: dict[int, list[int]] = defaultdict(list)
-        for code, group in page.codes:
-            groups[group].append(code)
-        boxes: dict[int, list[int]] = defaultdict(list)
-        for fee, box in page.fees:
-            boxes[box].append(fee)
+        groups, boxes = page.groups(), page.boxes()
         order = iter(sorted(boxes, key=lambda b: boxes[b][0]))
         codes: list[tuple[int, int]] = []
         firsts: list[tuple[int, int]] = []

@@ -64,17 +64,20 @@ class SqlFindings:
         return sum(len(rows) for code, rows in self.listings.items() if code in (self.asked or self.matched))
 
 
+Sections = list[tuple[int, str, str, str | None]]
+
+
 class IndexCache:
-    """The word index and the section list of the loaded edition, built once per edition."""
+    """The word index, the section list and the General Preamble's rules of the loaded edition, read once
+    per edition."""
 
     def __init__(self) -> None:
-        self._cache: EditionCache[tuple[WordIndex, list[tuple[int, str, str, str | None]]]] = EditionCache()
+        self._cache: EditionCache[tuple[WordIndex, Sections, list[RuleRow]]] = EditionCache()
 
-    def get(
-        self, reader: OhipReader, edition: EditionRecord
-    ) -> tuple[WordIndex, list[tuple[int, str, str, str | None]]]:
+    def get(self, reader: OhipReader, edition: EditionRecord) -> tuple[WordIndex, Sections, list[RuleRow]]:
         return self._cache.get(
-            (edition.id, edition.loaded_at), lambda: (WordIndex(reader.title_rows()), reader.sections())
+            (edition.id, edition.loaded_at),
+            lambda: (WordIndex(reader.title_rows()), reader.sections(), reader.preamble_rules()),
         )
 
 
@@ -84,7 +87,7 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
         cancel.attach(conn)
         edition = reader.edition()
         out = SqlFindings(edition)
-        index, sections = cache.get(reader, edition)
+        index, sections, preamble = cache.get(reader, edition)
         out.specialty = _specialty(request, sections, out)
         if out.problem:
             return out
@@ -132,7 +135,7 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
         for code in codes:
             if code not in out.titles:
                 out.titles[code] = code
-        for code, rule in headed_rules(reader.preamble_rules(), {c: out.titles[c] for c in primary}):
+        for code, rule in headed_rules(preamble, {c: out.titles[c] for c in primary}):
             if all(r.key != rule.key for r in out.rules[code]):
                 out.rules[code].append(rule)
         for code in primary:
