@@ -20,7 +20,7 @@ def every_error_class() -> list[type[CurbsideError]]:
 
 
 CODES = {cls.code for cls in every_error_class()} | {
-    "UPSTREAM_TIMEOUT", "JOB_TIMEOUT", "INTERRUPTED",  # set per instance
+    "UPSTREAM_TIMEOUT", "UPSTREAM_UNAVAILABLE", "JOB_TIMEOUT", "INTERRUPTED",  # set per instance
     "TIMEOUT", "CONFIRMATION_REQUIRED",  # the tool executor's own outcomes
 }
 

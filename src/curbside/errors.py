@@ -13,7 +13,8 @@ The tree::
     │   ├── NotFoundError            NOT_FOUND
     │   ├── UnauthenticatedError     UNAUTHENTICATED (no API key, or an unknown or revoked one; HTTP 401)
     │   ├── PermissionDeniedError    PERMISSION_DENIED (the caller's role may not do this)
-    │   └── RateLimitedError         RATE_LIMITED (try again after ``retry_after`` seconds)
+    │   ├── RateLimitedError         RATE_LIMITED (try again after ``retry_after`` seconds)
+    │   └── PhiRefusedError          PHI_REFUSED (an outbound query holds PHI: it was not sent)
     ├── StateError                   the request conflicts with stored state (HTTP 409, CLI exit 3)
     │   ├── InvalidTransitionError   INVALID_TRANSITION
     │   ├── RetryLimitError          RETRY_LIMIT
@@ -23,7 +24,8 @@ The tree::
     ├── JobStoppedError              CANCELLED / JOB_TIMEOUT / INTERRUPTED (an ingest job stopped; retry it)
     ├── PhiDetectorError             PHI_DETECTOR_ERROR (PHI detection failed: treat the text as PHI)
     ├── AuditIntegrityError          AUDIT_INTEGRITY (the audit trail fails its check; HTTP 503, CLI exit 6)
-    └── UpstreamError                UPSTREAM_ERROR / UPSTREAM_TIMEOUT (a configured service failed)
+    └── UpstreamError                UPSTREAM_ERROR / UPSTREAM_TIMEOUT / UPSTREAM_UNAVAILABLE (a configured
+                                     service failed, timed out, or is skipped while its circuit is open)
 
 Core code raises these; each edge maps a code once: HTTP statuses in ``curbside/http_errors.py``
 (the API and MCP over HTTP), exit codes in ``curbside/cli/_exit.py``; MCP tool calls carry the
@@ -47,6 +49,7 @@ __all__ = [
     "NotLoadedError",
     "PermissionDeniedError",
     "PhiDetectorError",
+    "PhiRefusedError",
     "RateLimitedError",
     "RetryLimitError",
     "StateError",
@@ -175,6 +178,15 @@ class RateLimitedError(InputError):
     def __init__(self, message: str, *, retry_after: float | None = None, code: str | None = None) -> None:
         super().__init__(message, code=code)
         self.retry_after = retry_after
+
+
+class PhiRefusedError(InputError):
+    """A query bound for an outside service holds PHI (or could not be checked): it was not sent.
+
+    The message names the field and the kind of PHI found, never the text itself.
+    """
+
+    code = "PHI_REFUSED"
 
 
 class StateError(CurbsideError):

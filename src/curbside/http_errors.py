@@ -27,6 +27,7 @@ HTTP_STATUS: dict[str, int] = {
     "UNAUTHENTICATED": 401,
     "PERMISSION_DENIED": 403,
     "RATE_LIMITED": 429,
+    "PHI_REFUSED": 422,
     "FILE_TOO_LARGE": 413,
     "UNSUPPORTED_FORMAT": 415,
     # the request conflicts with stored state
@@ -46,6 +47,7 @@ HTTP_STATUS: dict[str, int] = {
     # a configured service failed
     "UPSTREAM_ERROR": 502,
     "UPSTREAM_TIMEOUT": 504,
+    "UPSTREAM_UNAVAILABLE": 503,
     "TIMEOUT": 504,
     "INTERNAL_ERROR": 500,
 }

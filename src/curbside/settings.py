@@ -201,6 +201,56 @@ class Settings(BaseSettings):
     )
     tool_coverage_rate_limit: int | None = Field(60, ge=1, description="coverage.answer calls per user per minute.")
 
+    # --- evidence and drug-safety services (#16) --------------------------------------------------
+    # Every base URL is a setting: point them at a mirror, a proxy or a replay server. The tools
+    # call out only when asked; an unreachable service gives a clear error, never a crash.
+    pubmed_url: str = Field(
+        "https://eutils.ncbi.nlm.nih.gov/entrez/eutils", description="NCBI E-utilities base (esearch, esummary, efetch)."
+    )
+    ncbi_api_key: SecretStr | None = Field(None, description="NCBI API key: 10 requests/s instead of 3 (never shown).")
+    ncbi_email: str | None = Field(None, description="Contact address NCBI asks E-utilities callers to send.")
+    europepmc_url: str = Field(
+        "https://www.ebi.ac.uk/europepmc/webservices/rest", description="Europe PMC REST base (/search)."
+    )
+    clinicaltrials_url: str = Field(
+        "https://clinicaltrials.gov/api/v2", description="ClinicalTrials.gov API v2 base (/studies)."
+    )
+    openfda_url: str = Field("https://api.fda.gov", description="openFDA base (/drug/label.json, /drug/event.json).")
+    openfda_api_key: SecretStr | None = Field(None, description="openFDA API key: 240 requests/min either way, more per day.")
+    bookshelf_url: str = Field(
+        "https://ftp.ncbi.nlm.nih.gov/pub/litarch",
+        description="NCBI Bookshelf open-access archive (file_list.csv and the .tar.gz packages) for `guidelines fetch`.",
+    )
+    web_search_url: str | None = Field(
+        None, description="A SearXNG-compatible search endpoint (…/search?format=json); unset: web search is off."
+    )
+    evidence_service_url: str | None = Field(
+        None, description="An evidence service answering POST {query, max_results} (see README); unset: off."
+    )
+    evidence_service_key: SecretStr | None = Field(None, description="Bearer key of the evidence service (never shown).")
+    evidence_result_bytes: int = Field(
+        10_000, ge=1000, le=200_000, description="Largest result an evidence tool returns, as JSON bytes."
+    )
+    tool_evidence_timeout_s: float = Field(
+        30.0, gt=0, description="Each evidence tool call, retries and rate-limit waits included."
+    )
+    tool_evidence_rate_limit: int | None = Field(30, ge=1, description="Evidence tool calls per user per minute, per tool.")
+    outbound_timeout_s: float = Field(10.0, gt=0, description="One request to an outside service, connect to last byte.")
+    outbound_retries: int = Field(2, ge=0, le=5, description="Retries after a 429, a 5xx or a dropped connection.")
+    outbound_backoff_s: float = Field(0.5, ge=0.0, description="First retry's wait; doubled each retry (with jitter).")
+    outbound_max_wait_s: float = Field(
+        20.0, ge=0.0, description="Longest Retry-After honoured; a longer one ends the call as RATE_LIMITED."
+    )
+    outbound_cache_ttl_s: float = Field(3600.0, ge=0.0, description="How long an answer is reused; 0: no cache.")
+    outbound_cache_entries: int = Field(512, ge=0, description="Answers the cache keeps (least recently used go first).")
+    outbound_max_response_bytes: int = Field(
+        20 * 1024 * 1024, ge=1024, description="Largest response body read from an outside service."
+    )
+    outbound_breaker_failures: int = Field(
+        5, ge=1, description="Failed calls in a row after which a service is skipped for a while (circuit open)."
+    )
+    outbound_breaker_open_s: float = Field(60.0, gt=0, description="How long an open circuit skips a service.")
+
     # --- audit and access (#4) ----------------------------------------------------------------
     audit_key_path: Path | None = Field(
         None,

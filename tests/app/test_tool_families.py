@@ -20,6 +20,15 @@ def test_every_family_registers_its_tools(tmp_path: Path) -> None:
         "source.passages",
         "kb.search",
         "kb.ask",
+        "evidence.search_pubmed",
+        "evidence.search_europepmc",
+        "evidence.find_clinical_trials",
+        "evidence.check_drug_safety",
+        "evidence.check_drug_interactions",
+        "evidence.adverse_events",
+        "evidence.search_medical_guidelines",
+        "evidence.search_web",
+        "evidence.search_evidence_service",
         "odb.get",
         "schedule.get",
         "adp.get",
@@ -30,6 +39,8 @@ def test_every_family_registers_its_tools(tmp_path: Path) -> None:
         spec.name for spec in calculators
     }
     assert all(spec.category == "calculation" and spec.requires_phi and spec.citation for spec in calculators)
+    evidence = [spec for spec in registry if spec.name.startswith("evidence.")]
+    assert all(spec.category == "evidence" and not spec.requires_phi for spec in evidence)  # PHI is refused, not sent
     spec = registry.get("odb.get")
     assert spec.args_model is OdbGetArgs and spec.result_model is OdbGetResult
     assert spec.input_schema() == OdbGetArgs.model_json_schema()

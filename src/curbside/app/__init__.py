@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from curbside.store.documents import DocumentStore
     from curbside.store.sqlite_indexes import Fts5Index, SqliteVecIndex
     from curbside.tools.executor import ToolExecutor
+    from curbside.tools.outbound import OutboundClient
     from curbside.types import Answer, AskRequest, SearchFilters, SearchResponse, ToolCaller
 
 __all__ = ["Curbside"]
@@ -164,6 +165,14 @@ class Curbside:
             return get_detector(self.settings)
 
         return PromptScreen(detector)
+
+    @cached_property
+    def outbound(self) -> OutboundClient:
+        """The one client for outside services (evidence tools, guideline downloads): PHI-screened,
+        paced, cached, retried; nothing is sent until a tool asks."""
+        from curbside.tools.outbound import OutboundClient
+
+        return OutboundClient(self.settings)
 
     @cached_property
     def asker(self) -> Asker:

@@ -26,13 +26,14 @@ def build_registry(core: Curbside) -> ToolRegistry:
     from curbside.coverage.answer import tool as coverage_answer
     from curbside.coverage.source_tool import SourceToolDeps
     from curbside.coverage.sources import SOURCES
-    from curbside.tools import calculators, knowledge, passages
+    from curbside.tools import calculators, evidence, knowledge, passages
 
     settings = core.settings
     registry = ToolRegistry()
     passages.register(registry, passages.PassagesDeps(settings, documents=lambda: core.documents))
     knowledge.register(registry, knowledge.KnowledgeDeps(settings, search=core.search, ask=_ask_as(core)))
     calculators.register(registry, calculators.CalculatorDeps(settings, models=lambda: core.models))
+    evidence.register(registry, evidence.EvidenceDeps(settings, client=lambda: core.outbound, search=core.search))
     for source in SOURCES:  # each coverage source's tool, then the one that routes to them
         source.register(registry, SourceToolDeps(settings, service=partial(core.coverage_service, source.name)))
     coverage_answer.register(

@@ -20,7 +20,22 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from curbside.cli import ask, audit, calc, coverage, demo, evaluate, jobs, kb, mcp, search, serve, tool, users
+    from curbside.cli import (
+        ask,
+        audit,
+        calc,
+        coverage,
+        demo,
+        evaluate,
+        guidelines,
+        jobs,
+        kb,
+        mcp,
+        search,
+        serve,
+        tool,
+        users,
+    )
 
     for command in (
         kb.ingest,
@@ -35,6 +50,7 @@ def _register() -> None:
         calc.calc,
         mcp.mcp,
         coverage.coverage_group,
+        guidelines.guidelines_group,
         demo.demo,
         evaluate.eval_group,
         users.users_group,

@@ -24,6 +24,7 @@ EXIT_CODES: dict[str, int] = {
     "PERMISSION_DENIED": _INPUT,
     "RATE_LIMITED": _INPUT,
     "TOOL_RETRY": _INPUT,
+    "PHI_REFUSED": _INPUT,
     # the request conflicts with stored state, or was stopped
     "CONFLICT": _STATE,
     "INVALID_TRANSITION": _STATE,
@@ -40,6 +41,7 @@ EXIT_CODES: dict[str, int] = {
     # a configured service failed or timed out
     "UPSTREAM_ERROR": _UPSTREAM,
     "UPSTREAM_TIMEOUT": _UPSTREAM,
+    "UPSTREAM_UNAVAILABLE": _UPSTREAM,
     "TIMEOUT": _UPSTREAM,
     # the audit trail cannot record: nothing runs
     "AUDIT_INTEGRITY": _AUDIT,
