@@ -17,7 +17,7 @@ from curbside.tools.outbound.client import _parse_retry_after
 from curbside.tools.outbound.pacing import HostPacer
 from tests.tools.evidence.replay import Fault, ReplayServer, Reply
 
-FAST = Service("Test service", "CURBSIDE_TEST_URL", 1000.0)
+FAST = Service("Test service", "CURBSIDE_TEST_URL", 1000)
 
 
 @pytest.fixture
@@ -205,23 +205,25 @@ def test_download_writes_whole_or_not_at_all(server: ReplayServer, tmp_path: Pat
 
 def test_requests_to_one_host_are_paced_at_its_rate(server: ReplayServer, tmp_path: Path) -> None:
     client = _client(tmp_path, outbound_cache_ttl_s=0)
-    slow = Service("Paced", "CURBSIDE_X_URL", 5.0)  # 5/s: four requests span at least 0.6 s
+    paced = Service("Paced", "CURBSIDE_X_URL", 2, 0.5)  # 2 per half second: the 3rd and 4th wait
 
     async def burst() -> None:
-        await asyncio.gather(*(client.get(f"{server.url}/ok", service=slow, params={"q": str(i)}) for i in range(4)))
+        await asyncio.gather(*(client.get(f"{server.url}/ok", service=paced, params={"q": str(i)}) for i in range(4)))
 
     started = time.monotonic()
     asyncio.run(burst())
-    assert time.monotonic() - started >= 0.6
+    assert time.monotonic() - started >= 0.5
+    assert client.stats.by_service["Paced"].paced_s >= 0.9  # two requests waited about 0.5 s each
 
 
-def test_pacer_reserves_slots_in_order() -> None:
+def test_pacer_lets_a_burst_up_to_the_limit_go_then_keeps_every_window_within_it() -> None:
     now = [100.0]
     pacer = HostPacer(clock=lambda: now[0])
-    assert [pacer.reserve("h", 2.0) for _ in range(3)] == [0.0, 0.5, 1.0]
-    assert pacer.reserve("other", 2.0) == 0.0
+    assert [pacer.reserve("h", 3, 1.0) for _ in range(5)] == [0.0, 0.0, 0.0, 1.0, 1.0]
+    assert pacer.reserve("other", 3, 1.0) == 0.0
+    now[0] = 110.0
     pacer.push_back("h", 5.0)
-    assert pacer.reserve("h", 2.0) == 5.0
+    assert pacer.reserve("h", 3, 1.0) == 5.0
 
 
 def test_cache_expires_and_evicts_the_least_recently_used() -> None:

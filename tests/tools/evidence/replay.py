@@ -9,6 +9,7 @@ dropped connection. Every request is recorded (method, path, query, body).
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections import deque
@@ -112,6 +113,9 @@ class ReplayServer:
     # --- serving -----------------------------------------------------------------------------
 
     def _handle(self, handler: BaseHTTPRequestHandler, method: str) -> None:
+        # headers and body leave in two writes: without this, Nagle's algorithm meets the client's
+        # delayed ACK and every reply waits ~40 ms, which is the loopback's artefact, not a service's
+        handler.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         parts = urlsplit(handler.path)
         length = int(handler.headers.get("content-length") or 0)
         body = handler.rfile.read(length) if length else b""

@@ -30,8 +30,8 @@ from curbside.tools.evidence.bookshelf import (
     select_books,
     title_pattern,
 )
+from curbside.tools.evidence.bookshelf_archive import ArchiveLimits
 from curbside.tools.evidence.bookshelf_fetch import (
-    ArchiveLimits,
     FetchReport,
     GuidelinePaths,
     IngestCounts,
@@ -41,7 +41,7 @@ from curbside.tools.outbound import OutboundClient, Service
 from tests.tools.evidence.replay import Fault, ReplayServer, Reply
 
 HEADER = "File,Title,Publisher,Publication date/year,Accession ID,Last Updated"
-FAST = Service("NCBI Bookshelf", "CURBSIDE_BOOKSHELF_URL", 200.0)  # the real 3/s would make the suite slow
+FAST = Service("NCBI Bookshelf", "CURBSIDE_BOOKSHELF_URL", 200)  # bursts of 200: the real 3/s would slow the suite
 WHO = "World Health Organization"
 
 # --- shared helpers -------------------------------------------------------------------------------

@@ -14,8 +14,9 @@ from curbside.errors import UpstreamError
 from curbside.settings import Settings
 from curbside.tools import ToolResult
 from curbside.tools.evidence import pubmed
+from curbside.tools.evidence.abstracts import render_abstract
 from curbside.tools.evidence.common import EvidenceDeps
-from curbside.tools.evidence.pubmed import build_term, render_abstract
+from curbside.tools.evidence.pubmed import build_term
 from curbside.tools.evidence.pubmed_parse import parse_efetch, parse_esearch
 from curbside.tools.outbound import OutboundClient
 from tests.tools.evidence.literature_routes import PubMedRoutes, recorded_articles

@@ -59,26 +59,25 @@ def retrieved_today() -> str:
 
 
 def service_for(name: str, settings: Settings) -> Service:
-    """The service as the outbound client paces it, at its published rate limit."""
+    """The service as the outbound client paces it, at its published rate limit (bursts up to it go at once)."""
     if name == "ncbi":
         # NCBI E-utilities usage guidelines: at most 3 requests/s without an API key, 10 with one
-        rate = 10.0 if settings.ncbi_api_key else 3.0
-        return Service("PubMed (NCBI E-utilities)", "CURBSIDE_PUBMED_URL", rate)
+        return Service("PubMed (NCBI E-utilities)", "CURBSIDE_PUBMED_URL", 10 if settings.ncbi_api_key else 3)
     if name == "bookshelf":
-        return Service("NCBI Bookshelf", "CURBSIDE_BOOKSHELF_URL", 3.0)
+        return Service("NCBI Bookshelf", "CURBSIDE_BOOKSHELF_URL", 3)
     if name == "openfda":
         # openFDA authentication docs: 240 requests per minute per IP, with or without a key
-        return Service("openFDA", "CURBSIDE_OPENFDA_URL", 4.0)
+        return Service("openFDA", "CURBSIDE_OPENFDA_URL", 240, 60.0)
     if name == "europepmc":
         # Europe PMC publishes no hard limit; its REST docs ask for moderation: 10/s keeps well inside
-        return Service("Europe PMC", "CURBSIDE_EUROPEPMC_URL", 10.0)
+        return Service("Europe PMC", "CURBSIDE_EUROPEPMC_URL", 10)
     if name == "clinicaltrials":
         # ClinicalTrials.gov API docs: about 50 requests per minute per IP
-        return Service("ClinicalTrials.gov", "CURBSIDE_CLINICALTRIALS_URL", 50 / 60)
+        return Service("ClinicalTrials.gov", "CURBSIDE_CLINICALTRIALS_URL", 50, 60.0)
     if name == "web":
-        return Service("web search", "CURBSIDE_WEB_SEARCH_URL", 2.0)
+        return Service("web search", "CURBSIDE_WEB_SEARCH_URL", 2)
     if name == "evidence_service":
-        return Service("evidence service", "CURBSIDE_EVIDENCE_SERVICE_URL", 2.0)
+        return Service("evidence service", "CURBSIDE_EVIDENCE_SERVICE_URL", 2)
     raise KeyError(name)
 
 

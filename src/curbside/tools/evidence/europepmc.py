@@ -17,8 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from curbside.errors import UpstreamError
 from curbside.tools.base import ToolContext, ToolSpec
+from curbside.tools.evidence.abstracts import Sections, fit_articles
 from curbside.tools.evidence.common import Citation, EvidenceDeps, service_for
-from curbside.tools.evidence.pubmed import Sections, fit_articles
 from curbside.tools.outbound import Screened
 
 if TYPE_CHECKING:

@@ -36,11 +36,12 @@ _USER_AGENT = "curbside (clinical consult engine; +https://github.com/curbside)"
 @dataclass(frozen=True)
 class Service:
     """An outside service as the client treats it: its name in messages, the setting holding its
-    address, and its published rate limit (requests per second, for the whole host)."""
+    address, and its published rate limit: ``limit`` requests in any ``window_s`` seconds, per host."""
 
     name: str
     setting: str
-    per_second: float
+    limit: int
+    window_s: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,7 @@ class OutboundClient:
         self._admit(service, host)
         tmp = dest.with_name(dest.name + ".part")
         for attempt in range(self.settings.outbound_retries + 1):
-            await self.pacer.wait(host, service.per_second)
+            await self.pacer.wait(host, service.limit, service.window_s)
             self.stats.add(service.name, sent=1)
             try:
                 size = 0
@@ -264,7 +265,7 @@ class OutboundClient:
         breaker = self._breaker(host)
         retries = self.settings.outbound_retries
         for attempt in range(retries + 1):
-            waited = await self.pacer.wait(host, service.per_second)
+            waited = await self.pacer.wait(host, service.limit, service.window_s)
             self.stats.add(service.name, sent=1, paced_s=waited)
             began = time.perf_counter()
             try:
