@@ -21,7 +21,7 @@ def every_error_class() -> list[type[CurbsideError]]:
 
 CODES = {cls.code for cls in every_error_class()} | {
     "UPSTREAM_TIMEOUT", "UPSTREAM_UNAVAILABLE", "JOB_TIMEOUT", "INTERRUPTED",  # set per instance
-    "TIMEOUT", "CONFIRMATION_REQUIRED",  # the tool executor's own outcomes
+    "TIMEOUT", "CONFIRMATION_REQUIRED", "CONFIRMATION_DENIED", "CONFIRMATION_EXPIRED",  # the executor's outcomes
 }
 
 

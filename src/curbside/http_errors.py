@@ -36,12 +36,15 @@ HTTP_STATUS: dict[str, int] = {
     "RETRY_LIMIT": 409,
     "MODEL_MISMATCH": 409,
     "CONFIRMATION_REQUIRED": 409,
+    "CONFIRMATION_DENIED": 409,
+    "CONFIRMATION_EXPIRED": 409,
     "CANCELLED": 409,
     "JOB_TIMEOUT": 409,
     "INTERRUPTED": 409,
     # the installation cannot serve it now
     "CONFIG_ERROR": 503,
     "NOT_LOADED": 503,
+    "EHR_SANDBOX_UNAVAILABLE": 503,
     "AUDIT_INTEGRITY": 503,  # nothing may run unrecorded
     "PHI_DETECTOR_ERROR": 500,
     # a configured service failed

@@ -65,6 +65,8 @@ class ToolAuditEvent:
     arguments_sha256: str
     channel: str | None = None
     at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    confirmation_id: str | None = None  # links a call waiting for approval to its decision
+    result_refs: dict[str, str] | None = None  # the tool's audit_fields (a created resource's type and id)
 
 
 class Passage(BaseModel):

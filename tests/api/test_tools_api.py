@@ -144,3 +144,23 @@ def test_metrics_route_exposes_tool_counts(client: TestClient) -> None:
     assert _ok_count(client) == before + 1
     lines = client.get("/metrics").text.splitlines()
     assert any(line.startswith('tool_execution_duration_seconds_count{tool="source.passages"}') for line in lines)
+
+
+def test_a_waiting_call_is_listed_then_approved_or_denied_by_id(core: Curbside, client: TestClient) -> None:
+    spec = _guarded_tool()
+    from dataclasses import replace
+
+    core.tools.registry.register(replace(spec, name="test.note_by_id", rate_limit=None))
+    asked = client.post("/v1/tools/test.note_by_id", json={"text": "follow up in 2 weeks"})
+    assert asked.status_code == 409
+    waiting = asked.json()["confirmation"]
+    assert waiting["tool"] == "test.note_by_id" and waiting["id"] in asked.json()["error"]["message"]
+    listed = client.get("/v1/confirmations").json()["confirmations"]
+    assert waiting["id"] in [c["id"] for c in listed]
+    approved = client.post(f"/v1/confirmations/{waiting['id']}", json={"decision": "approve"})
+    assert approved.status_code == 200 and approved.json()["result"] == {"text": "follow up in 2 weeks"}
+    assert client.post(f"/v1/confirmations/{waiting['id']}", json={"decision": "approve"}).status_code == 404
+    second = client.post("/v1/tools/test.note_by_id", json={"text": "no"}).json()["confirmation"]
+    denied = client.post(f"/v1/confirmations/{second['id']}", json={"decision": "deny"})
+    assert denied.status_code == 409 and denied.json()["error"]["code"] == "CONFIRMATION_DENIED"
+    assert client.post(f"/v1/confirmations/{second['id']}", json={"decision": "maybe"}).status_code in (400, 422)

@@ -36,7 +36,7 @@ def test_tool_prints_the_tool_result_as_json(runner: CliRunner) -> None:
     result = invoke(runner, "tool", "source.passages", "--args", args)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert set(data) == {"tool", "status", "result", "error", "duration_ms", "call_id"}
+    assert set(data) == {"tool", "status", "result", "error", "duration_ms", "call_id", "confirmation"}
     assert (data["tool"], data["status"], data["error"]) == (
         "source.passages",
         "ok",

@@ -225,7 +225,8 @@ def test_confirmation_is_asked_and_only_an_explicit_confirm_runs_the_tool(
     asked = call(executor, "test.change", {"text": "hi"})
     assert asked.status == "needs_confirmation" and asked.result is None and asked.error is not None
     assert asked.error.code == "CONFIRMATION_REQUIRED"
-    assert "needs your confirmation" in asked.error.message and "confirm=true" in asked.error.message
+    assert "needs your confirmation" in asked.error.message and asked.confirmation is not None
+    assert asked.confirmation.id in asked.error.message and asked.confirmation.tool == "test.change"
     assert runs == []
     # asking did not spend the one call a minute this tool allows
     confirmed = call(executor, "test.change", {"text": "hi"}, confirm=True)

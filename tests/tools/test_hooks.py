@@ -95,10 +95,7 @@ def test_explicit_confirmation_asks_only_for_tools_that_require_it() -> None:
     policy = ExplicitConfirmation()
     assert policy.prompt(CLINICIAN, spec(), {"q": "x"}) is None
     prompt = policy.prompt(CLINICIAN, spec(requires_confirmation=True, risk_level="medium"), {"q": "x"})
-    assert prompt == (
-        "Tool 'test.hook' (medium risk) needs your confirmation before it runs (arguments: q). "
-        "Review the call and send it again with confirm=true."
-    )
+    assert prompt == "Tool 'test.hook' (medium risk) with arguments: q"
 
 
 def test_audit_sink_keeps_the_latest_events_and_logs_a_hashed_user(

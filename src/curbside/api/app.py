@@ -43,10 +43,19 @@ def create_app(core: Curbside | None = None, *, warm_up: bool = True) -> FastAPI
     )
     app.state.core = core
     install_error_handlers(app)
-    from curbside.api import ask, audit, health, kb, metrics, search, tools
+    from curbside.api import ask, audit, confirmations, health, kb, metrics, search, tools
     from curbside.api.guard import RequestGuard
 
-    routers = [health.router, metrics.router, tools.router, ask.router, search.router, kb.router, audit.router]
+    routers = [
+        health.router,
+        metrics.router,
+        tools.router,
+        confirmations.router,
+        ask.router,
+        search.router,
+        kb.router,
+        audit.router,
+    ]
     for router in routers:
         app.include_router(router)
     # keys, roles and body sizes are checked here, from the headers, before FastAPI reads a body

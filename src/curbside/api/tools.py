@@ -20,7 +20,7 @@ from curbside.http_errors import http_status_for
 from curbside.tools.base import ToolInfo, ToolResult
 from curbside.types import ToolCaller
 
-__all__ = ["get_caller", "router"]
+__all__ = ["get_caller", "result_status", "router"]
 
 router = APIRouter(
     prefix="/v1/tools", tags=["tools"], responses=ERROR_RESPONSES, dependencies=[Depends(clinical_caller)]
@@ -87,13 +87,16 @@ async def call_tool(
     """Run tool ``name`` (e.g. ``source.passages``) with the JSON body as its arguments."""
     core.tools.registry.get(name)  # an unknown tool is a 404, not a tool result
     result = await core.tools.call(name, arguments or {}, caller=caller, confirm=confirm)
-    response.status_code = _status(result)
+    response.status_code = result_status(result)
     if result.error is not None and result.error.retry_after:
         response.headers["Retry-After"] = str(int(result.error.retry_after + 0.999))
     return result
 
 
-def _status(result: ToolResult) -> int:
+def result_status(result: ToolResult) -> int:
+    """The HTTP status a tool result answers with."""
+    if result.status == "denied" and result.error is not None and result.error.code.startswith("CONFIRMATION_"):
+        return 409  # the clinician said no, or did not answer in time: not a permission refusal
     if result.status in _STATUS_BY_OUTCOME:
         return _STATUS_BY_OUTCOME[result.status]
     code = result.error.code if result.error else "INTERNAL_ERROR"

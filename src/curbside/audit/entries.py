@@ -92,6 +92,8 @@ def tool_entry(event: ToolAuditEvent, *, arguments_digest: Callable[[str], str])
             "argument_names": list(event.argument_names),
             "arguments_digest": arguments_digest(event.arguments_sha256),
             "duration_ms": event.duration_ms,
+            **({"confirmation_id": event.confirmation_id} if event.confirmation_id else {}),
+            **({"result": event.result_refs} if event.result_refs else {}),
         },
     )
 

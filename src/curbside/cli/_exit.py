@@ -31,12 +31,15 @@ EXIT_CODES: dict[str, int] = {
     "RETRY_LIMIT": _STATE,
     "MODEL_MISMATCH": _STATE,
     "CONFIRMATION_REQUIRED": _STATE,
+    "CONFIRMATION_DENIED": _STATE,
+    "CONFIRMATION_EXPIRED": _STATE,
     "CANCELLED": _STATE,
     "JOB_TIMEOUT": _STATE,
     "INTERRUPTED": _STATE,
     # settings, installed parts or data missing
     "CONFIG_ERROR": _CONFIG,
     "NOT_LOADED": _CONFIG,
+    "EHR_SANDBOX_UNAVAILABLE": _CONFIG,
     "PHI_DETECTOR_ERROR": _CONFIG,
     # a configured service failed or timed out
     "UPSTREAM_ERROR": _UPSTREAM,

@@ -14,6 +14,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
+from curbside.tools.confirmations import ConfirmationInfo
 from curbside.types import ToolCaller, ToolStatus
 
 __all__ = [
@@ -78,6 +79,10 @@ class ToolSpec(Generic[ArgsT, ResultT]):
     warm_up: Callable[[], None] | None = None
     deps: Any = None
     citation: str | None = None  # the primary source a tool's result rests on (calculators)
+    # a call needing confirmation, in words a clinician checks before approving ("Prescribe …")
+    describe: Callable[[ArgsT], str] | None = None
+    # result fields safe to put on the audit trail (e.g. a created resource's type and id): never content
+    audit_fields: tuple[str, ...] = ()
 
     def input_schema(self) -> dict[str, Any]:
         return self.args_model.model_json_schema(mode="validation")
@@ -139,6 +144,9 @@ class ToolResult(BaseModel):
     error: ToolErrorDetail | None = None
     duration_ms: float = Field(description="Wall time of the whole call, checks included.")
     call_id: str = Field(description="Identifies the call in logs and the audit trail.")
+    confirmation: ConfirmationInfo | None = Field(
+        None, description="When status is needs_confirmation: the waiting call to approve or deny by its id."
+    )
 
     @property
     def ok(self) -> bool:

@@ -28,6 +28,7 @@ from curbside.errors import (
     ValidationError,
 )
 from curbside.tools.base import ToolContext, ToolErrorDetail, ToolResult, ToolSpec
+from curbside.tools.confirmations import ConfirmationStore, PendingCall
 from curbside.tools.hooks import ToolHooks
 from curbside.tools.metrics import ToolMetrics
 from curbside.tools.registry import ToolRegistry
@@ -52,11 +53,13 @@ class ToolExecutor:
         default_caller: ToolCaller,
         hooks: ToolHooks | None = None,
         metrics: ToolMetrics | None = None,
+        confirmations: ConfirmationStore | None = None,
     ) -> None:
         self.registry = registry
         self.default_caller = default_caller
         self.hooks = hooks or ToolHooks()
         self.metrics = metrics or ToolMetrics()
+        self.confirmations = confirmations or ConfirmationStore()
 
     async def call(
         self,
@@ -65,14 +68,17 @@ class ToolExecutor:
         *,
         caller: ToolCaller | None = None,
         confirm: bool = False,
+        confirmation_id: str | None = None,
     ) -> ToolResult:
-        """Run tool ``name``; ``confirm=True`` is the user's explicit approval of this call."""
+        """Run tool ``name``; ``confirm=True`` is the user's explicit approval of this call (a scripted
+        run's ``--yes``); without it, a tool that needs confirmation leaves a pending call to decide."""
         started = time.perf_counter()
         call = _Call(
             name=name,
             caller=caller or self.default_caller,
             confirmed=confirm,
             started=started,
+            confirmation_id=confirmation_id,
         )
         try:
             spec = self.registry.get(name)
@@ -83,12 +89,7 @@ class ToolExecutor:
             self.hooks.permissions.authorize(call.caller, spec)
             prompt = self.hooks.confirmation.prompt(call.caller, spec, call.argument_dict)
             if prompt is not None and not confirm:
-                return await self._finish(
-                    call,
-                    spec,
-                    "needs_confirmation",
-                    ToolErrorDetail(code="CONFIRMATION_REQUIRED", message=prompt),
-                )
+                return await self._ask_confirmation(call, spec, args, prompt)
             self.hooks.rate_limiter.acquire(call.caller, spec)
         except PermissionDeniedError as exc:
             return await self._finish(call, spec, "denied", _detail(exc))
@@ -101,6 +102,55 @@ class ToolExecutor:
             log.exception("checks for tool %s failed (call_id=%s)", name, call.call_id)
             return await self._finish(call, spec, "error", _internal(spec, call))
         return await self._run(spec, args, call)
+
+    async def _ask_confirmation(
+        self, call: _Call, spec: ToolSpec[Any, Any], args: BaseModel, prompt: str
+    ) -> ToolResult:
+        await self.record_expired()
+        summary = spec.describe(args) if spec.describe is not None else prompt
+        pending = self.confirmations.create(call.caller, spec.name, args.model_dump(mode="json"), summary)
+        call.confirmation_id = pending.id
+        message = (
+            f"{summary} — needs your confirmation: approve or deny {pending.id} "
+            f"(POST /v1/confirmations/{pending.id}) within {self.confirmations.ttl_s:g} s, or it is denied."
+        )
+        detail = ToolErrorDetail(code="CONFIRMATION_REQUIRED", message=message)
+        return await self._finish(call, spec, "needs_confirmation", detail, confirmation=pending)
+
+    def pending_confirmations(self, caller: ToolCaller) -> list[PendingCall]:
+        return self.confirmations.pending(caller)
+
+    async def decide(self, confirmation_id: str, *, approve: bool, caller: ToolCaller | None = None) -> ToolResult:
+        """The clinician's answer to a waiting call: approved, it runs as it was asked (checks again);
+        denied or expired, it does not run. Either way the outcome is on the audit trail."""
+        who = caller or self.default_caller
+        pending = self.confirmations.take(confirmation_id, who)  # NotFoundError: not waiting for this user
+        await self.record_expired()  # the others whose time ran out
+        if self.confirmations.is_expired(pending):
+            return await self._refuse(pending, "CONFIRMATION_EXPIRED", "expired before it was approved")
+        if not approve:
+            return await self._refuse(pending, "CONFIRMATION_DENIED", f"was denied by {who.user}")
+        return await self.call(
+            pending.tool, pending.arguments, caller=pending.caller, confirm=True, confirmation_id=pending.id
+        )
+
+    async def record_expired(self) -> None:
+        """Record a denial for every waiting call whose time ran out."""
+        for pending in self.confirmations.expired():
+            await self._refuse(pending, "CONFIRMATION_EXPIRED", "expired before it was approved")
+
+    async def _refuse(self, pending: PendingCall, code: str, why: str) -> ToolResult:
+        call = _Call(
+            name=pending.tool,
+            caller=pending.caller,
+            confirmed=False,
+            started=time.perf_counter(),
+            argument_dict=pending.arguments,
+            confirmation_id=pending.id,
+        )
+        spec = self.registry.get(pending.tool)
+        detail = ToolErrorDetail(code=code, message=f"The call to {pending.tool} {why}; nothing was done.")
+        return await self._finish(call, spec, "denied", detail)
 
     async def _run(self, spec: ToolSpec[Any, Any], args: BaseModel, call: _Call) -> ToolResult:
         ctx = ToolContext(deps=spec.deps, caller=call.caller, call_id=call.call_id, tool=spec.name)
@@ -139,6 +189,7 @@ class ToolExecutor:
         *,
         result: dict[str, Any] | None = None,
         ran: float | None = None,
+        confirmation: PendingCall | None = None,
     ) -> ToolResult:
         ended = time.perf_counter()
         label = spec.name if spec is not None else UNKNOWN_TOOL_LABEL
@@ -146,6 +197,10 @@ class ToolExecutor:
         if ran is not None:
             self.metrics.observe(label, ended - ran)
         outcome = self._outcome(call, status, error, result, ended=ended)
+        if confirmation is not None:
+            outcome.confirmation = confirmation.info()
+        if spec is not None and result is not None and spec.audit_fields:
+            call.result_refs = {k: str(result[k]) for k in spec.audit_fields if result.get(k) is not None}
         # the trail's write ends in an fsync: off the event loop, so concurrent calls do not queue behind it
         await asyncio.to_thread(self._audit, call, spec, outcome)
         return outcome
@@ -185,6 +240,8 @@ class ToolExecutor:
             argument_names=tuple(sorted(call.argument_dict)),
             arguments_sha256=hashlib.sha256(canonical.encode()).hexdigest(),
             channel=call.caller.channel,
+            confirmation_id=call.confirmation_id,
+            result_refs=call.result_refs,
         )
         try:
             self.hooks.audit.record(event)
@@ -219,6 +276,8 @@ class _Call:
     started: float
     call_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     argument_dict: dict[str, Any] = field(default_factory=dict)
+    confirmation_id: str | None = None
+    result_refs: dict[str, str] | None = None
 
 
 def _validate(

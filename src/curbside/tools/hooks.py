@@ -116,10 +116,7 @@ class ExplicitConfirmation:
         if not spec.requires_confirmation:
             return None
         names = ", ".join(sorted(arguments)) or "no arguments"
-        return (
-            f"Tool {spec.name!r} ({spec.risk_level} risk) needs your confirmation before it runs "
-            f"(arguments: {names}). Review the call and send it again with confirm=true."
-        )
+        return f"Tool {spec.name!r} ({spec.risk_level} risk) with arguments: {names}"
 
 
 class InMemoryAuditSink:
