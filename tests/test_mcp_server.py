@@ -150,6 +150,16 @@ def test_confirmation_travels_in_request_meta(app: Curbside) -> None:
             assert asked.content[0].text.startswith("CONFIRMATION_REQUIRED: ")  # type: ignore[union-attr]
             done = await client.call_tool("test.save_note", {"text": "hi"}, meta={CONFIRM_META_KEY: True})
             assert not done.is_error and done.structured_content == {"text": "hi (by mcp-user)"}
+            # the waiting call, shown to the clinician and answered by id through the confirmation tools
+            waiting = asked.structured_content["confirmation"]
+            listed = await client.call_tool("confirmations.pending", {})
+            assert [c["id"] for c in listed.structured_content["confirmations"]] == [waiting["id"]]
+            approved = await client.call_tool("confirmations.decide", {"id": waiting["id"], "decision": "approve"})
+            assert not approved.is_error
+            assert approved.structured_content["status"] == "ok"
+            assert approved.structured_content["result"] == {"text": "hi (by mcp-user)"}
+            again = await client.call_tool("confirmations.decide", {"id": waiting["id"], "decision": "approve"})
+            assert again.is_error and again.structured_content["error"]["code"] == "NOT_FOUND"
 
     asyncio.run(scenario())
 

@@ -57,8 +57,10 @@ CONFIRM_META_KEY = "curbside/confirm"
 CALLER_SCOPE_KEY = "curbside.caller"  # where require_api_key leaves the authenticated caller in the ASGI scope
 _INSTRUCTIONS = (
     "Curbside clinical tools. Results cite their sources; coverage answers carry the formulary edition. "
-    "Tools marked requires_confirmation in _meta run only when the request's _meta has "
-    f'"{CONFIRM_META_KEY}": true, after the user approved the call.'
+    "A tool marked requires_confirmation in _meta does not run when called: it answers "
+    "needs_confirmation with a confirmation (id, the call in words, expiry). Show it to the user; their "
+    "answer goes to confirmations.decide (approve or deny) — never decide for them. A client that asked the "
+    f'user before calling may instead send _meta "{CONFIRM_META_KEY}": true.'
 )
 
 
@@ -126,7 +128,7 @@ def to_call_tool_result(result: ToolResult) -> types.CallToolResult:
         )
     error = result.error
     text = f"{error.code}: {error.message}" if error else f"{result.status.upper()}: the tool did not return a result"
-    structured = result.model_dump(mode="json", include={"status", "error", "call_id"})
+    structured = result.model_dump(mode="json", include={"status", "error", "call_id", "confirmation"})
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=text)],
         structured_content=structured,

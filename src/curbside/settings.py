@@ -251,6 +251,50 @@ class Settings(BaseSettings):
     )
     outbound_breaker_open_s: float = Field(60.0, gt=0, description="How long an open circuit skips a service.")
 
+    # --- the patient's chart over FHIR, and the workspace (#17) -------------------------------------
+    fhir_url: str | None = Field(None, description="Base of the clinic's FHIR R4 server; unset: the EHR tools say so.")
+    fhir_auth: Literal["none", "bearer", "client_secret_basic", "client_secret_post", "private_key_jwt"] = Field(
+        "none", description="none | bearer | SMART backend services: client_secret_basic, client_secret_post, "
+        "private_key_jwt."
+    )
+    fhir_token: SecretStr | None = Field(None, description="Access token for fhir_auth=bearer (never shown).")
+    fhir_token_url: str | None = Field(
+        None, description="SMART token endpoint; unset: read from BASE/.well-known/smart-configuration."
+    )
+    fhir_client_id: str | None = Field(None, description="SMART client id.")
+    fhir_client_secret: SecretStr | None = Field(None, description="SMART client secret (never shown).")
+    fhir_private_key_path: Path | None = Field(
+        None, description="Unencrypted PEM key for private_key_jwt: RSA >= 2048 bits (RS384) or EC P-384 (ES384)."
+    )
+    fhir_key_id: str | None = Field(None, description="The signing key's kid, as registered with the server.")
+    fhir_scope: str = Field(
+        "system/*.read", description="Scope asked for; the write tools need e.g. system/*.write (v2: system/*.cruds)."
+    )
+    fhir_timeout_s: float = Field(10.0, gt=0, description="One FHIR request, connect to last byte.")
+    fhir_page_limit: int = Field(10, ge=1, le=1000, description="Most search pages a tool follows.")
+    ehr_write_roles: list[str] = Field(
+        ["clinician"],
+        description="Roles that may write to the chart (each write still needs its confirmation); reading is open "
+        "to clinician and admin.",
+    )
+    tool_ehr_timeout_s: float = Field(20.0, gt=0, description="Each EHR tool call.")
+    tool_ehr_rate_limit: int | None = Field(120, ge=1, description="EHR tool calls per user per minute, per tool.")
+    ehr_chart_bytes: int = Field(
+        8000, ge=1000, le=200_000, description="Largest chart summary (get_patient_chart), as JSON bytes."
+    )
+    confirmation_ttl_s: float = Field(
+        60.0, gt=0, le=3600, description="How long a call waits for a clinician's approval before it is denied."
+    )
+    caldav_url: str | None = Field(None, description="CalDAV calendar collection URL; unset: calendar tools are off.")
+    caldav_user: str | None = None
+    caldav_password: SecretStr | None = Field(None, description="(never shown)")
+    webdav_url: str | None = Field(None, description="WebDAV folder URL for the file tools; unset: off.")
+    webdav_user: str | None = None
+    webdav_password: SecretStr | None = Field(None, description="(never shown)")
+    workspace_max_file_bytes: int = Field(
+        10 * 1024 * 1024, ge=1024, description="Largest file the file tools read into a conversation."
+    )
+
     # --- audit and access (#4) ----------------------------------------------------------------
     audit_key_path: Path | None = Field(
         None,

@@ -114,3 +114,56 @@ def test_help_lists_tool_and_mcp() -> None:
     assert "tool " in result.stdout and "mcp " in result.stdout
     mcp_help = CliRunner().invoke(cli, ["mcp", "--help"])
     assert "--transport [stdio|http]" in mcp_help.stdout
+
+
+def _with_note_tool(monkeypatch: pytest.MonkeyPatch, saved: list[str]) -> None:
+    """Every application the CLI builds gets a test tool that needs confirmation."""
+    from pydantic import BaseModel
+
+    import curbside.app.tool_families as families
+    from curbside.tools import ToolContext, ToolSpec
+
+    class Note(BaseModel):
+        text: str
+
+    async def save(ctx: ToolContext, args: Note) -> Note:
+        saved.append(args.text)
+        return args
+
+    build = families.build_registry
+
+    def build_with_note(core):  # noqa: ANN001, ANN202
+        registry = build(core)
+        registry.register(
+            ToolSpec(
+                name="test.save_note", description="Save a note (test).", args_model=Note, result_model=Note,
+                handler=save, category="test", requires_phi=True, timeout_s=2.0, requires_confirmation=True,
+                describe=lambda args: f"Save the note {args.text!r}",
+            )
+        )
+        return registry
+
+    monkeypatch.setattr(families, "build_registry", build_with_note)
+
+
+@pytest.mark.parametrize(("answer", "status", "saved_after"), [("y\n", "ok", ["call back"]), ("n\n", "denied", [])])
+def test_at_a_terminal_the_cli_asks_before_a_confirmed_tool_runs(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch, answer: str, status: str, saved_after: list[str]
+) -> None:
+    saved: list[str] = []
+    _with_note_tool(monkeypatch, saved)
+    monkeypatch.setattr("curbside.cli.tool._interactive", lambda: True)
+    result = invoke(runner, "tool", "test.save_note", "--args", '{"text": "call back"}', stdin=answer)
+    assert "Save the note 'call back'" in result.stderr and "Approve?" in result.stderr
+    assert json.loads(result.stdout)["status"] == status and saved == saved_after
+
+
+def test_a_script_approves_with_yes_and_without_it_waits_and_exits_3(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    saved: list[str] = []
+    _with_note_tool(monkeypatch, saved)
+    waiting = invoke(runner, "tool", "test.save_note", "--args", '{"text": "a"}')
+    assert waiting.exit_code == 3 and json.loads(waiting.stdout)["confirmation"]["summary"] == "Save the note 'a'"
+    done = invoke(runner, "tool", "test.save_note", "--args", '{"text": "b"}', "--yes")
+    assert done.exit_code == 0 and saved == ["b"]

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from curbside.store.database import Database
     from curbside.store.documents import DocumentStore
     from curbside.store.sqlite_indexes import Fts5Index, SqliteVecIndex
+    from curbside.tools.ehr.fhir_client import FhirClient
     from curbside.tools.executor import ToolExecutor
     from curbside.tools.outbound import OutboundClient
     from curbside.types import Answer, AskRequest, SearchFilters, SearchResponse, ToolCaller
@@ -175,6 +176,15 @@ class Curbside:
         return OutboundClient(self.settings)
 
     @cached_property
+    def fhir(self) -> FhirClient | None:
+        """The clinic's FHIR server (CURBSIDE_FHIR_URL), or None when none is configured; connects on first use."""
+        if not self.settings.fhir_url:
+            return None
+        from curbside.tools.ehr.fhir_client import HttpFhirClient
+
+        return HttpFhirClient.from_settings(self.settings)
+
+    @cached_property
     def asker(self) -> Asker:
         from curbside.ask.pipeline import Asker
 
@@ -230,6 +240,7 @@ class Curbside:
         from curbside.app.hooks import application_hooks
         from curbside.app.tool_families import build_registry
         from curbside.auth.access import operator_caller
+        from curbside.tools.confirmations import ConfirmationStore
         from curbside.tools.executor import ToolExecutor
         from curbside.tools.metrics import ToolMetrics
 
@@ -238,6 +249,7 @@ class Curbside:
             default_caller=operator_caller(self.settings),
             hooks=application_hooks(lambda: self.audit, lambda: self.rate_limiter),
             metrics=ToolMetrics(),
+            confirmations=ConfirmationStore(ttl_s=self.settings.confirmation_ttl_s),
         )
 
     @cached_property

@@ -26,9 +26,13 @@ __all__ = ["tool"]
     help="The tool's arguments as a JSON object; @FILE reads them from a file, - from stdin.",
 )
 @click.option(
+    "--yes",
     "--confirm",
+    "-y",
+    "confirm",
     is_flag=True,
-    help="Approve a tool that requires confirmation (after reviewing the call).",
+    help="Approve a tool that requires confirmation up front (a scripted run; audited as confirmed). "
+    "Without it, at a terminal you are asked; elsewhere the call waits and exits 3.",
 )
 @click.option(
     "--list",
@@ -63,10 +67,18 @@ def tool(name: str | None, args_text: str, confirm: bool, list_tools: bool) -> N
         executor = core.tools
         executor.warm_up([name])  # load models before the call, not inside its timeout
         result = asyncio.run(executor.call(name, arguments, confirm=confirm))
+        if result.confirmation is not None and _interactive():
+            approve = click.confirm(f"{result.confirmation.summary}\nApprove?", default=False, err=True)
+            result = asyncio.run(executor.decide(result.confirmation.id, approve=approve))
     echo_json(result.model_dump(mode="json"))
     code = _exit_code(result)
     if code:
         sys.exit(code)
+
+
+def _interactive() -> bool:
+    """A person at a terminal can answer a confirmation; a script or a pipe cannot."""
+    return sys.stdin.isatty() and sys.stderr.isatty()
 
 
 def _parse_args(text: str) -> dict[str, Any]:
