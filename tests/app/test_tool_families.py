@@ -29,6 +29,23 @@ def test_every_family_registers_its_tools(tmp_path: Path) -> None:
         "evidence.search_medical_guidelines",
         "evidence.search_web",
         "evidence.search_evidence_service",
+        "ehr.search_patient",
+        "ehr.get_patient_chart",
+        "ehr.get_observations",
+        "ehr.get_medications",
+        "ehr.get_conditions",
+        "ehr.get_allergies",
+        "ehr.record_vital",
+        "ehr.add_allergy",
+        "ehr.prescribe_medication",
+        "ehr.order_service",
+        "ehr.save_clinical_note",
+        "calendar.list_events",
+        "calendar.create_event",
+        "files.search",
+        "files.read",
+        "confirmations.pending",
+        "confirmations.decide",
         "odb.get",
         "schedule.get",
         "adp.get",
@@ -41,6 +58,18 @@ def test_every_family_registers_its_tools(tmp_path: Path) -> None:
     assert all(spec.category == "calculation" and spec.requires_phi and spec.citation for spec in calculators)
     evidence = [spec for spec in registry if spec.name.startswith("evidence.")]
     assert all(spec.category == "evidence" and not spec.requires_phi for spec in evidence)  # PHI is refused, not sent
+    writes = [spec for spec in registry if spec.requires_confirmation]
+    assert {spec.name for spec in writes} == {
+        "ehr.record_vital",
+        "ehr.add_allergy",
+        "ehr.prescribe_medication",
+        "ehr.order_service",
+        "ehr.save_clinical_note",
+        "calendar.create_event",
+    }
+    # writing to the chart is its own permission: admin may read the chart, not write it (default)
+    assert all(spec.allowed_roles == {"clinician"} for spec in writes if spec.name.startswith("ehr."))
+    assert all(spec.requires_phi for spec in registry if spec.category in ("ehr", "workspace"))
     spec = registry.get("odb.get")
     assert spec.args_model is OdbGetArgs and spec.result_model is OdbGetResult
     assert spec.input_schema() == OdbGetArgs.model_json_schema()

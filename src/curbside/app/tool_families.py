@@ -26,7 +26,7 @@ def build_registry(core: Curbside) -> ToolRegistry:
     from curbside.coverage.answer import tool as coverage_answer
     from curbside.coverage.source_tool import SourceToolDeps
     from curbside.coverage.sources import SOURCES
-    from curbside.tools import calculators, confirming, evidence, knowledge, passages
+    from curbside.tools import calculators, confirming, ehr, evidence, knowledge, passages, workspace
 
     settings = core.settings
     registry = ToolRegistry()
@@ -34,6 +34,8 @@ def build_registry(core: Curbside) -> ToolRegistry:
     knowledge.register(registry, knowledge.KnowledgeDeps(settings, search=core.search, ask=_ask_as(core)))
     calculators.register(registry, calculators.CalculatorDeps(settings, models=lambda: core.models))
     evidence.register(registry, evidence.EvidenceDeps(settings, client=lambda: core.outbound, search=core.search))
+    ehr.register(registry, ehr.EhrDeps(settings, client=lambda: core.fhir))
+    workspace.register(registry, workspace.WorkspaceDeps(settings))
     confirming.register(registry, confirming.ConfirmingDeps(executor=lambda: core.tools))
     for source in SOURCES:  # each coverage source's tool, then the one that routes to them
         source.register(registry, SourceToolDeps(settings, service=partial(core.coverage_service, source.name)))

@@ -110,10 +110,14 @@ class ToolExecutor:
         summary = spec.describe(args) if spec.describe is not None else prompt
         pending = self.confirmations.create(call.caller, spec.name, args.model_dump(mode="json"), summary)
         call.confirmation_id = pending.id
-        message = (
-            f"{summary} — needs your confirmation: approve or deny {pending.id} "
-            f"(POST /v1/confirmations/{pending.id}) within {self.confirmations.ttl_s:g} s, or it is denied."
-        )
+        if call.caller.channel == "cli":  # the waiting call ends with the process: say what works there
+            how = "run it at a terminal to be asked, or again with --yes after reviewing it"
+        else:
+            how = (
+                f"approve or deny {pending.id} (POST /v1/confirmations/{pending.id}; over MCP, confirmations.decide) "
+                f"within {self.confirmations.ttl_s:g} s, or it is denied"
+            )
+        message = f"{summary} — needs your confirmation: {how}."
         detail = ToolErrorDetail(code="CONFIRMATION_REQUIRED", message=message)
         return await self._finish(call, spec, "needs_confirmation", detail, confirmation=pending)
 
