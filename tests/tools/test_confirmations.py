@@ -124,3 +124,27 @@ def test_a_scripted_run_confirms_up_front_and_is_audited_as_confirmed() -> None:
     done = _run(executor.call("test.save_note", {"text": "scripted"}, confirm=True))
     assert done.status == "ok" and saved == ["scripted"] and sink.events[-1].confirmed
     assert executor.pending_confirmations(DR_A) == []
+
+
+def test_prepare_checks_before_asking_and_names_what_it_found() -> None:
+    from dataclasses import replace
+
+    from curbside.errors import ValidationError
+
+    executor, saved, sink = _executor([0.0])
+    spec = executor.registry.get("test.save_note")
+
+    async def prepare(ctx: ToolContext, args: NoteArgs) -> str:
+        if args.text == "nobody":
+            raise ValidationError("There is no such patient.")
+        return f"Save a note for Jane Doe, born 1950-01-01 ({ctx.caller.user} asking)"
+
+    registry = ToolRegistry()
+    registry.register(replace(spec, prepare=prepare))
+    executor.registry = registry
+    refused = _run(executor.call("test.save_note", {"text": "nobody"}))
+    assert refused.status == "error" and refused.confirmation is None
+    assert executor.pending_confirmations(DR_A) == [] and saved == []
+    asked = _run(executor.call("test.save_note", {"text": "fine"}))
+    assert asked.confirmation is not None
+    assert asked.confirmation.summary == "Save a note for Jane Doe, born 1950-01-01 (dr-a asking)"

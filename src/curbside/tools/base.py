@@ -81,6 +81,9 @@ class ToolSpec(Generic[ArgsT, ResultT]):
     citation: str | None = None  # the primary source a tool's result rests on (calculators)
     # a call needing confirmation, in words a clinician checks before approving ("Prescribe …")
     describe: Callable[[ArgsT], str] | None = None
+    # before a confirmation is asked: checks against the world (the patient exists) that may refuse the
+    # call at once, and the call in words with what they found (the patient's name); replaces describe
+    prepare: Callable[[ToolContext[Any], ArgsT], Awaitable[str]] | None = None
     # result fields safe to put on the audit trail (e.g. a created resource's type and id): never content
     audit_fields: tuple[str, ...] = ()
 

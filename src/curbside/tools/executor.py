@@ -108,6 +108,18 @@ class ToolExecutor:
     ) -> ToolResult:
         await self.record_expired()
         summary = spec.describe(args) if spec.describe is not None else prompt
+        if spec.prepare is not None:
+            ctx = ToolContext(deps=spec.deps, caller=call.caller, call_id=call.call_id, tool=spec.name)
+            try:
+                async with asyncio.timeout(spec.timeout_s):
+                    summary = await spec.prepare(ctx, args)
+            except TimeoutError:
+                detail = ToolErrorDetail(
+                    code="TIMEOUT", message=f"Tool {spec.name!r} could not check the call within {spec.timeout_s:g} s."
+                )
+                return await self._finish(call, spec, "timeout", detail)
+            except CurbsideError as exc:  # refused before anyone is asked to approve it
+                return await self._finish(call, spec, "error", _detail(exc))
         pending = self.confirmations.create(call.caller, spec.name, args.model_dump(mode="json"), summary)
         call.confirmation_id = pending.id
         if call.caller.channel == "cli":  # the waiting call ends with the process: say what works there

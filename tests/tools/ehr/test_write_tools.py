@@ -172,7 +172,8 @@ def test_blood_pressure_is_written_only_after_approval(
 
     result = run(adult_sandbox.url, scenario)
     assert seen["summary"] == (
-        f"Record blood pressure 128/82 mmHg (LOINC 85354-9), taken now, for Patient/{LETICIA} — Observation"
+        "Record blood pressure 128/82 mmHg (LOINC 85354-9), taken now, for Leticia253 Esquivel546, born 1982-04-11 "
+        f"(Patient/{LETICIA}) — Observation"
     )
     assert seen["count_waiting"] == before
     assert count(fhir, "Observation", LETICIA) == before + 1
@@ -321,7 +322,7 @@ def test_prescription_has_rxnorm_structured_dose_route_and_timing(
     result = run(adult_sandbox.url, scenario)
     assert asked["summary"] == (
         "Prescribe metformin 500 mg by mouth twice daily for 90 days (RxNorm 860975) "
-        f"for Patient/{LETICIA} — MedicationRequest"
+        f"for Leticia253 Esquivel546, born 1982-04-11 (Patient/{LETICIA}) — MedicationRequest"
     )
     stored = read(fhir, result)
     assert count(fhir, "MedicationRequest", LETICIA) == before + 1
@@ -561,8 +562,10 @@ def test_an_unknown_or_deceased_patient_is_refused_before_any_write(recording: E
     }
 
     async def scenario(r: Rig) -> tuple[ToolResult, ToolResult, ToolResult]:
-        unknown = await r.approve("ehr.prescribe_medication", prescription)
-        deceased = await r.approve("ehr.prescribe_medication", {**prescription, "patient_id": LUCIANO})
+        # refused before the clinician is asked: no confirmation is created for a write that cannot happen
+        unknown = await r.executor.call("ehr.prescribe_medication", prescription)
+        deceased = await r.executor.call("ehr.prescribe_medication", {**prescription, "patient_id": LUCIANO})
+        assert r.executor.pending_confirmations(DR_A) == []
         note = await r.approve("ehr.save_clinical_note", {"patient_id": LUCIANO, "title": "Death note", "text": "x"})
         return unknown, deceased, note
 
@@ -628,7 +631,7 @@ def test_implausible_or_malformed_calls_are_refused_before_a_confirmation(
     assert result.confirmation is None and pending == 0
 
 
-def test_a_role_that_may_read_may_not_write_unless_listed() -> None:
+def test_a_role_that_may_read_may_not_write_unless_listed(recording: EhrSandbox) -> None:
     vital = {"patient_id": LETICIA, "kind": "heart_rate", "value": 70}
 
     async def as_admin(r: Rig) -> tuple[ToolResult, int]:
@@ -643,7 +646,7 @@ def test_a_role_that_may_read_may_not_write_unless_listed() -> None:
     async def admin_listed(r: Rig) -> ToolResult:
         return await r.executor.call("ehr.record_vital", vital, caller=ADMIN)
 
-    asked = run(None, admin_listed, roles=("clinician", "admin"))
+    asked = run(recording.base_url, admin_listed, roles=("clinician", "admin"))
     assert asked.status == "needs_confirmation"
 
 

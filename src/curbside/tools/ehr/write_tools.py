@@ -56,8 +56,8 @@ _CONFIRMED = (
 )
 
 
-async def _check_patient(client: FhirClient, patient_id: str, *, living: bool, what: str) -> None:
-    """Refuse the write unless the server has this patient, as an active record (and, for orders, living)."""
+async def _check_patient(client: FhirClient, patient_id: str, *, living: bool, what: str) -> dict[str, Any]:
+    """The patient, or a refusal unless the server has them as an active record (and, for orders, living)."""
     try:
         patient = await client.read("Patient", patient_id)
     except FhirNotFoundError:
@@ -76,6 +76,29 @@ async def _check_patient(client: FhirClient, patient_id: str, *, living: bool, w
             f"Patient/{patient_id} is recorded as deceased ({died}), so the {what} was not written: check that this "
             "is the right patient."
         )
+    return patient
+
+
+def _preparer(*, living: bool, what: str) -> Callable[[ToolContext[EhrDeps], WriteArgs], Awaitable[str]]:
+    """Before the clinician is asked: the patient must exist, and the question names them, so the
+    clinician confirms the right patient, not an id."""
+
+    async def prepare(ctx: ToolContext[EhrDeps], args: WriteArgs) -> str:
+        patient = await _check_patient(ctx.deps.fhir(), args.patient_id, living=living, what=what)
+        reference = f"Patient/{args.patient_id}"
+        who = _patient_words(patient)
+        return args.describe().replace(reference, f"{who} ({reference})" if who else reference)
+
+    return prepare
+
+
+def _patient_words(patient: dict[str, Any]) -> str:
+    """'Felica Prosacco, born 1958-05-28' from a Patient resource (empty when it names nobody)."""
+    names = patient.get("name") or []
+    name = names[0] if names and isinstance(names[0], dict) else {}
+    text = name.get("text") or " ".join([*(name.get("given") or []), name.get("family") or ""]).strip()
+    born = patient.get("birthDate")
+    return ", ".join(part for part in (text, f"born {born}" if born else "") if part)
 
 
 def _handler(
@@ -187,6 +210,7 @@ def register(registry: ToolRegistry, deps: EhrDeps) -> None:
                 allowed_roles=roles,
                 deps=deps,
                 describe=_describe,
+                prepare=_preparer(living=living, what=what),
                 audit_fields=("resource_type", "id"),
             )
         )
