@@ -285,6 +285,8 @@ class Settings(BaseSettings):
     confirmation_ttl_s: float = Field(
         60.0, gt=0, le=3600, description="How long a call waits for a clinician's approval before it is denied."
     )
+    session_messages: int = Field(10, ge=1, le=200, description="Messages a conversation keeps (the last N).")
+    session_ttl_days: float = Field(7.0, gt=0, description="A conversation untouched this long is gone (purged).")
     caldav_url: str | None = Field(None, description="CalDAV calendar collection URL; unset: calendar tools are off.")
     caldav_user: str | None = None
     caldav_password: SecretStr | None = Field(None, description="(never shown)")

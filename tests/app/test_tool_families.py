@@ -46,6 +46,7 @@ def test_every_family_registers_its_tools(tmp_path: Path) -> None:
         "files.read",
         "confirmations.pending",
         "confirmations.decide",
+        "consult.turn",
         "odb.get",
         "schedule.get",
         "adp.get",

@@ -28,6 +28,7 @@ ROUTES: list[tuple[str, str, dict[str, Any], int, set[str]]] = [
     ("get", "/v1/tools", {"url": "/v1/tools"}, 200, CLINICAL),
     ("post", "/v1/tools/{name}", {"url": "/v1/tools/no.such_tool", "json": {}}, 404, CLINICAL),
     ("get", "/v1/confirmations", {"url": "/v1/confirmations"}, 200, CLINICAL),
+    ("post", "/v1/turns", {"url": "/v1/turns", "json": {"message": ""}}, 422, CLINICAL),
     (
         "post",
         "/v1/confirmations/{confirmation_id}",

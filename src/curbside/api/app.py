@@ -43,7 +43,7 @@ def create_app(core: Curbside | None = None, *, warm_up: bool = True) -> FastAPI
     )
     app.state.core = core
     install_error_handlers(app)
-    from curbside.api import ask, audit, confirmations, health, kb, metrics, search, tools
+    from curbside.api import ask, audit, confirmations, health, kb, metrics, search, tools, turns
     from curbside.api.guard import RequestGuard
 
     routers = [
@@ -51,6 +51,7 @@ def create_app(core: Curbside | None = None, *, warm_up: bool = True) -> FastAPI
         metrics.router,
         tools.router,
         confirmations.router,
+        turns.router,
         ask.router,
         search.router,
         kb.router,

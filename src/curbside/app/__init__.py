@@ -15,6 +15,7 @@ from curbside.errors import ConfigError
 from curbside.settings import Settings
 
 if TYPE_CHECKING:
+    from curbside.agent.turn import ConsultTurn
     from curbside.ask.pipeline import Asker
     from curbside.ask.screening import PromptScreen
     from curbside.audit.trail import AuditTrail
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from curbside.llm.endpoints import ModelRouter
     from curbside.search.embedders.base import Embedder
     from curbside.search.engine import SearchEngine
+    from curbside.sessions import SessionStore
     from curbside.store.database import Database
     from curbside.store.documents import DocumentStore
     from curbside.store.sqlite_indexes import Fts5Index, SqliteVecIndex
@@ -183,6 +185,34 @@ class Curbside:
         from curbside.tools.ehr.fhir_client import HttpFhirClient
 
         return HttpFhirClient.from_settings(self.settings)
+
+    @cached_property
+    def sessions(self) -> SessionStore:
+        """Conversations (CURBSIDE_HOME/sessions.db, 0600): their messages are PHI and stay there."""
+        from curbside.sessions import SESSIONS_FILE, SessionStore
+
+        self.make_home()
+        store = SessionStore(
+            self.settings.home / SESSIONS_FILE,
+            max_messages=self.settings.session_messages,
+            ttl_days=self.settings.session_ttl_days,
+        )
+        self._holds(store.close)
+        return store
+
+    @cached_property
+    def turns(self) -> ConsultTurn:
+        """The consult turn over this application's tools (rules triage and plan; no model needed)."""
+        from curbside.agent.triage import triage
+        from curbside.agent.turn import ConsultTurn
+        from curbside.tools.calculators.catalog import calculators
+
+        return ConsultTurn(
+            self.tools,
+            triage=triage,
+            calculators=lambda: {cid: c.title for cid, c in calculators().items()},
+            sessions=lambda: self.sessions,
+        )
 
     @cached_property
     def asker(self) -> Asker:

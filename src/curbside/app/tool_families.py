@@ -23,6 +23,7 @@ def build_registry(core: Curbside) -> ToolRegistry:
     """Every tool of ``core``; nothing is opened or loaded until a tool is called or warmed up."""
     from functools import partial
 
+    from curbside.agent import tool as consult
     from curbside.coverage.answer import tool as coverage_answer
     from curbside.coverage.source_tool import SourceToolDeps
     from curbside.coverage.sources import SOURCES
@@ -37,6 +38,7 @@ def build_registry(core: Curbside) -> ToolRegistry:
     ehr.register(registry, ehr.EhrDeps(settings, client=lambda: core.fhir))
     workspace.register(registry, workspace.WorkspaceDeps(settings))
     confirming.register(registry, confirming.ConfirmingDeps(executor=lambda: core.tools))
+    consult.register(registry, consult.ConsultDeps(run=lambda request, caller: core.turns.run(request, caller), timeout_s=120.0))
     for source in SOURCES:  # each coverage source's tool, then the one that routes to them
         source.register(registry, SourceToolDeps(settings, service=partial(core.coverage_service, source.name)))
     coverage_answer.register(

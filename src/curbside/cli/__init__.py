@@ -34,7 +34,9 @@ def _register() -> None:
         mcp,
         search,
         serve,
+        sessions,
         tool,
+        turn,
         users,
     )
 
@@ -48,6 +50,7 @@ def _register() -> None:
         ask.ask,
         serve.serve,
         tool.tool,
+        turn.turn,
         calc.calc,
         mcp.mcp,
         coverage.coverage_group,
@@ -56,6 +59,7 @@ def _register() -> None:
         demo.demo,
         evaluate.eval_group,
         users.users_group,
+        sessions.sessions_group,
         audit.audit_group,
     ):
         cli.add_command(command)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING
 
+from curbside import clock
 from curbside.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -36,4 +37,4 @@ class EhrDeps:
         return client
 
     def reference_time(self) -> datetime:
-        return self.now() if self.now is not None else datetime.now(UTC)
+        return self.now() if self.now is not None else clock.now()

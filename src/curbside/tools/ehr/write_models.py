@@ -24,6 +24,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from curbside import clock
 from curbside.tools.ehr.write_codes import loinc_problem, rxnorm_problem, snomed_problem
 from curbside.tools.ehr.write_vocab import (
     DIASTOLIC_RANGE,
@@ -113,7 +114,7 @@ def _in_range(what: str, value: float, unit: Unit, low: float, high: float, refe
 def _not_future(moment: datetime | None, what: str) -> None:
     if moment is None:
         return
-    if moment > datetime.now(UTC) + _CLOCK_SLACK:
+    if moment > clock.now() + _CLOCK_SLACK:
         raise _refuse(
             f"The {what} {moment.isoformat()} is in the future: give when it happened (or leave it out: now)."
         )
@@ -375,7 +376,7 @@ class OrderServiceArgs(WriteArgs):
         if problem := _code_problem(self.code_system, self.code):
             raise _refuse(problem)
         if self.when is not None:
-            now = datetime.now(UTC)
+            now = clock.now()
             moment = (
                 self.when
                 if isinstance(self.when, datetime)

@@ -188,6 +188,8 @@ _DOSE_UNITS: tuple[tuple[tuple[str, ...], DoseUnit], ...] = (
     # insulin and heparin units: UCUM's international unit, not its enzyme unit 'U'
     (("units", "unit", "iu", "[iu]"), DoseUnit("[iU]", "unit", "units", 10_000)),
     (("ml", "milliliter", "milliliters", "millilitre", "millilitres"), DoseUnit("mL", "mL", "mL", 1000)),
+    # electrolytes (potassium chloride): UCUM milliequivalent
+    (("meq", "milliequivalent", "milliequivalents"), DoseUnit("meq", "mEq", "mEq", 400)),
     (("tablet", "tablets", "tab", "tabs"), DoseUnit("{tablet}", "tablet", "tablets", 20)),
     (("capsule", "capsules", "cap", "caps"), DoseUnit("{capsule}", "capsule", "capsules", 20)),
     (("puff", "puffs"), DoseUnit("{puff}", "puff", "puffs", 20)),

@@ -1,0 +1,277 @@
+"""The deterministic planner: each intent of a triaged message becomes tool calls, or a clarifying
+question when a fact the call needs is missing, or a plain "cannot" — never a guess.
+
+A step's argument ``"$patient"`` is the active patient, filled in when the step runs (a lookup earlier
+in the same turn may set it). Calculators take their inputs from the chart when a patient is set.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from curbside.agent.intents import Intent, Triage
+
+__all__ = ["PATIENT", "Plan", "Step", "plan_turn"]
+
+PATIENT = "$patient"
+
+_WINDOW = re.compile(r"^\s*(\d+)\s*([hdwmy])\s*$")
+_UNIT_DAYS = {"h": 1 / 24, "d": 1, "w": 7, "m": 30, "y": 365}
+
+
+@dataclass(frozen=True)
+class Step:
+    tool: str
+    arguments: dict[str, Any]
+    intent: Intent
+    why: str
+    needs_patient: bool = False
+
+
+@dataclass
+class Plan:
+    steps: list[Step] = field(default_factory=list)
+    clarify: str | None = None  # a question for the clinician: a fact a call needs is missing
+    cannot: list[str] = field(default_factory=list)  # intents nothing here can serve, in words
+    direct: str | None = None  # a reply without tools (a greeting)
+
+
+def plan_turn(triage: Triage, *, has_patient: bool, now: datetime, message: str) -> Plan:
+    plan = Plan()
+    for intent in triage.intents:
+        _plan_intent(plan, intent, has_patient=has_patient, now=now, message=message)
+    if not plan.steps and not plan.clarify and not plan.cannot and plan.direct is None:
+        plan.steps.append(_knowledge(message, Intent("knowledge", {"question": message}, message)))
+    return plan
+
+
+def _plan_intent(plan: Plan, intent: Intent, *, has_patient: bool, now: datetime, message: str) -> None:
+    kind, slots = intent.kind, intent.slots
+    finding = any(s.tool == "ehr.search_patient" for s in plan.steps)
+    if kind == "greeting":
+        plan.direct = (
+            "Hello. I can read the active patient's chart, run clinical calculators, check Ontario coverage (OHIP, "
+            "ODB, ADP), drug labels and interactions, search the literature, trials and guidelines, and propose "
+            "chart writes for your approval."
+        )
+        return
+    if kind == "patient_find":
+        args = {k: slots[k] for k in ("name", "birth_date", "identifier") if slots.get(k)}
+        if not args:
+            plan.clarify = "Which patient? Give a name and birth date, or the MRN."
+            return
+        plan.steps.append(Step("ehr.search_patient", args, intent, "find the patient named in the message"))
+        return
+    patient_kinds = {
+        "patient_summary",
+        "patient_labs",
+        "patient_vitals",
+        "patient_medications",
+        "patient_allergies",
+        "patient_problems",
+        "chart_write",
+    }
+    if kind in patient_kinds and not (has_patient or finding):
+        plan.clarify = "Which patient is this about? Set the active patient, or give a name and birth date."
+        return
+    if kind == "patient_summary":
+        plan.steps.append(Step("ehr.get_patient_chart", {"patient_id": PATIENT}, intent, "read the chart", True))
+    elif kind in ("patient_labs", "patient_vitals"):
+        _observations(plan, intent, now)
+    elif kind == "patient_medications":
+        plan.steps.append(
+            Step("ehr.get_medications", {"patient_id": PATIENT}, intent, "list the active medications", True)
+        )
+    elif kind == "patient_allergies":
+        plan.steps.append(Step("ehr.get_allergies", {"patient_id": PATIENT}, intent, "list the allergies", True))
+    elif kind == "patient_problems":
+        plan.steps.append(Step("ehr.get_conditions", {"patient_id": PATIENT}, intent, "list the active problems", True))
+    elif kind == "chart_write":
+        _chart_write(plan, intent)
+    elif kind == "calculator":
+        _calculator(plan, intent, has_patient=has_patient or finding, message=message)
+    elif kind == "coverage":
+        plan.steps.append(
+            Step("coverage.answer", {"question": intent.text or message}, intent, "ask the coverage tools")
+        )
+    elif kind == "drug_label":
+        _one_drug(plan, intent, "evidence.check_drug_safety", "read the drug's US label")
+    elif kind == "adverse_events":
+        _one_drug(plan, intent, "evidence.adverse_events", "count FAERS reports")
+    elif kind == "drug_interactions":
+        drugs = [d for d in slots.get("drugs") or [] if d]
+        if len(drugs) < 2:
+            plan.clarify = "Which drugs should I check together? Name at least two."
+            return
+        plan.steps.append(
+            Step("evidence.check_drug_interactions", {"drugs": drugs[:6]}, intent, "read each label's interactions")
+        )
+    elif kind == "literature":
+        search: dict[str, Any] = {"query": slots.get("query") or intent.text or message}
+        if slots.get("article_types"):
+            search["article_types"] = list(slots["article_types"])
+        plan.steps.append(Step("evidence.search_pubmed", search, intent, "search PubMed"))
+    elif kind == "trials":
+        condition = slots.get("condition")
+        if not condition:
+            plan.clarify = "Trials for which condition?"
+            return
+        trial: dict[str, Any] = {"condition": condition}
+        for key in ("location", "intervention"):
+            if slots.get(key):
+                trial[key] = slots[key]
+        if slots.get("status"):
+            status = slots["status"]
+            trial["status"] = list(status) if isinstance(status, list | tuple) else [status]
+        plan.steps.append(Step("evidence.find_clinical_trials", trial, intent, "search ClinicalTrials.gov"))
+    elif kind == "guideline":
+        query = slots.get("query") or intent.text or message
+        plan.steps.append(Step("evidence.search_medical_guidelines", {"query": query}, intent, "search the guidelines"))
+    elif kind == "knowledge":
+        plan.steps.append(_knowledge(slots.get("question") or intent.text or message, intent))
+    elif kind == "calendar":
+        plan.cannot.append("calendar requests are not planned automatically yet: use calendar.list_events")
+    elif kind == "files":
+        plan.cannot.append("file requests are not planned automatically yet: use files.search")
+    else:
+        plan.cannot.append(f"no tool here answers this kind of request ({kind})")
+
+
+def _knowledge(question: str, intent: Intent) -> Step:
+    return Step("kb.ask", {"question": question[:2000]}, intent, "answer from the knowledge base")
+
+
+def _observations(plan: Plan, intent: Intent, now: datetime) -> None:
+    slots = intent.slots
+    code = slots.get("lab") or slots.get("vital")
+    if not code:
+        plan.steps.append(
+            Step("ehr.get_patient_chart", {"patient_id": PATIENT}, intent, "read the latest values", True)
+        )
+        return
+    args: dict[str, Any] = {"patient_id": PATIENT, "code": str(code)}
+    since = slots.get("since") or _since(slots.get("window"), now)
+    if since:
+        args["since"] = since
+    if slots.get("until"):
+        args["until"] = slots["until"]
+    if slots.get("aggregate"):
+        args["max_results"] = 1000
+    elif slots.get("latest", not since):
+        args["latest"] = True
+    plan.steps.append(Step("ehr.get_observations", args, intent, f"read {code}", True))
+
+
+def _since(window: object, now: datetime) -> str | None:
+    if not isinstance(window, str):
+        return None
+    match = _WINDOW.match(window)
+    if not match:
+        return None
+    days = int(match.group(1)) * _UNIT_DAYS[match.group(2)]
+    return (now - timedelta(days=days)).date().isoformat()
+
+
+def _one_drug(plan: Plan, intent: Intent, tool: str, why: str) -> None:
+    drug = intent.slots.get("drug") or next(iter(intent.slots.get("drugs") or []), None)
+    if not drug:
+        plan.clarify = "Which drug?"
+        return
+    plan.steps.append(Step(tool, {"drug": drug}, intent, why))
+
+
+# the chart values a calculator input may come from (the chart's lab and vital names, lower case)
+_FROM_CHART = {
+    "weight": "weight",
+    "height": "height",
+    "creatinine": "creatinine",
+    "sodium": "sodium",
+    "potassium": "potassium",
+    "bilirubin": "bilirubin",
+    "inr": "inr",
+    "ast": "ast",
+    "alt": "alt",
+    "platelets": "platelets",
+    "glucose": "glucose",
+    "hemoglobin": "hemoglobin",
+    "albumin": "albumin",
+    "bun": "urea nitrogen",
+}
+
+
+def _calculator(plan: Plan, intent: Intent, *, has_patient: bool, message: str) -> None:
+    calc = intent.slots.get("calculator")
+    if not calc:
+        plan.clarify = "Which score or formula? (curbside calc --list names them.)"
+        return
+    args: dict[str, Any] = dict(intent.slots.get("inputs") or {})
+    if not args:
+        args["note"] = message[:4000]  # numbers with units in the message are read by the calculator
+    if has_patient:
+        # the chart first: the runner fills age, sex and the latest values it holds into the call
+        plan.steps.append(
+            Step("ehr.get_patient_chart", {"patient_id": PATIENT}, intent, "read values for the calculator", True)
+        )
+    plan.steps.append(Step(f"calc.{calc}", args, intent, f"compute {calc}", needs_patient=False))
+
+
+def _chart_write(plan: Plan, intent: Intent) -> None:
+    slots = dict(intent.slots)
+    write = slots.pop("write", None)
+    tools = {
+        "record_vital": "ehr.record_vital",
+        "add_allergy": "ehr.add_allergy",
+        "prescribe_medication": "ehr.prescribe_medication",
+        "order_service": "ehr.order_service",
+        "save_clinical_note": "ehr.save_clinical_note",
+    }
+    if write not in tools:
+        plan.clarify = "What should I write to the chart: a vital sign, an allergy, a prescription, an order or a note?"
+        return
+    args = {"patient_id": PATIENT, **{k: v for k, v in slots.items() if v not in (None, "", [])}}
+    if write == "order_service":
+        _order_words(args, intent.text)
+    plan.steps.append(Step(tools[write], args, intent, "propose the write for your approval", True))
+
+
+_CODE = re.compile(r"\(?\b(snomed(?: ct)?|loinc)\b[\s:#]*([0-9][0-9-]{2,17})\)?", re.IGNORECASE)
+_REASON = re.compile(r"\b(?:for|reason:?|because of|re:?)\s+(.+)$", re.IGNORECASE)
+
+
+def _order_words(args: dict[str, Any], text: str) -> None:
+    """An order's code and reason from the words: 'Refer her to cardiology (SNOMED 183519002) for chest pain'."""
+    found = _CODE.search(text)
+    if found and "code" not in args:
+        args["code_system"] = "loinc" if found.group(1).lower() == "loinc" else "snomed"
+        args["code"] = found.group(2)
+    display = args.get("display")
+    if isinstance(display, str):
+        display = _CODE.sub("", display).strip(" ,;-")
+        display = re.sub(r"^(?:to|a|an|for)\s+", "", display, flags=re.IGNORECASE).strip()
+        args["display"] = display[:1].upper() + display[1:] if display else display
+    reason = _REASON.search(text[found.end():] if found else text)
+    if reason and "reason" not in args:
+        args["reason"] = reason.group(1).strip(" .")[:500]
+
+
+def chart_inputs(chart: dict[str, Any]) -> dict[str, Any]:
+    """Calculator inputs the chart holds: age, sex, and the latest labs and vitals with their units."""
+    found: dict[str, Any] = {}
+    patient = chart.get("patient") or {}
+    if isinstance(patient.get("age"), int):
+        found["age"] = patient["age"]
+    if patient.get("sex") in ("female", "male"):
+        found["sex"] = patient["sex"]
+    for section in ("vitals", "labs"):
+        rows = chart.get(section)
+        if not isinstance(rows, list):
+            continue
+        for row in rows:
+            name = str(row.get("name") or "").lower()
+            key = next((k for k, v in _FROM_CHART.items() if v == name), None)
+            if key and isinstance(row.get("value"), int | float):
+                found[key] = {"value": row["value"], "unit": row.get("unit") or ""}
+    return found

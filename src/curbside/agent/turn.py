@@ -1,0 +1,381 @@
+"""The consult turn as an explicit state machine: context → triage → plan → tools → synthesis.
+
+Each state is a small step that records itself on the timeline. Every tool call goes through the
+executor (permissions, confirmations, rate limits, audit) as the calling clinician. Error strategies
+follow the reference design, decided by rules: retry the same call (timeouts, a service failing),
+reformulate (the tool named an argument it does not take), skip (not found, retries spent), ask the
+user (a fact is missing). No model is needed; where none is configured nothing is pretended.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from curbside import clock
+from curbside.agent.intents import Triage
+from curbside.agent.models import ProposedWrite, TimelineStep, ToolCallRecord, TurnCitation, TurnRequest, TurnResult
+from curbside.agent.planner import PATIENT, Plan, Step, chart_inputs, plan_turn
+from curbside.agent.render import Rendered, Source, render
+
+if TYPE_CHECKING:
+    from curbside.sessions import SessionStore
+    from curbside.tools.base import ToolResult
+    from curbside.tools.executor import ToolExecutor
+    from curbside.types import ToolCaller
+
+__all__ = ["ConsultTurn", "TriageFn"]
+
+TriageFn = Callable[..., Triage]  # triage(message, *, has_patient, calculators) -> Triage
+EventSink = Callable[[str, dict[str, Any]], Awaitable[None]]
+
+_RETRY_SAME = frozenset({"TIMEOUT", "UPSTREAM_TIMEOUT", "UPSTREAM_ERROR"})
+_MAX_RETRIES = 2
+_EXTRA_FIELD = re.compile(r"(\w+): Extra inputs are not permitted")
+
+
+@dataclass
+class _State:
+    request: TurnRequest
+    caller: ToolCaller
+    now: datetime
+    patient_id: str | None
+    on_event: EventSink | None
+    timeline: list[TimelineStep] = field(default_factory=list)
+    calls: list[ToolCallRecord] = field(default_factory=list)
+    writes: list[ProposedWrite] = field(default_factory=list)
+    rendered: list[tuple[Step, Rendered]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    chart: dict[str, Any] | None = None
+    failed: int = 0
+
+    async def note(self, step: TimelineStep) -> None:
+        self.timeline.append(step)
+        if self.on_event is not None:
+            await self.on_event("step", step.model_dump(mode="json"))
+
+
+class ConsultTurn:
+    def __init__(
+        self,
+        executor: ToolExecutor,
+        *,
+        triage: TriageFn,
+        calculators: Callable[[], Mapping[str, str]] | None = None,
+        sessions: Callable[[], SessionStore] | None = None,
+    ) -> None:
+        self.executor = executor
+        self.triage = triage
+        self.calculators = calculators
+        self.sessions = sessions
+
+    async def run(self, request: TurnRequest, caller: ToolCaller, *, on_event: EventSink | None = None) -> TurnResult:
+        # a replayed case's time holds for every tool this turn calls (ages, "not in the future" checks)
+        with clock.reference_time(request.now):
+            return await self._run(request, caller, on_event)
+
+    async def _run(self, request: TurnRequest, caller: ToolCaller, on_event: EventSink | None) -> TurnResult:
+        now = request.now or datetime.now(UTC)
+        state = _State(request, caller, now, request.patient_id, on_event)
+        await self._session_context(state)
+        if state.patient_id:
+            await self._context(state)
+        triaged = await self._triage(state)
+        plan = plan_turn(triaged, has_patient=state.patient_id is not None, now=now, message=request.message)
+        await state.note(
+            TimelineStep(
+                step="plan",
+                what=", ".join(s.tool for s in plan.steps)
+                or ("a reply without tools" if plan.direct else "nothing to run"),
+                why="deterministic planner",
+            )
+        )
+        if plan.clarify and not plan.steps:
+            return await self._clarify(state, triaged, plan.clarify)
+        for step in plan.steps:
+            await self._run_step(state, step)
+        result = await self._synthesize(state, triaged, plan)
+        self._remember(state, result)
+        return result
+
+    # --- states ---------------------------------------------------------------------------------
+
+    async def _session_context(self, state: _State) -> None:
+        """The conversation's active patient and its last messages (a session the caller named)."""
+        session_id = state.request.session_id
+        if session_id is None or self.sessions is None:
+            return
+        began = time.perf_counter()
+        store = self.sessions()
+        session = store.open(state.caller.user, session_id)
+        if state.patient_id is None:
+            state.patient_id = session.patient_id
+        elif state.patient_id != session.patient_id:
+            store.set_patient(state.caller.user, session_id, state.patient_id)
+        earlier = len(store.recent(state.caller.user, session_id))
+        await state.note(
+            TimelineStep(
+                step="context",
+                what=f"conversation: {earlier} earlier messages"
+                + (
+                    ", the active patient kept" if session.patient_id and state.patient_id == session.patient_id else ""
+                ),
+                ms=_ms(began),
+            )
+        )
+
+    def _remember(self, state: _State, result: TurnResult) -> None:
+        session_id = state.request.session_id
+        if session_id is None or self.sessions is None:
+            return
+        store = self.sessions()
+        user = state.caller.user
+        if state.patient_id and store.get(user, session_id).patient_id != state.patient_id:
+            store.set_patient(user, session_id, state.patient_id)  # found during this turn: the next ones keep it
+        store.append(user, session_id, "user", state.request.message)
+        payload = {"status": result.status, "sources": [c.model_dump(mode="json") for c in result.sources_used]}
+        store.append(user, session_id, "assistant", result.final_response, payload=payload)
+
+    async def _context(self, state: _State) -> None:
+        began = time.perf_counter()
+        result = await self.executor.call(
+            "ehr.get_patient_chart", {"patient_id": state.patient_id}, caller=state.caller
+        )
+        outcome = result.status if result.ok else (result.error.code if result.error else result.status)
+        if result.ok and result.result is not None:
+            state.chart = result.result
+        else:
+            state.warnings.append(f"The active patient's chart could not be read ({outcome}).")
+        state.calls.append(
+            ToolCallRecord(
+                tool="ehr.get_patient_chart",
+                arguments={"patient_id": state.patient_id},
+                status=result.status,
+                error_code=result.error.code if result.error else None,
+                call_id=result.call_id,
+            )
+        )
+        await state.note(
+            TimelineStep(
+                step="context",
+                what="read the active patient's chart",
+                tool="ehr.get_patient_chart",
+                arguments={"patient_id": state.patient_id},
+                outcome=outcome,
+                ms=_ms(began),
+            )
+        )
+
+    async def _triage(self, state: _State) -> Triage:
+        began = time.perf_counter()
+        calculators = self.calculators() if self.calculators is not None else None
+        triaged = self.triage(state.request.message, has_patient=state.patient_id is not None, calculators=calculators)
+        await state.note(
+            TimelineStep(
+                step="triage",
+                what=f"route {triaged.route}: {', '.join(triaged.kinds) or 'no intent'}",
+                why=triaged.reason,
+                outcome="rules" if triaged.confident else "rules unsure",
+                ms=_ms(began),
+            )
+        )
+        return triaged
+
+    async def _run_step(self, state: _State, step: Step) -> None:
+        if step.needs_patient and not state.patient_id:
+            state.warnings.append(f"Skipped {step.tool}: no patient was identified.")
+            await state.note(TimelineStep(step="tool", what=step.why, tool=step.tool, outcome="skipped: no patient"))
+            return
+        if step.tool == "ehr.get_patient_chart" and state.chart is not None and step.intent.kind == "calculator":
+            return  # the context already read it
+        arguments = self._arguments(state, step)
+        result, attempts = await self._call(state, step, arguments)
+        record = ToolCallRecord(
+            tool=step.tool,
+            arguments=arguments,
+            status=result.status,
+            call_id=result.call_id,
+            error_code=result.error.code if result.error else None,
+            attempts=attempts,
+        )
+        state.calls.append(record)
+        if result.status == "needs_confirmation" and result.confirmation is not None:
+            await self._proposed(state, step, result)
+            return
+        if not result.ok or result.result is None:
+            state.failed += 1
+            code = result.error.code if result.error else result.status
+            message = result.error.message if result.error else ""
+            state.warnings.append(f"{step.tool} did not answer ({code}): {message}".strip())
+            return
+        if step.tool == "ehr.get_patient_chart":
+            state.chart = result.result
+        if step.tool == "ehr.search_patient":
+            matches = result.result.get("matches") or []
+            if len(matches) == 1:
+                state.patient_id = matches[0]["id"]
+        state.rendered.append((step, render(step.tool, result.result, step.intent.slots)))
+
+    def _arguments(self, state: _State, step: Step) -> dict[str, Any]:
+        arguments = {k: (state.patient_id if v == PATIENT else v) for k, v in step.arguments.items()}
+        if step.tool.startswith("calc.") and state.chart is not None:
+            # chart values fill what the clinician did not give; their own words win
+            arguments = {**chart_inputs(state.chart), **arguments}
+        return arguments
+
+    async def _call(self, state: _State, step: Step, arguments: dict[str, Any]) -> tuple[ToolResult, int]:
+        attempts = 0
+        while True:
+            attempts += 1
+            began = time.perf_counter()
+            result = await self.executor.call(step.tool, arguments, caller=state.caller)
+            code = result.error.code if result.error else None
+            await state.note(
+                TimelineStep(
+                    step="tool",
+                    what=step.why,
+                    tool=step.tool,
+                    arguments=dict(arguments),
+                    outcome=code or result.status,
+                    ms=_ms(began),
+                )
+            )
+            if attempts > _MAX_RETRIES or result.ok or result.status == "needs_confirmation":
+                return result, attempts
+            if code in _RETRY_SAME or result.status == "timeout":
+                continue  # retry the same call: a slow or failing service
+            extra = _EXTRA_FIELD.findall(result.error.message) if result.error else []
+            if code in ("VALIDATION_ERROR", "TOOL_RETRY") and extra and any(k in arguments for k in extra):
+                arguments = {k: v for k, v in arguments.items() if k not in extra}  # reformulate
+                continue
+            return result, attempts  # skip: not found, refused, or nothing to change
+
+    async def _proposed(self, state: _State, step: Step, result: ToolResult) -> None:
+        assert result.confirmation is not None
+        waiting = result.confirmation
+        if state.on_event is not None:
+            await state.on_event("confirmation", waiting.model_dump(mode="json"))
+        if not state.request.approve_writes:
+            state.writes.append(
+                ProposedWrite(tool=step.tool, summary=waiting.summary, outcome="waiting", confirmation=waiting)
+            )
+            return
+        decided = await self.executor.decide(waiting.id, approve=True, caller=state.caller)
+        resource = None
+        if decided.ok and decided.result:
+            resource = decided.result.get("reference") or decided.result.get("uid")
+        outcome = "approved" if decided.ok else "failed"
+        state.writes.append(ProposedWrite(tool=step.tool, summary=waiting.summary, outcome=outcome, resource=resource))
+        await state.note(
+            TimelineStep(step="tool", what="approved write (--yes)", tool=step.tool, outcome=decided.status)
+        )
+
+    async def _clarify(self, state: _State, triaged: Triage, question: str) -> TurnResult:
+        await state.note(TimelineStep(step="clarify", what=question))
+        return TurnResult(
+            status="clarify",
+            final_response=question,
+            route=triaged.route,
+            confidence_level="low",
+            reasoning_timeline=state.timeline,
+            sources_used=[],
+            tool_calls=state.calls,
+            clarifying_question=question,
+            warnings=state.warnings,
+            session_id=state.request.session_id,
+            reference_time=state.now,
+        )
+
+    async def _synthesize(self, state: _State, triaged: Triage, plan: Plan) -> TurnResult:
+        began = time.perf_counter()
+        sentences: list[str] = []
+        citations: list[TurnCitation] = []
+        numbered: dict[tuple[str, str | None, str], int] = {}
+        if plan.direct:
+            sentences.append(plan.direct)
+        for _, rendered in state.rendered:
+            for text, source in rendered.lines:
+                if not text:
+                    continue
+                if source is None:
+                    sentences.append(text)
+                    continue
+                n = _number(source, numbered, citations)
+                sentences.append(_with_marker(text, n))
+        for write in state.writes:
+            if write.outcome == "waiting" and write.confirmation is not None:
+                sentences.append(f"Proposed, waiting for your approval ({write.confirmation.id}): {write.summary}.")
+            elif write.outcome == "approved":
+                sentences.append(f"Written after approval: {write.summary} ({write.resource}).")
+            else:
+                sentences.append(f"Not written: {write.summary}.")
+        for reason in plan.cannot:
+            sentences.append(f"I cannot do this here: {reason}.")
+        if plan.clarify:
+            sentences.append(plan.clarify)
+        answered = bool(state.rendered or state.writes or plan.direct)
+        if not answered:
+            sentences.append("Nothing I could run answered this; see the warnings for what failed.")
+        status = "answered" if answered and not state.failed else ("partial" if answered else "cannot")
+        if not answered and plan.cannot and not state.failed:
+            status = "cannot"
+        confidence = "high" if status == "answered" and triaged.confident else ("medium" if answered else "low")
+        await state.note(
+            TimelineStep(
+                step="synthesis",
+                what=f"{len(sentences)} sentences, {len(citations)} sources",
+                why="from the tools' results, no model",
+                ms=_ms(began),
+            )
+        )
+        return TurnResult(
+            status=status,
+            final_response=" ".join(sentences),
+            route=triaged.route,
+            confidence_level=confidence,
+            reasoning_timeline=state.timeline,
+            sources_used=citations,
+            tool_calls=state.calls,
+            proposed_writes=state.writes,
+            warnings=state.warnings,
+            session_id=state.request.session_id,
+            reference_time=state.now,
+            facts=[
+                {"tool": step.tool, "intent": step.intent.kind, "values": rendered.values}
+                for step, rendered in state.rendered
+            ],
+        )
+
+
+def _number(source: Source, numbered: dict[tuple[str, str | None, str], int], citations: list[TurnCitation]) -> int:
+    key = (source.tool, source.id, source.title)
+    if key not in numbered:
+        numbered[key] = len(citations) + 1
+        kind = "passage" if source.tool in ("kb.ask", "evidence.search_medical_guidelines") else "tool"
+        citations.append(
+            TurnCitation(
+                n=numbered[key],
+                kind=kind,
+                title=source.title,
+                tool=source.tool,
+                id=source.id,
+                url=source.url,
+                detail=source.detail,
+            )
+        )
+    return numbered[key]
+
+
+def _with_marker(text: str, n: int) -> str:
+    text = text.rstrip()
+    if text.endswith((".", "!", "?")):
+        return f"{text[:-1]} [{n}]{text[-1]}"
+    return f"{text} [{n}]"
+
+
+def _ms(began: float) -> float:
+    return round((time.perf_counter() - began) * 1000, 1)
