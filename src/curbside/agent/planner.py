@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from curbside.agent.conditions import Condition, DoseRule, condition_in, conditional_writes, dose_rule_in
 from curbside.agent.intents import Intent, Triage
 
 __all__ = ["PATIENT", "Plan", "Step", "plan_turn"]
@@ -29,6 +30,8 @@ class Step:
     intent: Intent
     why: str
     needs_patient: bool = False
+    condition: Condition | None = None  # write only when the lab read earlier in the turn meets it
+    dose_rule: DoseRule | None = None  # the dose, computed from that lab's value
 
 
 @dataclass
@@ -41,8 +44,29 @@ class Plan:
 
 def plan_turn(triage: Triage, *, has_patient: bool, now: datetime, message: str) -> Plan:
     plan = Plan()
-    for intent in triage.intents:
+    condition = condition_in(message)
+    lab = next((i for i in triage.intents if i.kind == "patient_labs"), None)
+    intents = triage.intents
+    if condition is not None and lab is not None and has_patient:
+        # "if her K is under 4.0, give … and repeat …": read the lab, then the writes the words name, gated
+        intents = tuple(i for i in intents if i.kind not in ("chart_write", "drug_label"))
+    for intent in intents:
         _plan_intent(plan, intent, has_patient=has_patient, now=now, message=message)
+    if condition is not None and lab is not None and has_patient:
+        name = str(lab.slots.get("lab") or "").lower()
+        rule = dose_rule_in(message)
+        for tool, arguments in conditional_writes(message, now, name):
+            plan.steps.append(
+                Step(
+                    tool,
+                    {"patient_id": PATIENT, **arguments},
+                    Intent("chart_write", {}, message),
+                    f"propose if {condition.words(name)}",
+                    True,
+                    condition,
+                    rule if tool == "ehr.prescribe_medication" else None,
+                )
+            )
     if not plan.steps and not plan.clarify and not plan.cannot and plan.direct is None:
         plan.steps.append(_knowledge(message, Intent("knowledge", {"question": message}, message)))
     return plan
@@ -252,7 +276,7 @@ def _order_words(args: dict[str, Any], text: str) -> None:
         display = _CODE.sub("", display).strip(" ,;-")
         display = re.sub(r"^(?:to|a|an|for)\s+", "", display, flags=re.IGNORECASE).strip()
         args["display"] = display[:1].upper() + display[1:] if display else display
-    reason = _REASON.search(text[found.end():] if found else text)
+    reason = _REASON.search(text[found.end() :] if found else text)
     if reason and "reason" not in args:
         args["reason"] = reason.group(1).strip(" .")[:500]
 

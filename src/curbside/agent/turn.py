@@ -52,6 +52,7 @@ class _State:
     warnings: list[str] = field(default_factory=list)
     chart: dict[str, Any] | None = None
     failed: int = 0
+    skipped: list[str] = field(default_factory=list)  # conditional writes not made, and why
 
     async def note(self, step: TimelineStep) -> None:
         self.timeline.append(step)
@@ -193,6 +194,8 @@ class ConsultTurn:
         if step.tool == "ehr.get_patient_chart" and state.chart is not None and step.intent.kind == "calculator":
             return  # the context already read it
         arguments = self._arguments(state, step)
+        if step.condition is not None and not await self._condition_met(state, step, arguments):
+            return
         result, attempts = await self._call(state, step, arguments)
         record = ToolCallRecord(
             tool=step.tool,
@@ -219,6 +222,30 @@ class ConsultTurn:
             if len(matches) == 1:
                 state.patient_id = matches[0]["id"]
         state.rendered.append((step, render(step.tool, result.result, step.intent.slots)))
+
+    async def _condition_met(self, state: _State, step: Step, arguments: dict[str, Any]) -> bool:
+        """Does the lab read earlier in this turn meet the step's condition? Sets a dose by rule when it does."""
+        assert step.condition is not None
+        lab = next((r for s, r in reversed(state.rendered) if s.tool == "ehr.get_observations"), None)
+        values = lab.values if lab is not None else {}
+        label = next(
+            (s.arguments.get("code") for s, _ in reversed(state.rendered) if s.tool == "ehr.get_observations"), "lab"
+        )
+        held = step.condition.holds(values.get("value"), values.get("date"), state.now)
+        if held:
+            if step.dose_rule is not None and isinstance(values.get("value"), int | float):
+                arguments["dose"] = step.dose_rule.tablets(float(values["value"]))
+            return True
+        words = step.condition.words(str(label))
+        if held is False:
+            seen = f"{values.get('value')} {values.get('unit') or ''}".strip()
+            state.skipped.append(
+                f"Nothing written for {step.tool}: {words} is not so (latest {seen}, {str(values.get('date'))[:10]})."
+            )
+        else:
+            state.skipped.append(f"Nothing written for {step.tool}: no {label} value to judge whether {words}.")
+        await state.note(TimelineStep(step="tool", what=step.why, tool=step.tool, outcome="skipped: condition not met"))
+        return False
 
     def _arguments(self, state: _State, step: Step) -> dict[str, Any]:
         arguments = {k: (state.patient_id if v == PATIENT else v) for k, v in step.arguments.items()}
@@ -313,6 +340,7 @@ class ConsultTurn:
                 sentences.append(f"Written after approval: {write.summary} ({write.resource}).")
             else:
                 sentences.append(f"Not written: {write.summary}.")
+        sentences.extend(dict.fromkeys(state.skipped))
         for reason in plan.cannot:
             sentences.append(f"I cannot do this here: {reason}.")
         if plan.clarify:
