@@ -276,7 +276,7 @@ def _order_words(args: dict[str, Any], text: str) -> None:
         display = _CODE.sub("", display).strip(" ,;-")
         display = re.sub(r"^(?:to|a|an|for)\s+", "", display, flags=re.IGNORECASE).strip()
         args["display"] = display[:1].upper() + display[1:] if display else display
-    reason = _REASON.search(text[found.end() :] if found else text)
+    reason = _REASON.search(_CODE.sub("", text))
     if reason and "reason" not in args:
         args["reason"] = reason.group(1).strip(" .")[:500]
 

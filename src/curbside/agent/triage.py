@@ -57,6 +57,12 @@ _ANAPHOR = re.compile(r"^(?:(?:a|an|the|new|another|repeat|one|it|same)\s*)*$")
 _CONDITION_ON_RESULT = re.compile(
     r"\bif\b.*\b(?:last|latest|result|level|value|older|above|below|over|under|high|low|abnormal)\b|\bif\b.*[<>]"
 )
+_NOUN_REFERRAL = re.compile(
+    r"(?:\b(?:an?|the)\s+)?(?P<before>[A-Za-z][A-Za-z ]{2,40}?)\s+referral\b"
+    r"|\bsend (?:her|him|them) (?:on )?to (?:the |a |an )?(?P<to>[A-Za-z][A-Za-z ]{2,40}?)(?=[,(]| for\b| re\b)",
+    re.IGNORECASE,
+)
+_CODED = re.compile(r"\b(?:snomed|loinc)\b")
 _QUESTION_ABOUT_DRUG = re.compile(r"\bnew (?:rx|med\w*|drug|prescription)\b")
 
 
@@ -352,6 +358,13 @@ class _Reading:
             # "d/c the metformin", "increase amlodipine to 10 mg": no tool stops or changes an order
             self._add("unknown", {"action": change[0].split()[-1], "drug": self.drugs[0].name})
             self.notes.append("a change to a medication, which no write tool makes")
+        referral = _NOUN_REFERRAL.search(self.text.orig) if not self.intents else None
+        if referral and _CODED.search(low) and (self.patient_ref or self.has_patient):
+            # "Sleep clinic referral (SNOMED 698560000) for snoring", "send him to the hypertension clinic, SNOMED …"
+            service = (referral.group("before") or referral.group("to") or "").strip(" ,-")
+            service = re.sub(r"^(?:(?:please|pls|put|in|an?|the|place|make|send|order|do)\s+)+", "", service, flags=re.I)
+            self._add("chart_write", {"write": "order_service", "kind": "referral", "display": service})
+            route, why = "lookup", "one tool: chart_write (a referral)"
         if not self.intents:
             self._add("knowledge", {"question": self.text.orig})
             if route == "lookup" and not w.KNOWLEDGE.search(low) and not self.drugs:

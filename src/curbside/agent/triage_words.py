@@ -158,9 +158,11 @@ SUMMARY = _re(
 )
 MED_LIST = _re(
     r"\b(?:meds|medications?|med list|medication list|drugs? (?:she|he)'?s on|rx list|prescriptions|current rx"
-    r"|what (?:is|'s) (?:she|he) (?:on|taking)|(?:is|are) (?:she|he|they) on (?:any|a)|(?:she|he) (?:is|'s) taking)\b"
+    r"|what (?:is|'s) (?:she|he) (?:on|taking)|(?:is|are) (?:she|he|they) on (?:any|a)|(?:she|he) (?:is|'s) taking"
+    r"|what (?:is|'s|are) (?:she|he|they) (?:currently |now )?(?:on|taking)|(?:she|he|they) (?:is|are|'s) (?:currently |now )?"
+    r"taking|(?:is|are) (?:she|he|they) on anything)\b"
 )
-ALLERGY = _re(r"\ballerg(?:y|ies|ic)\b")
+ALLERGY = _re(r"\ballerg(?:y|ies|ic)\b|\bnkda\b|\bnka\b")  # NKDA: "no known drug allergies?" asks the list
 PROBLEMS = _re(
     r"\bproblem list\b|\bproblems\b|\bdiagnos[ie]s\b|\bconditions\b|\b(?:hx|history) of\b|\bpmh\b|\bpmhx\b"
     r"|\bcomorbidit(?:y|ies)\b|\bpast medical history\b|\bactive (?:dx|diagnoses|problems)\b"
