@@ -95,7 +95,28 @@ def find_writes(text: s.Text) -> list[Write]:
         if found:
             writes += found
             taken_until = max(x.end for x in found)
+    if not writes:
+        writes = _recorded_after(text)
     return writes
+
+
+# a vital given first, then told to go in the chart: "Sat 93% on room air, add it to his flowsheet",
+# "pulse 104, irregular - put it in", "Temp 38.4 °C this morning - log it in her vitals"
+_RECORD_CUE = re.compile(
+    r"[,;.\-–]\s*(?:please\s+)?(?:add|put|log|enter|save|chart|record|document|file)\b"
+    r"(?:\s+(?:it|that|this|them))?(?:\s+(?:in|into|to|on)\b.*)?\s*\W*$"
+)
+
+
+def _recorded_after(text: s.Text) -> list[Write]:
+    cue = _RECORD_CUE.search(text.low)
+    if cue is None or cue.start() == 0:
+        return []
+    clause = text.orig[: cue.start()].strip()
+    found = find_writes(s.Text.of(f"record {clause}"))
+    if not any(w.slots.get("write") == "record_vital" for w in found):
+        return []
+    return [Write(w.slots, 0, len(text.low), text.orig, w.items) for w in found if w.slots.get("write") == "record_vital"]
 
 
 def _classify(text: s.Text, verb: re.Match[str]) -> list[Write]:
