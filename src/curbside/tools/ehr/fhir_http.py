@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import threading
-import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -26,7 +24,7 @@ from curbside.llm.breaker import CircuitBreaker
 from curbside.tools.ehr.fhir_config import FhirConfig
 
 # one reading of Retry-After for every outside call; to be made public in tools/outbound (it is private there now)
-from curbside.tools.outbound.client import _parse_retry_after as parse_retry_after
+from curbside.tools.outbound.pools import HostBreakers, LoopClients, parse_retry_after
 
 __all__ = ["Answer", "FhirHttp", "FhirStats", "parse_retry_after"]
 
@@ -71,11 +69,8 @@ class FhirHttp:
         self.config = config
         self.stats = FhirStats()
         self._transport = transport
-        self._lock = threading.Lock()
-        self._breakers: dict[str, CircuitBreaker] = {}
-        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._breakers = HostBreakers(failures=config.breaker_failures, open_s=config.breaker_open_s)
+        self._clients = LoopClients(self._new_client)
 
     async def exchange(
         self,
@@ -137,11 +132,7 @@ class FhirHttp:
         raise AssertionError("unreachable")
 
     async def aclose(self) -> None:
-        with self._lock:
-            clients = list(self._clients.values())
-            self._clients.clear()
-        for client in clients:
-            await client.aclose()
+        await self._clients.aclose()
 
     def breaker_state(self, url: str) -> str:
         return self._breaker(_host(url)).state
@@ -188,31 +179,21 @@ class FhirHttp:
         await asyncio.sleep(wait)
 
     def _breaker(self, host: str) -> CircuitBreaker:
-        with self._lock:
-            breaker = self._breakers.get(host)
-            if breaker is None:
-                breaker = CircuitBreaker(
-                    failure_threshold=self.config.breaker_failures, open_seconds=self.config.breaker_open_s
-                )
-                self._breakers[host] = breaker
-            return breaker
+        return self._breakers.get(host)
 
     def _client(self) -> httpx.AsyncClient:
         """This event loop's connection pool (an AsyncClient must not cross loops)."""
-        loop = asyncio.get_running_loop()
-        with self._lock:
-            client = self._clients.get(loop)
-            if client is None or client.is_closed:
-                timeout = self.config.timeout_s
-                client = httpx.AsyncClient(
-                    transport=self._transport,
-                    timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)),
-                    # a redirect could carry the bearer token elsewhere: report it instead (the URL setting is stale)
-                    follow_redirects=False,
-                    headers={"User-Agent": _USER_AGENT},
-                )
-                self._clients[loop] = client
-            return client
+        return self._clients.get()
+
+    def _new_client(self) -> httpx.AsyncClient:
+        timeout = self.config.timeout_s
+        return httpx.AsyncClient(
+            transport=self._transport,
+            timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)),
+            # a redirect could carry the bearer token elsewhere: report it instead (the URL setting is stale)
+            follow_redirects=False,
+            headers={"User-Agent": _USER_AGENT},
+        )
 
 
 def _host(url: str) -> str:

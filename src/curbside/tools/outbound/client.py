@@ -7,10 +7,8 @@ import json
 import random
 import threading
 import time
-import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -20,6 +18,7 @@ from curbside.errors import RateLimitedError, UpstreamError
 from curbside.llm.breaker import CircuitBreaker
 from curbside.tools.outbound.cache import TtlCache
 from curbside.tools.outbound.pacing import HostPacer
+from curbside.tools.outbound.pools import HostBreakers, LoopClients, parse_retry_after
 from curbside.tools.outbound.screen import PhiScreen, Screened
 
 if TYPE_CHECKING:
@@ -121,11 +120,10 @@ class OutboundClient:
         )
         self.pacer = HostPacer()
         self.stats = OutboundStats()
-        self._breakers: dict[str, CircuitBreaker] = {}
-        self._lock = threading.Lock()
-        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx.AsyncClient] = (
-            weakref.WeakKeyDictionary()
+        self._breakers = HostBreakers(
+            failures=settings.outbound_breaker_failures, open_s=settings.outbound_breaker_open_s
         )
+        self._clients = LoopClients(self._new_client)
 
     # --- the public calls -------------------------------------------------------------------------
 
@@ -200,8 +198,7 @@ class OutboundClient:
         raise AssertionError("unreachable")
 
     async def aclose(self) -> None:
-        for client in list(self._clients.values()):
-            await client.aclose()
+        await self._clients.aclose()
 
     # --- the machinery ----------------------------------------------------------------------------
 
@@ -348,33 +345,22 @@ class OutboundClient:
             )
 
     def _breaker(self, host: str) -> CircuitBreaker:
-        with self._lock:
-            breaker = self._breakers.get(host)
-            if breaker is None:
-                breaker = CircuitBreaker(
-                    failure_threshold=self.settings.outbound_breaker_failures,
-                    open_seconds=self.settings.outbound_breaker_open_s,
-                )
-                self._breakers[host] = breaker
-            return breaker
+        return self._breakers.get(host)
 
     def breaker_state(self, url: str) -> str:
         return self._breaker(_host(url)).state
 
     def _client(self) -> httpx.AsyncClient:
-        loop = asyncio.get_running_loop()
-        with self._lock:
-            client = self._clients.get(loop)
-            if client is None or client.is_closed:
-                timeout = self.settings.outbound_timeout_s
-                client = httpx.AsyncClient(
-                    transport=self._transport,
-                    timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)),
-                    follow_redirects=True,
-                    headers={"User-Agent": _USER_AGENT, "Accept-Encoding": "gzip"},
-                )
-                self._clients[loop] = client
-            return client
+        return self._clients.get()
+
+    def _new_client(self) -> httpx.AsyncClient:
+        timeout = self.settings.outbound_timeout_s
+        return httpx.AsyncClient(
+            transport=self._transport,
+            timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)),
+            follow_redirects=True,
+            headers={"User-Agent": _USER_AGENT, "Accept-Encoding": "gzip"},
+        )
 
     @staticmethod
     def _transport_error(service: Service, host: str, url: str, exc: Exception) -> UpstreamError:
@@ -429,20 +415,7 @@ def _well_formed(fetched: Fetched) -> bool:
     return True
 
 
-def _parse_retry_after(value: str | None) -> float | None:
-    """Seconds from a ``Retry-After`` header: a number of seconds or an HTTP date."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
+_parse_retry_after = parse_retry_after  # the name the tests know
 
 
 def _rate_limited(service: Service, retry_after: float | None) -> RateLimitedError:
