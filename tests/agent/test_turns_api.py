@@ -48,3 +48,23 @@ def test_a_turn_as_events_with_a_write_waiting(client: TestClient) -> None:
 def test_writes_are_never_approved_over_http(client: TestClient) -> None:
     response = client.post("/v1/turns", json={"message": "record HR 72", "patient_id": FELICA, "approve_writes": True})
     assert response.status_code == 400 and "POST /v1/confirmations" in response.json()["error"]["message"]
+
+
+def test_a_turn_has_its_own_audit_row_with_the_message_redacted(adult_sandbox: LoadedSandbox, tmp_path: Path) -> None:  # noqa: F811
+    from datetime import UTC, datetime, timedelta
+
+    core = Curbside(Settings(home=tmp_path / "home", fhir_url=adult_sandbox.url))
+    try:
+        key = core.users.add("dr-audit", "clinician").key
+        client = TestClient(create_app(core, warm_up=False), headers={"Authorization": f"Bearer {key}"})
+        message = "Mrs Felica Prosacco wants to know her last a1c"
+        assert client.post("/v1/turns", json={"message": message, "patient_id": FELICA}).status_code == 200
+        rows = list(core.audit.export(datetime.now(UTC) - timedelta(minutes=5)))
+        (turn,) = [row for row in rows if row["action"] == "turn"]
+        assert turn["outcome"] == "answered" and turn["user"] == "dr-audit" and turn["phi"] is True
+        assert turn["tools"] == ["ehr.get_patient_chart", "ehr.get_observations"]
+        assert "Prosacco" not in str(turn) and "[PERSON]" in (turn["question"] or "")
+        tool_rows = [row for row in rows if row["action"] == "tool"]
+        assert {r["tools"][0] for r in tool_rows} >= {"ehr.get_patient_chart", "ehr.get_observations"}
+    finally:
+        core.close()

@@ -39,7 +39,7 @@ async def turn(body: TurnRequest, request: Request, core: Core, caller: Clinical
             "for the clinician: POST /v1/confirmations/{id}."
         )
     if "text/event-stream" not in request.headers.get("accept", ""):
-        return await core.turns.run(body, caller)
+        return await core.turn(body, caller, channel="http")
     return StreamingResponse(
         _events(core, body, caller),
         media_type="text/event-stream",
@@ -55,7 +55,7 @@ async def _events(core: Any, body: TurnRequest, caller: Any) -> AsyncIterator[by
 
     async def run() -> None:
         try:
-            result = await core.turns.run(body, caller, on_event=on_event)
+            result = await core.turn(body, caller, channel="http", on_event=on_event)
             await queue.put(("final", result.model_dump(mode="json")))
         except Exception as exc:  # the stream has begun: the error travels as an event, not a status
             code = getattr(exc, "code", "INTERNAL_ERROR")

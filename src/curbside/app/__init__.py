@@ -15,6 +15,9 @@ from curbside.errors import ConfigError
 from curbside.settings import Settings
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
+    from curbside.agent.models import TurnRequest, TurnResult
     from curbside.agent.turn import ConsultTurn
     from curbside.ask.pipeline import Asker
     from curbside.ask.screening import PromptScreen
@@ -328,6 +331,25 @@ class Curbside:
                 answer = await self.asker.ask(request)
                 scope.entry = ask_entry(caller, request, channel=channel, answer=answer)
         return answer
+
+    async def turn(
+        self,
+        request: TurnRequest,
+        caller: ToolCaller,
+        *,
+        channel: str,
+        on_event: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None,
+    ) -> TurnResult:
+        """A consult turn, with its own row on the audit trail beside its tools' rows (the message redacted)."""
+        from curbside.agent.record import turn_entry
+        from curbside.audit.recording import audited_async
+        from curbside.phi import remembered_detections
+
+        with remembered_detections():
+            async with audited_async(self.audit, turn_entry(caller, request, channel=channel)) as scope:
+                result = await self.turns.run(request, caller, on_event=on_event)
+                scope.entry = turn_entry(caller, request, channel=channel, result=result)
+        return result
 
     def search(
         self,

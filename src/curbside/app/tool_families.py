@@ -38,7 +38,7 @@ def build_registry(core: Curbside) -> ToolRegistry:
     ehr.register(registry, ehr.EhrDeps(settings, client=lambda: core.fhir))
     workspace.register(registry, workspace.WorkspaceDeps(settings))
     confirming.register(registry, confirming.ConfirmingDeps(executor=lambda: core.tools))
-    consult.register(registry, consult.ConsultDeps(run=lambda request, caller: core.turns.run(request, caller), timeout_s=120.0))
+    consult.register(registry, consult.ConsultDeps(run=lambda request, caller: core.turn(request, caller, channel=caller.channel or "tool"), timeout_s=120.0))
     for source in SOURCES:  # each coverage source's tool, then the one that routes to them
         source.register(registry, SourceToolDeps(settings, service=partial(core.coverage_service, source.name)))
     coverage_answer.register(

@@ -51,7 +51,7 @@ def chat(patient_id: str | None, session_id: str | None) -> None:
             if not message:
                 continue
             request = TurnRequest(message=message, patient_id=patient_id, session_id=session)
-            result = asyncio.run(core.turns.run(request, caller, on_event=_show))
+            result = asyncio.run(core.turn(request, caller, channel="cli", on_event=_show))
             patient_id = patient_id or _found_patient(result)
             click.echo(f"\n{result.final_response}\n")
             for source in result.sources_used:

@@ -51,7 +51,7 @@ def turn(
         request = TurnRequest(
             message=message, patient_id=patient_id, session_id=session_id, now=now, approve_writes=approve
         )
-        result = asyncio.run(core.turns.run(request, caller))
+        result = asyncio.run(core.turn(request, caller, channel="cli"))
         if not as_json and not approve and result.proposed_writes and _interactive():
             result = _ask_each(core, result, caller)
     if as_json:
