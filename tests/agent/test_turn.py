@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -157,3 +157,31 @@ def test_a_conversation_keeps_its_patient_and_its_messages(app: Curbside) -> Non
     assert messages[1].text == first.final_response
     other = ToolCaller(user="dr-other", role="clinician", channel="cli")
     assert app.sessions.list(other.user) == []  # another clinician does not see it
+
+
+def test_blood_pressure_reads_systolic_over_diastolic_by_code_and_averages(
+    app: Curbside,
+    adult_bundles: dict[str, dict[str, Any]],  # noqa: F811
+) -> None:
+    panels = [
+        e["resource"]
+        for e in adult_bundles[FELICA]["entry"]
+        if e["resource"]["resourceType"] == "Observation"
+        and any(c.get("code") == "85354-9" for c in e["resource"]["code"]["coding"])
+    ]
+    latest = max(panels, key=lambda o: o["effectiveDateTime"])
+    by_code = {c["code"]["coding"][0]["code"]: c["valueQuantity"]["value"] for c in latest["component"]}
+    TRIAGED["her bp"] = Triage("lookup", (Intent("patient_vitals", {"vital": "bp", "latest": True}),), True, "bp")
+    result = turn(app, "her bp")
+    assert f"{by_code['8480-6']:g}/{by_code['8462-4']:g}" in result.final_response  # systolic first
+    TRIAGED["avg bp"] = Triage(
+        "lookup", (Intent("patient_vitals", {"vital": "bp", "window": "10y", "aggregate": "average"}),), True, "bp"
+    )
+    averaged = turn(app, "avg bp")
+    (fact,) = [f for f in averaged.facts if f["tool"] == "ehr.get_observations"]
+    systolic = [
+        {c["code"]["coding"][0]["code"]: c["valueQuantity"]["value"] for c in p["component"]}["8480-6"]
+        for p in panels
+        if p["effectiveDateTime"][:10] >= (NOW - timedelta(days=3650)).date().isoformat()  # the planner's "10y"
+    ]
+    assert fact["values"]["average"] == pytest.approx(sum(systolic) / len(systolic))

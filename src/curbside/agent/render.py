@@ -63,6 +63,20 @@ def _observations(tool: str, result: dict[str, Any], slots: dict[str, Any]) -> R
     aggregate = slots.get("aggregate")
     numbers = [r["value"] for r in rows if isinstance(r.get("value"), int | float)]
     unit = first.get("unit") or ""
+    if aggregate == "average" and not numbers:
+        pairs = [_pair(r) for r in rows]
+        readings = [p for p in pairs if p is not None]
+        if readings:  # a panel such as blood pressure: each component averaged
+            systolic = statistics.fmean(p[0] for p in readings)
+            diastolic = statistics.fmean(p[1] for p in readings)
+            unit = next((c.get("unit") for c in first.get("components") or [] if c.get("unit")), "") or ""
+            text = (
+                f"Average {label} over {len(readings)} readings from {_day(rows[-1].get('date'))} to "
+                f"{_day(first.get('date'))}: {systolic:.0f}/{diastolic:.0f} {unit} (systolic "
+                f"{_num(min(p[0] for p in readings))}–{_num(max(p[0] for p in readings))})."
+            )
+            values = {"average": systolic, "diastolic_average": diastolic, "unit": unit, "count": len(readings)}
+            return Rendered([(text, source)], values)
     if aggregate == "average" and numbers:
         mean = statistics.fmean(numbers)
         since = _day(rows[-1].get("date"))
@@ -82,12 +96,28 @@ def _observations(tool: str, result: dict[str, Any], slots: dict[str, Any]) -> R
     return Rendered([(f"{label}, newest first: {shown}{more}.", source)], {"count": len(rows)})
 
 
+_SYSTOLIC, _DIASTOLIC = "8480-6", "8462-4"  # LOINC: the blood-pressure panel's two components
+
+
+def _pair(row: dict[str, Any]) -> tuple[float, float] | None:
+    """(systolic, diastolic) of a blood-pressure reading, by their LOINC codes (components come in any order)."""
+    by_code = {
+        (c.get("code") or {}).get("code"): float(c["value"])
+        for c in row.get("components") or []
+        if isinstance(c.get("value"), int | float)
+    }
+    if _SYSTOLIC in by_code and _DIASTOLIC in by_code:
+        return by_code[_SYSTOLIC], by_code[_DIASTOLIC]
+    return None
+
+
 def _value(row: dict[str, Any]) -> str:
     components = row.get("components") or []
     if components and row.get("value") is None:
         parts = [c for c in components if c.get("value") is not None]
-        if len(parts) == 2:  # systolic / diastolic
-            return f"{_num(parts[0]['value'])}/{_num(parts[1]['value'])} {parts[0].get('unit') or ''}".strip()
+        pair = _pair(row)
+        if pair is not None:  # systolic / diastolic, by their codes: never the other way round
+            return f"{_num(pair[0])}/{_num(pair[1])} {parts[0].get('unit') or ''}".strip()
         return "; ".join(
             f"{(c.get('code') or {}).get('display')}: {_num(c['value'])} {c.get('unit') or ''}" for c in parts
         )

@@ -240,7 +240,7 @@ _SINCE = re.compile(rf"\b(?:since|after|from) {_ISO}")
 _UNTIL = re.compile(rf"\b(?:until|till|before|to|through) {_ISO}")
 _BETWEEN = re.compile(rf"\bbetween {_ISO} and {_ISO}")
 _IN_YEAR = re.compile(r"\b(?:in|during) ((?:19|20)\d\d)\b")
-_AVERAGE = re.compile(r"\b(?:average|avg|mean)\b")
+_AVERAGE = re.compile(r"\b(?:average[sd]?|averaging|avg|mean)\b")
 _TREND = re.compile(
     r"\btrend\w*\b|\bover time\b|\bbeen doing\b|\brising\b|\bdropping\b|\bfalling\b|\bcompare\b|\bserial\b"
 )
