@@ -24,7 +24,7 @@ from curbside.llm.breaker import CircuitBreaker
 from curbside.tools.ehr.fhir_config import FhirConfig
 
 # one reading of Retry-After for every outside call; to be made public in tools/outbound (it is private there now)
-from curbside.tools.outbound.pools import HostBreakers, LoopClients, parse_retry_after
+from curbside.tools.outbound.pools import HostBreakers, LoopClients, parse_retry_after, read_capped
 
 __all__ = ["Answer", "FhirHttp", "FhirStats", "parse_retry_after"]
 
@@ -154,20 +154,15 @@ class FhirHttp:
         )
         response = await client.send(request, stream=True)
         cap = self.config.max_response_bytes
-        try:
-            chunks: list[bytes] = []
-            size = 0
-            async for chunk in response.aiter_bytes():
-                size += len(chunk)
-                if size > cap:
-                    raise UpstreamError(
-                        f"{urlsplit(url).netloc} sent more than {cap:,} bytes (CURBSIDE_FHIR_MAX_RESPONSE_BYTES); "
-                        "the answer was dropped. Ask for fewer resources (a smaller _count) or raise the limit."
-                    )
-                chunks.append(chunk)
-            return response.status_code, b"".join(chunks), response.headers
-        finally:
-            await response.aclose()
+        body = await read_capped(
+            response,
+            cap,
+            lambda: UpstreamError(
+                f"{urlsplit(url).netloc} sent more than {cap:,} bytes (CURBSIDE_FHIR_MAX_RESPONSE_BYTES); "
+                "the answer was dropped. Ask for fewer resources (a smaller _count) or raise the limit."
+            ),
+        )
+        return response.status_code, body, response.headers
 
     async def _pause(self, asked: float | None, attempt: int) -> None:
         self.stats.retries += 1

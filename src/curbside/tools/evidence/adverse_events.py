@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from curbside.errors import UpstreamError
 from curbside.tools.base import ToolContext, ToolSpec
-from curbside.tools.evidence.common import Citation, EvidenceDeps, fit_to_bytes
+from curbside.tools.evidence.common import Citation, EvidenceDeps, evidence_fields, fit_to_bytes
 from curbside.tools.evidence.openfda import DrugName, fetch_json, phrase, public_url, total_of
 from curbside.tools.outbound import Screened
 
@@ -147,11 +147,7 @@ def register(registry: ToolRegistry, deps: EvidenceDeps) -> None:
             args_model=AdverseEventsArgs,
             result_model=AdverseEventsResult,
             handler=adverse_events,
-            category="evidence",
-            requires_phi=False,
-            timeout_s=deps.settings.tool_evidence_timeout_s,
-            rate_limit=deps.settings.tool_evidence_rate_limit,
-            deps=deps,
+            **evidence_fields(deps),
             citation="openFDA drug adverse event API (FAERS), https://open.fda.gov/apis/drug/event/",
         )
     )

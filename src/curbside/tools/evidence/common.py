@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -22,6 +22,7 @@ __all__ = [
     "Citation",
     "EvidenceDeps",
     "cut_at_sentence",
+    "evidence_fields",
     "fit_to_bytes",
     "retrieved_today",
     "service_for",
@@ -52,6 +53,17 @@ class EvidenceDeps:
 
     def retrieved(self) -> str:
         return self.today() if self.today is not None else retrieved_today()
+
+
+def evidence_fields(deps: EvidenceDeps) -> dict[str, Any]:
+    """What every evidence tool declares alike: its category, that PHI is refused (not sent), its limits."""
+    return {
+        "category": "evidence",
+        "requires_phi": False,  # a query holding PHI is refused by the outbound client, never sent
+        "timeout_s": deps.settings.tool_evidence_timeout_s,
+        "rate_limit": deps.settings.tool_evidence_rate_limit,
+        "deps": deps,
+    }
 
 
 def retrieved_today() -> str:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from curbside.tools.base import ToolContext, ToolSpec
-from curbside.tools.evidence.common import Citation, EvidenceDeps, fit_to_bytes
+from curbside.tools.evidence.common import Citation, EvidenceDeps, evidence_fields, fit_to_bytes
 from curbside.tools.evidence.openfda import (
     US_LABEL_NOTE,
     DrugName,
@@ -249,11 +249,7 @@ def register(registry: ToolRegistry, deps: EvidenceDeps) -> None:
             args_model=DrugSafetyArgs,
             result_model=DrugSafetyResult,
             handler=check_drug_safety,
-            category="evidence",
-            requires_phi=False,
-            timeout_s=deps.settings.tool_evidence_timeout_s,
-            rate_limit=deps.settings.tool_evidence_rate_limit,
-            deps=deps,
+            **evidence_fields(deps),
             citation="openFDA drug label API, https://open.fda.gov/apis/drug/label/",
         )
     )

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from curbside.errors import UpstreamError
 from curbside.tools.base import ToolContext, ToolSpec
 from curbside.tools.evidence.abstracts import Sections, fit_articles
-from curbside.tools.evidence.common import Citation, EvidenceDeps, service_for
+from curbside.tools.evidence.common import Citation, EvidenceDeps, evidence_fields, service_for
 from curbside.tools.outbound import Screened
 
 if TYPE_CHECKING:
@@ -306,11 +306,7 @@ def register(registry: ToolRegistry, deps: EvidenceDeps) -> None:
             args_model=EuropePmcArgs,
             result_model=EuropePmcResult,
             handler=_search,
-            category="evidence",
-            requires_phi=False,
-            timeout_s=deps.settings.tool_evidence_timeout_s,
-            rate_limit=deps.settings.tool_evidence_rate_limit,
-            deps=deps,
+            **evidence_fields(deps),
             citation="Europe PMC RESTful Web Service, search (https://europepmc.org/RestfulWebService)",
         )
     )

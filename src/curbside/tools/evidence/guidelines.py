@@ -21,7 +21,14 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 
 from curbside.errors import ConfigError
 from curbside.tools.base import ToolContext, ToolSpec
-from curbside.tools.evidence.common import Citation, EvidenceDeps, caller_channel, cut_at_sentence, fit_to_bytes
+from curbside.tools.evidence.common import (
+    Citation,
+    EvidenceDeps,
+    caller_channel,
+    cut_at_sentence,
+    evidence_fields,
+    fit_to_bytes,
+)
 from curbside.types import SearchFilters
 
 if TYPE_CHECKING:
@@ -172,11 +179,7 @@ def register(registry: ToolRegistry, deps: EvidenceDeps) -> None:
             args_model=GuidelineSearchArgs,
             result_model=GuidelineSearchResult,
             handler=search_medical_guidelines,
-            category="evidence",
-            requires_phi=False,
-            timeout_s=deps.settings.tool_evidence_timeout_s,
-            rate_limit=deps.settings.tool_evidence_rate_limit,
-            deps=deps,
+            **evidence_fields(deps),
             citation="Curbside knowledge base: documents ingested with source type 'guideline' (their own citations per hit)",
         )
     )

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from curbside.errors import RateLimitedError, UpstreamError
 from curbside.tools.base import ToolContext, ToolSpec
-from curbside.tools.evidence.common import Citation, EvidenceDeps, fit_to_bytes, service_for
+from curbside.tools.evidence.common import Citation, EvidenceDeps, evidence_fields, fit_to_bytes, service_for
 from curbside.tools.evidence.openfda import (
     US_LABEL_NOTE,
     DrugName,
@@ -369,11 +369,7 @@ def register(registry: ToolRegistry, deps: EvidenceDeps) -> None:
             args_model=InteractionsArgs,
             result_model=InteractionsResult,
             handler=check_drug_interactions,
-            category="evidence",
-            requires_phi=False,
-            timeout_s=deps.settings.tool_evidence_timeout_s,
-            rate_limit=deps.settings.tool_evidence_rate_limit,
-            deps=deps,
+            **evidence_fields(deps),
             citation="openFDA drug label API, https://open.fda.gov/apis/drug/label/",
         )
     )

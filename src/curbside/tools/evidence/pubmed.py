@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from curbside.errors import RateLimitedError, UpstreamError
 from curbside.tools.base import ToolContext, ToolSpec
 from curbside.tools.evidence.abstracts import Sections, fit_articles
-from curbside.tools.evidence.common import Citation, EvidenceDeps, service_for
+from curbside.tools.evidence.common import Citation, EvidenceDeps, evidence_fields, service_for
 from curbside.tools.outbound import Screened
 
 if TYPE_CHECKING:
@@ -273,11 +273,7 @@ def register(registry: ToolRegistry, deps: EvidenceDeps) -> None:
             args_model=PubMedArgs,
             result_model=PubMedResult,
             handler=_search,
-            category="evidence",
-            requires_phi=False,
-            timeout_s=deps.settings.tool_evidence_timeout_s,
-            rate_limit=deps.settings.tool_evidence_rate_limit,
-            deps=deps,
+            **evidence_fields(deps),
             citation="NCBI E-utilities, ESearch and EFetch (https://www.ncbi.nlm.nih.gov/books/NBK25499/)",
         )
     )

@@ -25,7 +25,14 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from curbside.errors import ConfigError, UpstreamError
 from curbside.tools.base import ToolContext, ToolSpec
-from curbside.tools.evidence.common import Citation, EvidenceDeps, cut_at_sentence, fit_to_bytes, service_for
+from curbside.tools.evidence.common import (
+    Citation,
+    EvidenceDeps,
+    cut_at_sentence,
+    evidence_fields,
+    fit_to_bytes,
+    service_for,
+)
 from curbside.tools.outbound import Screened
 
 if TYPE_CHECKING:
@@ -325,14 +332,7 @@ def _fit(result: ResultT, items: list[ItemT], shorten: Callable[[ItemT], None], 
 
 def register(registry: ToolRegistry, deps: EvidenceDeps) -> None:
     """Put ``evidence.search_web`` and ``evidence.search_evidence_service`` in ``registry`` (both off until configured)."""
-    settings = deps.settings
-    common: dict[str, Any] = {
-        "category": "evidence",
-        "requires_phi": False,
-        "timeout_s": settings.tool_evidence_timeout_s,
-        "rate_limit": settings.tool_evidence_rate_limit,
-        "deps": deps,
-    }
+    common = evidence_fields(deps)
     registry.register(
         ToolSpec(
             name=WEB_TOOL,

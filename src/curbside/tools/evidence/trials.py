@@ -18,7 +18,14 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from curbside.errors import UpstreamError
 from curbside.tools.base import ToolContext, ToolSpec
-from curbside.tools.evidence.common import Citation, EvidenceDeps, cut_at_sentence, fit_to_bytes, service_for
+from curbside.tools.evidence.common import (
+    Citation,
+    EvidenceDeps,
+    cut_at_sentence,
+    evidence_fields,
+    fit_to_bytes,
+    service_for,
+)
 from curbside.tools.outbound import Screened
 
 if TYPE_CHECKING:
@@ -353,11 +360,7 @@ def register(registry: ToolRegistry, deps: EvidenceDeps) -> None:
             args_model=TrialSearchArgs,
             result_model=TrialSearchResult,
             handler=find_clinical_trials,
-            category="evidence",
-            requires_phi=False,
-            timeout_s=deps.settings.tool_evidence_timeout_s,
-            rate_limit=deps.settings.tool_evidence_rate_limit,
-            deps=deps,
+            **evidence_fields(deps),
             citation="ClinicalTrials.gov API v2, U.S. National Library of Medicine: https://clinicaltrials.gov/data-api/api",
         )
     )

@@ -18,7 +18,7 @@ from curbside.errors import RateLimitedError, UpstreamError
 from curbside.llm.breaker import CircuitBreaker
 from curbside.tools.outbound.cache import TtlCache
 from curbside.tools.outbound.pacing import HostPacer
-from curbside.tools.outbound.pools import HostBreakers, LoopClients, parse_retry_after
+from curbside.tools.outbound.pools import HostBreakers, LoopClients, parse_retry_after, read_capped
 from curbside.tools.outbound.screen import PhiScreen, Screened
 
 if TYPE_CHECKING:
@@ -308,20 +308,15 @@ class OutboundClient:
         cap = self.settings.outbound_max_response_bytes
         request = self._client().build_request(method, url, params=params or None, json=payload, headers=headers)
         response = await self._client().send(request, stream=True)
-        try:
-            chunks: list[bytes] = []
-            size = 0
-            async for chunk in response.aiter_bytes():
-                size += len(chunk)
-                if size > cap:
-                    raise UpstreamError(
-                        f"{urlsplit(url).netloc} sent more than {cap:,} bytes (CURBSIDE_OUTBOUND_MAX_RESPONSE_BYTES); "
-                        "the answer was dropped."
-                    )
-                chunks.append(chunk)
-            return response.status_code, b"".join(chunks), response.headers.get("content-type", ""), response.headers
-        finally:
-            await response.aclose()
+        body = await read_capped(
+            response,
+            cap,
+            lambda: UpstreamError(
+                f"{urlsplit(url).netloc} sent more than {cap:,} bytes (CURBSIDE_OUTBOUND_MAX_RESPONSE_BYTES); "
+                "the answer was dropped."
+            ),
+        )
+        return response.status_code, body, response.headers.get("content-type", ""), response.headers
 
     async def _pause(
         self, service: Service, host: str, retry_after: str | None, attempt: int, status: int | None

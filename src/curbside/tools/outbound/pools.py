@@ -15,7 +15,7 @@ import httpx
 
 from curbside.llm.breaker import CircuitBreaker
 
-__all__ = ["HostBreakers", "LoopClients", "parse_retry_after"]
+__all__ = ["HostBreakers", "LoopClients", "parse_retry_after", "read_capped"]
 
 
 class LoopClients:
@@ -77,3 +77,19 @@ def parse_retry_after(value: str | None) -> float | None:
     except (TypeError, ValueError):
         return None
     return max(0.0, when.timestamp() - time.time())
+
+
+async def read_capped(response: httpx.Response, cap: int, too_big: Callable[[], Exception]) -> bytes:
+    """A streamed response's body, read whole unless it passes ``cap`` bytes (then ``too_big()`` is raised);
+    the response is closed either way."""
+    try:
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > cap:
+                raise too_big()
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        await response.aclose()
