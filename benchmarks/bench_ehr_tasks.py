@@ -275,7 +275,9 @@ def main() -> None:
     mode.add_argument("--turn", metavar="MODULE:FACTORY", help="factory(fhir_url) -> turn")
     parser.add_argument("--tasks", type=Path, default=TASKS, help="the task file (default data/ehr_tasks.jsonl)")
     parser.add_argument("--only", default="", help="comma-separated task types to run")
-    parser.add_argument("--split", choices=("dev", "heldout"), default=None, help="only this split (default both)")
+    parser.add_argument(
+        "--split", choices=("dev", "heldout", "blind"), default=None, help="only this split (default all)"
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures and every task's score here")
     parser.add_argument("-v", "--verbose", action="store_true", help="show the failed tasks' answers")
     args = parser.parse_args()

@@ -285,13 +285,22 @@ def show(split: str, figures: dict[str, Any], model_note: str) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", default=str(DATA))
-    parser.add_argument("--failures", action="store_true", help="list the dev split's misses (never the test's)")
+    parser.add_argument(
+        "--data", "--set", dest="data", default=str(DATA), help="the set (default data/routing_set.jsonl)"
+    )
+    parser.add_argument(
+        "--failures", action="store_true", help="list the dev and blind splits' misses (never the test's)"
+    )
     parser.add_argument("--model", help="an OpenAI-compatible base URL (…/v1) for the rules' unsure cases")
     parser.add_argument("--model-name", default="local", help="the model name sent to --model")
     parser.add_argument("--model-alone", action="store_true", help="with --model: also route every message by it")
     parser.add_argument("--timeout", type=float, default=60.0)
-    parser.add_argument("--split", choices=("dev", "test", "both"), default="both", help="which split to run")
+    parser.add_argument(
+        "--split",
+        choices=("dev", "test", "blind", "both"),
+        default="both",
+        help="which split to run (both: all in the set)",
+    )
     parser.add_argument("--json", help="also write the figures here")
     args = parser.parse_args()
     rows = load(Path(args.data))
@@ -299,12 +308,13 @@ def main() -> int:
     router = ModelRouter(args.model, args.model_name, args.timeout) if args.model else None
     note = "no --model given" if router is None else ""
     results = {}
-    for split in ("dev", "test") if args.split == "both" else (args.split,):
+    present = sorted({r.get("split", "dev") for r in rows}, key=("dev", "test", "blind").index)
+    for split in present if args.split == "both" else (args.split,):
         subset = [r for r in rows if r.get("split", "dev") == split]
         figures = evaluate(subset, router)
         show(split, figures, note)
-        if split == "dev" and args.failures:
-            print("\ndev misses (route or intent set):")
+        if split in ("dev", "blind") and args.failures:
+            print(f"\n{split} misses (route or intent set):")
             print("\n".join(figures["misses"]) or "  none")
         results[split] = {k: v for k, v in figures.items() if k not in ("confusion", "misses")}
         results[split]["confusion"] = {f"{g}->{p}": c for (g, p), c in figures["confusion"].items()}
@@ -312,7 +322,7 @@ def main() -> int:
             alone = evaluate_model_alone(subset, router)
             show_model_alone(split, alone)
             results[split]["model_alone"] = {k: v for k, v in alone.items() if k != "confusion"}
-    if args.split == "both":
+    if args.split == "both" and len(present) > 1:
         both = evaluate(rows, None)
         print(f"\nall {both['n']}: route accuracy {both['route_accuracy']:.3f}, binary {both['binary']:.3f}")
     if router is not None:

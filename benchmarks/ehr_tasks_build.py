@@ -1,6 +1,7 @@
 """Build the EHR task set (#18, after MedAgentBench, Jiang et al., NEJM AI 2025): benchmarks/data/ehr_tasks.jsonl.
 
     .venv/bin/python benchmarks/ehr_tasks_build.py [--out PATH]
+    .venv/bin/python benchmarks/ehr_tasks_build.py --specs blind     # ehr_tasks_blind_specs.py -> data/ehr_tasks_blind.jsonl
 
 Each task is a clinician's message about one of the 17 Synthea adults in ``../shared/data/fhir/synthea-adults``
 (given to the turn by id, except for the lookups, which name the patient), a fixed reference time ("now") and
@@ -476,9 +477,21 @@ def build(specs: Iterable[Spec], charts: dict[str, Chart]) -> list[dict[str, Any
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=OUT, help=f"where to write (default {OUT.relative_to(ROOT)})")
+    parser.add_argument("--out", type=Path, default=None, help=f"where to write (default {OUT.relative_to(ROOT)})")
+    parser.add_argument(
+        "--specs",
+        choices=("main", "blind"),
+        default="main",
+        help="blind: ehr_tasks_blind_specs.py, to data/ehr_tasks_blind.jsonl",
+    )
     args = parser.parse_args()
-    tasks = build((*SPECS, *HELD_OUT), load_charts())
+    if args.specs == "blind":
+        from ehr_tasks_blind_specs import BLIND
+
+        specs, args.out = BLIND, args.out or OUT.with_name("ehr_tasks_blind.jsonl")
+    else:
+        specs, args.out = (*SPECS, *HELD_OUT), args.out or OUT
+    tasks = build(specs, load_charts())
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("".join(json.dumps(t, ensure_ascii=False) + "\n" for t in tasks), encoding="utf-8")
     counts: dict[str, int] = {}
