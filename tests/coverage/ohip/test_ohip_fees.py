@@ -381,3 +381,57 @@ def test_the_report_gives_the_share_per_section(parsed: ParsedSchedule) -> None:
     )
     assert skin.codes > 200 and skin.share > 0.7
     assert r.to_dict()["section_shares"][0] == shares[0].to_dict()
+
+
+# --- layouts read since 4,742 of 5,219 ------------------------------------------------------------------
+
+
+def test_a_page_printing_no_column_heads_has_one_column_whatever_the_next_page_prints(
+    parsed: ParsedSchedule,
+) -> None:
+    """J84 (25557-25626) is headed 'Fee'; J85 prints H and P. J84's codes were read as a page of two
+    columns and left 'fee unknown'::
+
+        # G410 Amytal test (Wada)-bilateral … ……  # G413 Electrocorticogram … ……  Note: …
+        G419 Tensilon test ……  # G551 Katzman test … ……  # G267 Intra-operative evaluation … ……  Note: …
+        · 68.40 170.85 · 20.60 170.85 270.05 · # G547 Clinical Programming of Deep Brain Stimulator … ……
+        # G549 - additional implantation site(s) (maximum 1 per patient)…… · 185.70 157.85
+
+    Two groups, two boxes of their sizes (index: G410 68.40, G413 170.85); J96, printing 'T' with its
+    'P' after the page marker, is still a page of two columns."""
+    lines = (25574, 25576, 25579, 25580, 25582, 25594, 25597)
+    assert [at_line(parsed, n).fee_text for n in lines] == [
+        "68.40",
+        "170.85",
+        "20.60",
+        "170.85",
+        "270.05",
+        "185.70",
+        "157.85",
+    ]
+    assert at_line(parsed, 26213).status == "unknown"  # G147, J96
+
+
+def test_stacked_codes_whose_descriptions_are_followed_by_a_listing(raw: list[str], parsed: ParsedSchedule) -> None:
+    """E4 (19755-19795): four codes stacked, their four descriptions, then a listing of its own::
+
+        · 26.95 44.25 56.70 · 7 6 · # J036 # J068 # J008 # J004 · Fistula or sinus injection ……
+        Hydrostatic/pneumatic reduction of intussusception…… Hysterosalpingogram……
+        Intramammary needling for localization under mammographic / control……
+        # J009 Laryngogram…… · Amd 12 Draft 1 · E4 · 70.35 33.50
+
+    The J009 line ended the descriptions' box too soon; the fees printed before and after the codes are
+    theirs in order (index: J068 44.25, J004 70.35)."""
+    page = read_excerpt(raw, 19755, 19795)
+    assert page["J036"][0].description == "Fistula or sinus injection"
+    assert fees(page, "J036", "J068", "J008", "J004", "J009") == ["26.95", "44.25", "56.70", "70.35", "33.50"]
+    assert [at_line(parsed, n).fee_text for n in (19774, 19777, 19784)] == ["26.95", "70.35", "33.50"]
+
+
+def test_stacked_codes_whose_last_leader_lost_its_dots(parsed: ParsedSchedule) -> None:
+    """G5 (20368): 'J168' 'J169' · '- nuchal translucency for Prenatal Genetic Screening' '(maximum one per
+    pregnancy) ……' '- multiple gestation, for each additional fetus, to J168 . add' · 39.00 33.15 · 20.85
+    16.35, on a page of H and P columns: the box's end ends the last description; a box per column."""
+    assert at_line(parsed, 20368).components == {"H": "39.00", "P": "20.85"}
+    assert at_line(parsed, 20369).components == {"H": "33.15", "P": "16.35"}
+    assert at_line(parsed, 20369).description.startswith("multiple gestation")

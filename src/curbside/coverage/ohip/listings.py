@@ -78,6 +78,7 @@ _UNITS = re.compile(r"^\d{1,3}$")
 _PERCENT = re.compile(r"^(?P<pct>\d{1,3}(?:\.\d+)?)%$")  # a premium's column: E412 … by …… / E413 … / 20% / 40%
 _COLUMN_HEADS = {"H", "P", "T", "Surg", "Asst", "Anae"}
 _MAX_CONTINUATION = 6  # description lines after the code line
+_ADD_END = re.compile(r"\s(?:add|per\s+\w+)$", re.IGNORECASE)  # a leader's tail without its dots
 _PAGE_LABEL = re.compile(r"^(?:GP|SP|[A-Z]{1,2})\d{1,3}$")
 _DASHES = ("-", "–")
 _NOT_HEADINGS = ("See ", "Note", "[", "Payment rules", "Claims submission")
@@ -236,6 +237,8 @@ class _Reader:
                     yield from self._paired(stack, heading)
                     self.used.update(self.lines[k].no for k in stack)
                     i = stack[-1] + 1
+                    while i < len(lines) and not lines[i].text and i + 1 in self.consumed:
+                        i += 1  # the blank between the codes and their descriptions: the rows go on (E4)
                 else:
                     entry, end = self._entry(i, match, heading)
                     self.used.update(self.lines[k].no for k in range(i, end))
@@ -360,7 +363,9 @@ class _Reader:
 
         Only when the next box holds exactly one description per code, each ending in its leader
         ('- nights ……', or 'Consultation ……' under W445 W765 W845 W446, A127); otherwise every code of
-        the stack is detached.
+        the stack is detached. A code line right after the last description starts the next listing
+        ('# J009 Laryngogram ……' after the four descriptions of J036 J068 J008 J004, E4), and the box's end
+        ends the last description when its leader lost its dots ('… Z498, Z499 or Z555 add', E630, S18).
         """
         k = self._next_text(stack[-1] + 1)
         box: list[int] = []
@@ -370,10 +375,13 @@ class _Reader:
         while box and _PAGE_LABEL.match(self.lines[box[-1]].text):
             box.pop()  # a page label the extraction left without its furniture ('P8')
         descriptions: list[list[int]] = [[]]  # the box's lines, cut after each leader
-        for b in box:
+        for n, b in enumerate(box):
             text = self.lines[b].text
             code = CODE.match(text)
             previous = self.lines[descriptions[-1][-1]].text if descriptions[-1] else ""
+            if code and not descriptions[-1] and len(descriptions) == len(stack) + 1:
+                box = box[:n]  # every code has its description: this code line is a listing of its own
+                break
             if (
                 (code and not _continues(previous, code))  # 'specimens labeled as to site, to' / 'Z327 …… add'
                 or _value(text) is not None
@@ -384,13 +392,16 @@ class _Reader:
             descriptions[-1].append(b)
             if _leader(text)[0]:
                 descriptions.append([])
+        if len(descriptions) == len(stack) and descriptions[-1] and _ADD_END.search(self.lines[box[-1]].text):
+            descriptions.append([])  # the box's end ends the last description ('… or Z555 add')
         fits = len(descriptions) == len(stack) + 1 and not descriptions[-1]
         for n, index in enumerate(stack):
             match = CODE.match(self.lines[index].text)
             assert match is not None
             if fits:
                 lines = [self.lines[b].text for b in descriptions[n]]
-                _, tail, pct = _leader(lines[-1])
+                has, tail, pct = _leader(lines[-1])
+                tail = tail if has else "add"
                 yield self._make(match, self.lines[index], _describe(lines), tail, pct, heading, detached=False)
             else:
                 yield self._make(match, self.lines[index], "", None, None, heading, detached=True)
@@ -467,7 +478,10 @@ class _Reader:
             labels = self.layout.pages
             at = labels.index(page) if page in labels else -1
             following = labels[at + 1] if 0 <= at < len(labels) - 1 else None
-            heads = self.heads.get(page, set()) | (self.heads.get(following, set()) if following else set())
+            own = self.heads.get(page, set())
+            # the following page's heads complete a page that prints one of the two (J96: 'T' here, 'P' after the
+            # marker); a page printing neither has one column, whatever the next page has (J84: 'Fee')
+            heads = own | (self.heads.get(following, set()) if following and own & {"H", "T", "P"} else set())
             self._two_column_cache[page] = bool(heads & {"H", "T"}) and "P" in heads
         return self._two_column_cache[page]
 

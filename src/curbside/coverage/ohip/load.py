@@ -48,8 +48,8 @@ def report_counts(parsed: ParsedSchedule) -> dict[str, int]:
 
 class OhipLoader(EditionLoader[ParsedSchedule, EditionRecord]):
     name = "ohip"
-    parser_version = (
-        "4"  # 2: definition headings stop governing titles; 3: fees realigned, special visit cells; 4: their tables
+    parser_version = (  # 2: definition headings stop governing titles; 3: fees realigned, special visit cells;
+        "5"  # 4: their tables; 5: more layouts read (one-column pages, stacked codes), fee statuses
     )
     pattern = PATTERN
     passages = PassageIndex(NAMESPACE, SOURCE_TYPE, DOC_PREFIX)
