@@ -435,3 +435,41 @@ def test_stacked_codes_whose_last_leader_lost_its_dots(parsed: ParsedSchedule) -
     assert at_line(parsed, 20368).components == {"H": "39.00", "P": "20.85"}
     assert at_line(parsed, 20369).components == {"H": "33.15", "P": "16.35"}
     assert at_line(parsed, 20369).description.startswith("multiple gestation")
+
+
+def test_an_ic_alone_ends_a_page_read_group_by_group(raw: list[str], parsed: ParsedSchedule) -> None:
+    """M5 (28668-28790): nine codes, a commentary, seven codes, then the fee boxes in the groups' order and
+    two I.C alone after the marker::
+
+        Face or neck / Simple excision / R048 - single lesion …… R049 … R050 … E542 - … add / Other areas …
+        R094 … R040 … R041 … E542 … / Malignant melanoma / R010 - wide excision …… / # E540 … add 25%
+        · 6 6 6 · 92.15 139.20 233.00 11.55 · … · 58.15 95.70 191.40 11.55 · … · 124.10 · … Note: …
+        R018 … R019 … R020 … / Other areas … R031 … R032 … R033 … # R051 Laser surgery on Group 1 - 4,
+        pre-malignant and malignant lesions (see General Preamble GP12)…… · M5 · … 68.55 112.90 225.75 · …
+        55.05 90.70 181.55 · 6 7 6 · I.C · I.C
+
+    Each group takes whole boxes of its size; R051 takes the first I.C, the page pairing off only with it
+    (index: R048 92.15, R049 139.20, R050 233.00, R094 58.15, R041 191.40, R051 no '$' fee)."""
+    page = read_excerpt(raw, 28668, 28790)
+    assert fees(page, "R048", "R049", "R050", "R094", "R040", "R041", "R010") == [
+        "92.15",
+        "139.20",
+        "233.00",
+        "58.15",
+        "95.70",
+        "191.40",
+        "124.10",
+    ]
+    assert fees(page, "R018", "R031", "R033", "R051") == ["68.55", "55.05", "181.55", "I.C"]
+    assert at_line(parsed, 28755).status == "independent_consideration"  # R051
+    # M21: sixteen free flaps then '# R025 Revision of free island flaps (see General Preamble GP12)' and R106
+    assert [at_line(parsed, n).fee_text for n in (29856, 29862, 29864, 29865)] == ["1048.60", "1233.75", "I.C", "I.C"]
+
+
+def test_an_ic_alone_is_not_a_fee_where_a_dollar_fee_is_left_over(parsed: ParsedSchedule) -> None:
+    """S2: '# S021 Repair of extensive laceration (see General Preamble GP12)' 'Note: …' '# S034 Cleft palate
+    repair ……' · Asst 6 · Surg I.C · Anae I.C · 6 · 369.25 · 8 · 41.25 · 6 · 335.65 · 8 · '# S035 …'
+    '# S032 …': S021's surgeon and anaesthetist are both I.C, so taking each I.C for a code would leave
+    335.65 over (and give S034 I.C): the page stays 'fee unknown'."""
+    for line in (40938, 40963, 40964):
+        assert at_line(parsed, line).status == "unknown"

@@ -29,7 +29,9 @@ The readings, each taken only where the page's structure bears it out:
   it hold exactly its fees (P2: M012 … E840, the code before them on the last
   page having none);
 * **prefix**: groups and boxes in order, each group taking whole boxes of its
-  size, as far as they agree (K11: P050 P051 P052 P060, then P053 P054);
+  size, as far as they agree (K11: P050 P051 P052 P060, then P053 P054); an
+  I.C alone joins the boxes only where it pairs every code and every fee of the
+  page off (M5: R051 '(see General Preamble GP12)', last of the page);
 * **two columns** (H or T, and P): each group takes its H boxes then its P
   boxes, or one box per cell read row by row (G4: J135 48.75 / 26.45, J128
   32.10 / 17.55, as the index's T and P columns give them); one value per code is
@@ -106,10 +108,10 @@ class _Page:
             out[group].append(code)
         return out
 
-    def boxes(self) -> dict[int, list[int]]:
-        """Box -> its fees' positions, in order."""
+    def boxes(self, *, maybes: bool = False) -> dict[int, list[int]]:
+        """Box -> its fees' positions, in order (with the I.C values alone, when asked)."""
         out: dict[int, list[int]] = defaultdict(list)
-        for fee, box in self.fees:
+        for fee, box in sorted(self.fees + self.maybes) if maybes else self.fees:
             out[box].append(fee)
         return out
 
@@ -372,8 +374,15 @@ class _Reading:
 
     def prefix_page(self, page: _Page) -> dict[int, int]:
         """The page's groups and boxes in order, each group taking whole boxes of exactly its size, as far as
-        they agree."""
-        groups, boxes = page.groups(), page.boxes()
+        they agree; an I.C alone counts as a box where the page needs it to pair off (M5: R018 R019 R020 ·
+        R031 R032 R033 R051 · 68.55 112.90 225.75 · 55.05 90.70 181.55 · I.C · I.C, R051 by GP12)."""
+        found = self._prefix(page, page.boxes())
+        if page.maybes and len(found) < len(page.codes):
+            found = self._prefix(page, page.boxes(maybes=True)) or found
+        return found
+
+    def _prefix(self, page: _Page, boxes: dict[int, list[int]]) -> dict[int, int]:
+        groups = page.groups()
         order = iter(sorted(boxes, key=lambda b: boxes[b][0]))
         codes: list[tuple[int, int]] = []
         fees: list[tuple[int, int]] = []
@@ -391,6 +400,10 @@ class _Reading:
         free = {f for f, _ in page.fees}
         if not codes or not self._fits(codes, fees) or not self._keeps_own(codes, fees, free):
             return {}
+        if any(self.tokens[f].kind == "maybe" for f, _ in fees) and (
+            len(codes) < len(page.codes) or not free <= {f for f, _ in fees}
+        ):
+            return {}  # an I.C alone is a fee only where it pairs the whole page off (S2: Surg I.C, Anae I.C)
         return {self.tokens[c].key: self.tokens[f].key for (c, _), (f, _) in zip(codes, fees, strict=True)}
 
     def two_column_page(self, page: _Page) -> dict[int, tuple[int, int]]:
