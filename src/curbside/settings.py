@@ -287,6 +287,29 @@ class Settings(BaseSettings):
     )
     session_messages: int = Field(10, ge=1, le=200, description="Messages a conversation keeps (the last N).")
     session_ttl_days: float = Field(7.0, gt=0, description="A conversation untouched this long is gone (purged).")
+    # --- the consult turn's model use (#18) -------------------------------------------------
+    turn_use_llm: bool = Field(
+        True,
+        description="Let the consult turn use a configured model: to break a triage tie the rules are unsure of, and "
+        "to write the answer from the tools' results (checked against them; the tools' own answer when it fails).",
+    )
+    turn_time_budget_s: dict[str, float] = Field(
+        default_factory=lambda: {"direct": 5.0, "lookup": 20.0, "reasoning": 60.0, "multi_step": 90.0},
+        description="Seconds a turn may spend, per route: past it, no further model call or tool step is started.",
+    )
+    llm_price_local_per_1k: float = Field(0.0, ge=0, description="Cost of 1,000 tokens on the local model (default free).")
+    llm_price_cloud_prompt_per_1k: float = Field(
+        0.0, ge=0, description="Cost of 1,000 prompt tokens on the cloud model, in your currency (e.g. 0.00015)."
+    )
+    llm_price_cloud_completion_per_1k: float = Field(
+        0.0, ge=0, description="Cost of 1,000 completion tokens on the cloud model (e.g. 0.0006)."
+    )
+    llm_user_daily_cost_limit: float | None = Field(
+        None,
+        ge=0,
+        description="Most a user's turns may spend on models per UTC day; past it the turn answers without a model. "
+        "Unset: no limit.",
+    )
     caldav_url: str | None = Field(None, description="CalDAV calendar collection URL; unset: calendar tools are off.")
     caldav_user: str | None = None
     caldav_password: SecretStr | None = Field(None, description="(never shown)")

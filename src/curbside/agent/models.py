@@ -10,7 +10,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from curbside.tools.confirmations import ConfirmationInfo
 
-__all__ = ["ProposedWrite", "TimelineStep", "ToolCallRecord", "TurnCitation", "TurnRequest", "TurnResult"]
+__all__ = [
+    "ProposedWrite",
+    "TimelineStep",
+    "ToolCallRecord",
+    "TurnCitation",
+    "TurnRequest",
+    "TurnResult",
+    "TurnUsage",
+]
 
 _SESSION_PATTERN = r"^[A-Za-z0-9._:-]{1,128}$"
 
@@ -67,6 +75,19 @@ class ProposedWrite(BaseModel):
     resource: str | None = Field(None, description="ResourceType/id once written.")
 
 
+class TurnUsage(BaseModel):
+    """What the turn spent on models, against its route's budget."""
+
+    llm_calls: int = 0
+    max_llm_calls: int = Field(description="The route's budget (agent-decision-tree.md: LLM call budget by route).")
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    tokens_estimated: bool = Field(False, description="A server reported no counts: estimated from characters.")
+    cost: float = Field(0.0, description="At the configured prices (CURBSIDE_LLM_PRICE_*); 0 on a free local model.")
+    seconds: float = 0.0
+    time_budget_s: float = Field(description="The route's time budget (CURBSIDE_TURN_TIME_BUDGET_S).")
+
+
 class TurnResult(BaseModel):
     status: Literal["answered", "partial", "clarify", "cannot"] = Field(
         description="answered; partial (some parts failed, said in warnings); clarify (see clarifying_question); "
@@ -87,5 +108,9 @@ class TurnResult(BaseModel):
         "list's items, a found patient's id), for cards and evaluations.",
     )
     session_id: str | None = None
-    model: str = Field("none", description="Where a model ran: none, local, cloud.")
+    model: str = Field("none", description="Where a model ran: none, local, cloud (local+cloud when both did).")
+    phi_detected: bool | None = Field(
+        None, description="Whether the text a model would see held PHI (None: no model was considered)."
+    )
+    usage: TurnUsage | None = None
     reference_time: datetime

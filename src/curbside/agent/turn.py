@@ -12,18 +12,32 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from curbside import clock
+from curbside.agent.budget import TurnBudget
 from curbside.agent.intents import Triage
 from curbside.agent.models import ProposedWrite, TimelineStep, ToolCallRecord, TurnCitation, TurnRequest, TurnResult
 from curbside.agent.planner import PATIENT, Plan, Step, chart_inputs, plan_turn
 from curbside.agent.render import Rendered, Source, render
+from curbside.agent.stream import AnswerStream, marker_numbers, sentence_pieces
+from curbside.agent.triage_model import parse_route, triage_messages, triage_schema
+from curbside.agent.writer import (
+    SentenceGuard,
+    Ungrounded,
+    max_tokens_for,
+    numbers_in,
+    write_answer,
+    writer_messages,
+)
+from curbside.errors import UpstreamError
 
 if TYPE_CHECKING:
+    from curbside.agent.llm_access import ModelChoice, TurnLLM
     from curbside.sessions import SessionStore
+    from curbside.sessions.models import Preferences
     from curbside.tools.base import ToolResult
     from curbside.tools.executor import ToolExecutor
     from curbside.types import ToolCaller
@@ -34,6 +48,7 @@ TriageFn = Callable[..., Triage]  # triage(message, *, has_patient, calculators)
 EventSink = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 _RETRY_SAME = frozenset({"TIMEOUT", "UPSTREAM_TIMEOUT", "UPSTREAM_ERROR"})
+_DEFAULT_SECONDS = {"direct": 5.0, "lookup": 20.0, "reasoning": 60.0, "multi_step": 90.0}
 _MAX_RETRIES = 2
 _EXTRA_FIELD = re.compile(r"(\w+): Extra inputs are not permitted")
 
@@ -53,6 +68,10 @@ class _State:
     chart: dict[str, Any] | None = None
     failed: int = 0
     skipped: list[str] = field(default_factory=list)  # conditional writes not made, and why
+    budget: TurnBudget | None = None
+    preferences: Preferences | None = None
+    model: ModelChoice | None = None  # where this turn's prompts may go, once asked
+    models_used: list[str] = field(default_factory=list)
 
     async def note(self, step: TimelineStep) -> None:
         self.timeline.append(step)
@@ -68,11 +87,17 @@ class ConsultTurn:
         triage: TriageFn,
         calculators: Callable[[], Mapping[str, str]] | None = None,
         sessions: Callable[[], SessionStore] | None = None,
+        llm: TurnLLM | None = None,
+        seconds_by_route: Mapping[str, float] | None = None,
+        daily_cost_limit: float | None = None,
     ) -> None:
         self.executor = executor
         self.triage = triage
         self.calculators = calculators
         self.sessions = sessions
+        self.llm = llm
+        self.seconds_by_route = dict(seconds_by_route or _DEFAULT_SECONDS)
+        self.daily_cost_limit = daily_cost_limit
 
     async def run(self, request: TurnRequest, caller: ToolCaller, *, on_event: EventSink | None = None) -> TurnResult:
         # a replayed case's time holds for every tool this turn calls (ages, "not in the future" checks)
@@ -86,6 +111,14 @@ class ConsultTurn:
         if state.patient_id:
             await self._context(state)
         triaged = await self._triage(state)
+        state.budget = TurnBudget.for_route(
+            triaged.route,
+            self.seconds_by_route,
+            spent_before=self._spent_today(state),
+            daily_limit=self.daily_cost_limit,
+        )
+        if not triaged.confident:
+            triaged = await self._break_tie(state, triaged)
         plan = plan_turn(triaged, has_patient=state.patient_id is not None, now=now, message=request.message)
         await state.note(
             TimelineStep(
@@ -98,6 +131,14 @@ class ConsultTurn:
         if plan.clarify and not plan.steps:
             return await self._clarify(state, triaged, plan.clarify)
         for step in plan.steps:
+            if state.budget.out_of_time():
+                state.warnings.append(
+                    f"Stopped before {step.tool}: the {state.budget.route} route's {state.budget.seconds:g} s were spent."
+                )
+                await state.note(
+                    TimelineStep(step="tool", what=step.why, tool=step.tool, outcome="skipped: time budget")
+                )
+                continue
             await self._run_step(state, step)
         result = await self._synthesize(state, triaged, plan)
         self._remember(state, result)
@@ -113,6 +154,7 @@ class ConsultTurn:
         began = time.perf_counter()
         store = self.sessions()
         session = store.open(state.caller.user, session_id)
+        state.preferences = session.preferences
         if state.patient_id is None:
             state.patient_id = session.patient_id
         elif state.patient_id != session.patient_id:
@@ -129,7 +171,21 @@ class ConsultTurn:
             )
         )
 
+    def _spent_today(self, state: _State) -> float:
+        if self.daily_cost_limit is None or self.sessions is None or not self._may_use_model(state):
+            return 0.0
+        return self.sessions().spent_today(state.caller.user)
+
     def _remember(self, state: _State, result: TurnResult) -> None:
+        if result.usage is not None and result.usage.llm_calls and self.sessions is not None:
+            usage = result.usage
+            self.sessions().record_usage(
+                state.caller.user,
+                llm_calls=usage.llm_calls,
+                prompt_tokens=usage.prompt_tokens,
+                completion_tokens=usage.completion_tokens,
+                cost=usage.cost,
+            )
         session_id = state.request.session_id
         if session_id is None or self.sessions is None:
             return
@@ -185,6 +241,82 @@ class ConsultTurn:
             )
         )
         return triaged
+
+    # --- the model, where one is allowed ---------------------------------------------------------
+
+    def _may_use_model(self, state: _State) -> bool:
+        return self.llm is not None and self.llm.usable and state.request.use_llm
+
+    async def _choose_model(self, state: _State, *texts: str) -> ModelChoice | None:
+        """Where a prompt of this turn made of ``texts`` may go; None when no model may be used."""
+        if not self._may_use_model(state):
+            return None
+        assert self.llm is not None
+        # asked again for each prompt: the draft may hold what the message did not (the screen caches blocks)
+        choice = await self.llm.choose(state.request.message, *texts, patient_active=state.patient_id is not None)
+        if state.model is not None and state.model.phi and not choice.phi:
+            choice = replace(choice, phi=True)  # PHI seen once in this turn is reported
+        state.model = choice
+        return choice if choice.endpoint is not None else None
+
+    async def _break_tie(self, state: _State, triaged: Triage) -> Triage:
+        """The rules are unsure: a model may change the route (never the intents or the plan)."""
+        choice = await self._choose_model(state)
+        assert state.budget is not None
+        refusal = state.budget.refusal()
+        if choice is None or choice.endpoint is None or refusal is not None:
+            return triaged
+        assert self.llm is not None
+        began = time.perf_counter()
+        messages = triage_messages(state.request.message, has_patient=state.patient_id is not None, rules=triaged)
+        model = self.llm.json_model(choice.endpoint)
+        try:
+            text = await model.complete_json(messages, triage_schema(), max_tokens=120)
+        except UpstreamError as exc:
+            await state.note(
+                TimelineStep(step="triage", what="asked the model for the route", outcome=exc.code, ms=_ms(began))
+            )
+            return triaged
+        self._charge(state, choice.endpoint, messages, text, model.last_usage)
+        answer = parse_route(text)
+        route = answer[0] if answer is not None else None
+        await state.note(
+            TimelineStep(
+                step="triage",
+                what=f"the {choice.endpoint} model chose route {route}"
+                if route
+                else "the model's answer was not a route",
+                why="the rules were unsure",
+                outcome="model" if route else "rules kept",
+                ms=_ms(began),
+            )
+        )
+        if route is None or route == triaged.route:
+            return triaged
+        state.budget.reroute(route, self.seconds_by_route, subtasks=max(1, len(triaged.intents)))
+        return Triage(route, triaged.intents, False, f"{triaged.reason}; the model chose {route}")  # type: ignore[arg-type]
+
+    def _charge(
+        self,
+        state: _State,
+        endpoint: str,
+        messages: list[dict[str, str]],
+        reply: str,
+        reported: tuple[int | None, int | None],
+    ) -> None:
+        assert state.budget is not None and self.llm is not None
+        prompt_price, completion_price = self.llm.prices(endpoint)  # type: ignore[arg-type]
+        state.budget.charge(
+            endpoint,
+            prompt_tokens=reported[0],
+            completion_tokens=reported[1],
+            prompt_chars=sum(len(m["content"]) for m in messages),
+            completion_chars=len(reply),
+            price_prompt_per_1k=prompt_price,
+            price_completion_per_1k=completion_price,
+        )
+        if endpoint not in state.models_used:
+            state.models_used.append(endpoint)
 
     async def _run_step(self, state: _State, step: Step) -> None:
         if step.needs_patient and not state.patient_id:
@@ -319,32 +451,7 @@ class ConsultTurn:
 
     async def _synthesize(self, state: _State, triaged: Triage, plan: Plan) -> TurnResult:
         began = time.perf_counter()
-        sentences: list[str] = []
-        citations: list[TurnCitation] = []
-        numbered: dict[tuple[str, str | None, str], int] = {}
-        if plan.direct:
-            sentences.append(plan.direct)
-        for _, rendered in state.rendered:
-            for text, source in rendered.lines:
-                if not text:
-                    continue
-                if source is None:
-                    sentences.append(text)
-                    continue
-                n = _number(source, numbered, citations)
-                sentences.append(_with_marker(text, n))
-        for write in state.writes:
-            if write.outcome == "waiting" and write.confirmation is not None:
-                sentences.append(f"Proposed, waiting for your approval ({write.confirmation.id}): {write.summary}.")
-            elif write.outcome == "approved":
-                sentences.append(f"Written after approval: {write.summary} ({write.resource}).")
-            else:
-                sentences.append(f"Not written: {write.summary}.")
-        sentences.extend(dict.fromkeys(state.skipped))
-        for reason in plan.cannot:
-            sentences.append(f"I cannot do this here: {reason}.")
-        if plan.clarify:
-            sentences.append(plan.clarify)
+        sentences, citations = _draft(state, plan)
         answered = bool(state.rendered or state.writes or plan.direct)
         if not answered:
             sentences.append("Nothing I could run answered this; see the warnings for what failed.")
@@ -352,21 +459,31 @@ class ConsultTurn:
         if not answered and plan.cannot and not state.failed:
             status = "cannot"
         confidence = "high" if status == "answered" and triaged.confident else ("medium" if answered else "low")
+        draft = " ".join(sentences)
+        text, how = draft, "from the tools' results, no model"
+        if _model_may_write(state, plan):
+            written = await self._write(state, triaged, draft, citations)
+            if written is not None:
+                text, how = written
+        else:
+            await _stream_text(state, draft, citations)
+        cited = set(marker_numbers(text))
         await state.note(
             TimelineStep(
                 step="synthesis",
-                what=f"{len(sentences)} sentences, {len(citations)} sources",
-                why="from the tools' results, no model",
+                what=f"{len(sentence_pieces(text))} sentences, {len(cited)} sources",
+                why=how,
                 ms=_ms(began),
             )
         )
+        assert state.budget is not None
         return TurnResult(
             status=status,
-            final_response=" ".join(sentences),
+            final_response=text,
             route=triaged.route,
             confidence_level=confidence,
             reasoning_timeline=state.timeline,
-            sources_used=citations,
+            sources_used=[c for c in citations if c.n in cited],
             tool_calls=state.calls,
             proposed_writes=state.writes,
             warnings=state.warnings,
@@ -376,7 +493,142 @@ class ConsultTurn:
                 {"tool": step.tool, "intent": step.intent.kind, "values": rendered.values}
                 for step, rendered in state.rendered
             ],
+            model="+".join(state.models_used) or "none",
+            phi_detected=state.model.phi if state.model is not None else None,
+            usage=state.budget.usage(),
         )
+
+    async def _write(
+        self, state: _State, triaged: Triage, draft: str, citations: list[TurnCitation]
+    ) -> tuple[str, str] | None:
+        """The answer in the model's words, streamed as it passes the checks; None: the draft stands
+        (and has been streamed)."""
+        choice = await self._choose_model(state, draft)
+        assert state.budget is not None
+        refusal = state.budget.refusal() if choice is not None else None
+        if choice is None or choice.endpoint is None or refusal is not None:
+            if refusal is not None:
+                state.warnings.append(f"The answer is in the tools' own words: {refusal}.")
+            await _stream_text(state, draft, citations)
+            return None
+        assert self.llm is not None
+        endpoint = choice.endpoint
+        client = self.llm.client(endpoint)
+        breaker = self.llm.router.breakers[endpoint]
+        if not breaker.allow():
+            state.warnings.append(
+                f"The {endpoint} model failed {breaker.consecutive_failures} times in a row and is skipped for "
+                f"{breaker.retry_in():.0f} s more; the answer is in the tools' own words."
+            )
+            await _stream_text(state, draft, citations)
+            return None
+        preferences = state.preferences
+        length = preferences.answer_length if preferences is not None else "normal"
+        messages = writer_messages(
+            state.request.message,
+            draft,
+            length=length,
+            specialty=preferences.specialty if preferences is not None else None,
+            route=triaged.route,
+        )
+        sources = {c.n for c in citations}
+        allowed = numbers_in(draft) | numbers_in(state.request.message)
+        guard = SentenceGuard(AnswerStream(state.on_event, citations), allowed, sources)
+        settings = self.llm.settings
+        began = time.perf_counter()
+        try:
+            completion = await client.complete(
+                messages,
+                max_tokens=max_tokens_for(length, settings.llm_max_tokens),
+                temperature=settings.llm_temperature,
+                on_token=guard.feed,
+            )
+            await guard.finish()
+            written = write_answer(completion.text, bool(sources), sources)
+        except (Ungrounded, UpstreamError) as exc:
+            if isinstance(exc, UpstreamError):
+                breaker.record_failure()
+                why, outcome = exc.message, exc.code
+            else:
+                breaker.record_success()  # the endpoint works; its wording did not pass
+                self._charge(state, endpoint, messages, guard.text, (None, None))
+                why, outcome = exc.reason, "not used"
+            state.warnings.append(
+                f"The {endpoint} model's wording was not used ({why}); the answer is in the tools' own words."
+            )
+            await state.note(
+                TimelineStep(
+                    step="synthesis",
+                    what=f"asked the {endpoint} model to write the answer",
+                    why=why,
+                    outcome=outcome,
+                    ms=_ms(began),
+                )
+            )
+            if guard.streamed and state.on_event is not None:
+                await state.on_event("retract", {"reason": why})
+            await _stream_text(state, draft, citations)
+            return None
+        except BaseException:
+            breaker.abandon()  # cancelled mid-call: no verdict on the model
+            raise
+        breaker.record_success()
+        self._charge(
+            state, endpoint, messages, completion.text, (completion.prompt_tokens, completion.completion_tokens)
+        )
+        if completion.finish_reason == "length":
+            state.warnings.append("The model's answer was cut at its length limit.")
+        state.warnings.append(
+            f"Worded by the {endpoint} model from the tools' results; its numbers and sources were checked against them."
+        )
+        first = f", first token {completion.ttft_ms:.0f} ms" if completion.ttft_ms is not None else ""
+        how = f"written by the {endpoint} model ({completion.model}{first}), checked against the tools' results"
+        return written.text, how
+
+
+def _draft(state: _State, plan: Plan) -> tuple[list[str], list[TurnCitation]]:
+    """The answer from the tools' results, each fact with its marker: what a model may only reword."""
+    sentences: list[str] = []
+    citations: list[TurnCitation] = []
+    numbered: dict[tuple[str, str | None, str], int] = {}
+    if plan.direct:
+        sentences.append(plan.direct)
+    for _, rendered in state.rendered:
+        for text, source in rendered.lines:
+            if not text:
+                continue
+            if source is None:
+                sentences.append(text)
+                continue
+            n = _number(source, numbered, citations)
+            sentences.append(_with_marker(text, n))
+    for write in state.writes:
+        if write.outcome == "waiting" and write.confirmation is not None:
+            sentences.append(f"Proposed, waiting for your approval ({write.confirmation.id}): {write.summary}.")
+        elif write.outcome == "approved":
+            sentences.append(f"Written after approval: {write.summary} ({write.resource}).")
+        else:
+            sentences.append(f"Not written: {write.summary}.")
+    sentences.extend(dict.fromkeys(state.skipped))
+    for reason in plan.cannot:
+        sentences.append(f"I cannot do this here: {reason}.")
+    if plan.clarify:
+        sentences.append(plan.clarify)
+    return sentences, citations
+
+
+def _model_may_write(state: _State, plan: Plan) -> bool:
+    """Only an answer made of tool results is reworded: writes, refusals and questions keep their exact words."""
+    return bool(state.rendered) and not (state.writes or state.skipped or plan.cannot or plan.clarify or plan.direct)
+
+
+async def _stream_text(state: _State, text: str, citations: list[TurnCitation]) -> None:
+    if state.on_event is None:
+        return
+    stream = AnswerStream(state.on_event, citations)
+    for piece in sentence_pieces(text):
+        await stream.feed(piece)
+    await stream.close()
 
 
 def _number(source: Source, numbered: dict[tuple[str, str | None, str], int], citations: list[TurnCitation]) -> int:

@@ -2,8 +2,11 @@
 
 With ``Accept: text/event-stream`` the turn streams as it happens: ``step`` (each timeline step:
 context, triage, plan, every tool call with its outcome), ``confirmation`` (a write waiting for
-approval: answer it with ``POST /v1/confirmations/{id}``), then ``final`` (the whole ``TurnResult``).
-Writes are never approved here: they wait for the clinician.
+approval: answer it with ``POST /v1/confirmations/{id}``), ``source`` (a ``TurnCitation``, sent before
+the first ``token`` that cites it), ``token`` (``{"text": …}``, the answer as it is written),
+``retract`` (``{"reason": …}``: a model's wording failed its checks; drop the text and sources shown so
+far, the tools' own answer follows), then ``final`` (the whole ``TurnResult``, authoritative) or
+``error``. Writes are never approved here: they wait for the clinician.
 """
 
 from __future__ import annotations

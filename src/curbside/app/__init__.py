@@ -205,7 +205,9 @@ class Curbside:
 
     @cached_property
     def turns(self) -> ConsultTurn:
-        """The consult turn over this application's tools (rules triage and plan; no model needed)."""
+        """The consult turn over this application's tools: rules triage and plan; a configured model may break a
+        triage tie and word the answer, under the PHI routing policy and the route's budgets."""
+        from curbside.agent.llm_access import TurnLLM
         from curbside.agent.triage import triage
         from curbside.agent.turn import ConsultTurn
         from curbside.tools.calculators.catalog import calculators
@@ -215,6 +217,9 @@ class Curbside:
             triage=triage,
             calculators=lambda: {cid: c.title for cid, c in calculators().items()},
             sessions=lambda: self.sessions,
+            llm=TurnLLM(self.models, self.phi_screen, self.settings),
+            seconds_by_route=self.settings.turn_time_budget_s,
+            daily_cost_limit=self.settings.llm_user_daily_cost_limit,
         )
 
     @cached_property

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -20,6 +21,7 @@ from curbside.errors import UpstreamError
 __all__ = ["ChatClient", "Completion", "LLMClient", "Message"]
 
 Message = dict[str, str]
+TokenSink = Callable[[str], Awaitable[None]]  # receives each piece of text as the model writes it
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +41,14 @@ class LLMClient(Protocol):
     name: str  # "local" | "cloud": which configured endpoint this is
     model: str
 
-    async def complete(self, messages: list[Message], *, max_tokens: int, temperature: float) -> Completion: ...
+    async def complete(
+        self,
+        messages: list[Message],
+        *,
+        max_tokens: int,
+        temperature: float,
+        on_token: TokenSink | None = None,
+    ) -> Completion: ...
 
 
 class ChatClient:
@@ -67,17 +76,26 @@ class ChatClient:
     def describe(self) -> str:
         return f"{self.name}: {self.model} at {self.base_url}"
 
-    async def complete(self, messages: list[Message], *, max_tokens: int, temperature: float) -> Completion:
-        body = {
+    async def complete(
+        self,
+        messages: list[Message],
+        *,
+        max_tokens: int,
+        temperature: float,
+        on_token: TokenSink | None = None,
+    ) -> Completion:
+        """One completion, streamed; ``on_token`` sees each piece of text as it arrives."""
+        body: dict[str, Any] = {
             "model": self.model,
             "messages": messages,
             "max_tokens": max_tokens,
             "temperature": temperature,
             "stream": True,
+            "stream_options": {"include_usage": True},
         }
         try:
             async with asyncio.timeout(self.timeout_s):
-                return await self._stream(body)
+                return await self._stream(body, on_token)
         except TimeoutError as exc:  # asyncio.timeout raises the builtin
             raise UpstreamError(
                 f"The {self.name} model at {self.base_url} did not finish within {self.timeout_s:g} s.",
@@ -92,7 +110,7 @@ class ChatClient:
                 f"Cannot reach the {self.name} model at {self.base_url}: {exc or type(exc).__name__}."
             ) from exc
 
-    async def _stream(self, body: dict[str, Any]) -> Completion:
+    async def _stream(self, body: dict[str, Any], on_token: TokenSink | None = None) -> Completion:
         started = time.perf_counter()
         first: float | None = None
         parts: list[str] = []
@@ -110,6 +128,8 @@ class ChatClient:
                     # a server that ignores "stream" sends one JSON body
                     payload = _json(await response.aread(), self.name)
                     text, model, finish, usage = _read_message(payload, model, self.name)
+                    if on_token is not None and text:
+                        await on_token(text)
                     elapsed = (time.perf_counter() - started) * 1000
                     return Completion(text, model, finish, None, elapsed, *_usage(usage))
                 async for line in response.aiter_lines():
@@ -129,6 +149,8 @@ class ChatClient:
                             if first is None:
                                 first = time.perf_counter()
                             parts.append(delta)
+                            if on_token is not None:
+                                await on_token(delta)
                         finish = choice.get("finish_reason") or finish
         elapsed = (time.perf_counter() - started) * 1000
         ttft = (first - started) * 1000 if first is not None else None

@@ -47,7 +47,24 @@ CREATE TABLE messages (
 CREATE INDEX messages_session ON messages(user, session_id, id);
 """
 
-SESSION_MIGRATIONS: tuple[Migration, ...] = (Migration(1, "sessions", _INITIAL),)
+# what each user's turns spent on models, per UTC day: counts, not content (the daily cost limit reads it)
+_USAGE = """
+CREATE TABLE model_usage (
+    user              TEXT NOT NULL,
+    day               TEXT NOT NULL,      -- YYYY-MM-DD, UTC
+    turns             INTEGER NOT NULL DEFAULT 0,
+    llm_calls         INTEGER NOT NULL DEFAULT 0,
+    prompt_tokens     INTEGER NOT NULL DEFAULT 0,
+    completion_tokens INTEGER NOT NULL DEFAULT 0,
+    cost              REAL NOT NULL DEFAULT 0,
+    PRIMARY KEY (user, day)
+) WITHOUT ROWID;
+"""
+
+SESSION_MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "sessions", _INITIAL),
+    Migration(2, "model usage", _USAGE),
+)
 
 
 class SessionDatabase(Database):

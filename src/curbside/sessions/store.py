@@ -247,6 +247,42 @@ class SessionStore:
             )
         return preferences
 
+    # --- model usage (the daily cost limit) ------------------------------------------------------
+    def spent_today(self, user: str) -> float:
+        """What ``user``'s turns spent on models today (UTC), at the configured prices."""
+        row = self._db.one(
+            "SELECT cost FROM model_usage WHERE user = ? AND day = ?", (_check_user(user), self._day())
+        )
+        return float(row[0]) if row else 0.0
+
+    def record_usage(
+        self, user: str, *, llm_calls: int, prompt_tokens: int, completion_tokens: int, cost: float
+    ) -> None:
+        """Add one turn's model use to ``user``'s day."""
+        with self._db.transaction():
+            self._db.execute(
+                "INSERT INTO model_usage(user, day, turns, llm_calls, prompt_tokens, completion_tokens, cost) "
+                "VALUES (?, ?, 1, ?, ?, ?, ?) ON CONFLICT(user, day) DO UPDATE SET turns = turns + 1, "
+                "llm_calls = llm_calls + excluded.llm_calls, prompt_tokens = prompt_tokens + excluded.prompt_tokens, "
+                "completion_tokens = completion_tokens + excluded.completion_tokens, cost = cost + excluded.cost",
+                (_check_user(user), self._day(), llm_calls, prompt_tokens, completion_tokens, cost),
+            )
+
+    def usage(self, user: str | None = None, days: int = 30) -> builtins.list[dict[str, Any]]:
+        """Per user and day, the newest first: turns, model calls, tokens, cost (the last ``days`` days)."""
+        since = time.strftime("%Y-%m-%d", time.gmtime(self._now() - days * _DAY_S))
+        where, params = ("day > ?", [since]) if user is None else ("user = ? AND day > ?", [_check_user(user), since])
+        rows = self._db.rows(
+            "SELECT user, day, turns, llm_calls, prompt_tokens, completion_tokens, cost FROM model_usage "
+            f"WHERE {where} ORDER BY day DESC, user",
+            params,
+        )
+        keys = ("user", "day", "turns", "llm_calls", "prompt_tokens", "completion_tokens", "cost")
+        return [dict(zip(keys, row, strict=True)) for row in rows]
+
+    def _day(self) -> str:
+        return time.strftime("%Y-%m-%d", time.gmtime(self._now()))
+
     # --- purging -------------------------------------------------------------------------------
     def purge(
         self, user: str | None = None, session_id: str | None = None, older_than_days: float | None = None

@@ -116,6 +116,7 @@ class ChatJsonModel:
         self._transport = transport
         self._style: Literal["json_schema", "json_object"] = "json_schema"
         self.last_ms: float | None = None  # the last call's wall time (benchmarks read it)
+        self.last_usage: tuple[int | None, int | None] = (None, None)  # prompt and completion tokens, as reported
 
     async def complete_json(self, messages: list[Message], schema: dict[str, Any], *, max_tokens: int) -> str:
         if self.breaker is not None and not self.breaker.allow():
@@ -175,6 +176,8 @@ class ChatJsonModel:
             content = payload["choices"][0]["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError) as exc:
             raise UpstreamError(f"the {self.name} model's reply has no choices[0].message.content") from exc
+        usage = payload.get("usage") or {}
+        self.last_usage = (usage.get("prompt_tokens"), usage.get("completion_tokens"))
         return str(content or "")
 
     def _body(self, messages: list[Message], schema: dict[str, Any], max_tokens: int) -> dict[str, Any]:
