@@ -473,3 +473,14 @@ def test_an_ic_alone_is_not_a_fee_where_a_dollar_fee_is_left_over(parsed: Parsed
     335.65 over (and give S034 I.C): the page stays 'fee unknown'."""
     for line in (40938, 40963, 40964):
         assert at_line(parsed, line).status == "unknown"
+
+
+def test_a_run_whose_every_fee_the_index_states_is_taken_in_order(parsed: ParsedSchedule) -> None:
+    """A10 (7112-7126): 'C002 - first five weeks …… per visit' 'C007 - sixth to thirteenth week …… per visit'
+    'C009 - after thirteenth week …… per visit' · Amd 12 Draft 1 · A10 · 111.70 · 34.10 34.10 34.10: the
+    111.70 right after them is an earlier code's; the index gives C002, C007 and C009 34.10 each.
+    J64 (24453-24472): ten cytopathology codes L806 … L820, then · 77.20 · 36.35 36.35 36.35 14.30 25.00 ·
+    24.70 25.20 13.60 29.65 8.50 (the index: L806 36.35 … L820 8.50; 77.20 is L822's)."""
+    assert [at_line(parsed, n).fee_text for n in (7112, 7113, 7115)] == ["34.10"] * 3
+    assert [at_line(parsed, n).fee_text for n in (24453, 24459, 24470, 24472)] == ["36.35", "14.30", "29.65", "8.50"]
+    assert at_line(parsed, 24430).status == "unknown"  # L822: 38.25 is printed right after it, 77.20 in order

@@ -89,11 +89,11 @@ def test_premiums(parsed: ParsedSchedule) -> None:
 
 def test_misaligned_runs_are_fee_unknown_never_shifted(parsed: ParsedSchedule) -> None:
     fp = "Family Practice & Practice in General (00)"
-    # A10: C002 C007 C009 are followed by 111.70 (A813's, moved by the extraction) and 34.10 x3
+    # A10: C002 C007 C009 are followed by 111.70 (A813's, moved by the extraction) and 34.10 x3: not shifted;
+    # the second reading takes the 34.10s, which the Numeric Index states for each (test_ohip_fees)
     for code in ("C002", "C007", "C009"):
         (x,) = listed(parsed, code, fp)
-        assert (x.status, x.fee, x.fee_text) == ("unknown", None, "fee unknown")
-        assert x.reason == "3 code(s) before 4 fee value(s) (A10 line 7112)"
+        assert (x.status, x.fee, x.fee_text) == ("aligned", 34.10, "34.10")
     (c813,) = listed(parsed, "C813", fp)  # its fee went to the run above; C815's 186.95 alone follows the pair
     assert c813.status == "unknown" and c813.reason == "2 code(s) before 1 fee value(s) (A10 line 7080)"
     (k041,) = listed(parsed, "K041", fp)  # 'K041' / '70.10' / '- additional units …': which fee is whose?

@@ -39,7 +39,10 @@ The readings, each taken only where the page's structure bears it out:
   marker);
 * **verified** (``realign_verified``): runs of groups and boxes of as many fees,
   where the Schedule's cross-references (the Numeric Index, another listing of
-  the code) confirm the first and last codes' fees and contradict none.
+  the code) confirm the first and last codes' fees and contradict none; a run
+  whose every fee they confirm needs no more of the page's structure than its
+  order (A10: C002 C007 C009 · A10 · 111.70 · 34.10 34.10 34.10, the index
+  giving each 34.10; J64: ten codes, then 77.20 before their ten fees).
 
 What the structure must bear out, read from the 2025-03-03 file and checked
 against the Numeric Index (no fee aligned here contradicts it):
@@ -318,7 +321,9 @@ class _Reading:
     def chunk_page(self, page: _Page, verdict: Verdict) -> dict[int, int]:
         """Runs of consecutive groups paired with runs of consecutive boxes of as many fees, each run borne out
         by cross-references: no code's fee contradicted, and every code the Schedule prices nowhere else lying
-        between two codes it confirms (a pairing shifted by one would break a confirmation)."""
+        between two codes it confirms (a pairing shifted by one would break a confirmation). A run whose every
+        fee is confirmed is taken whatever else the page prints around it (a fee right after its last code
+        may be another's: J64's 77.20 is L822's, the index says, not L820's)."""
         groups, boxes = page.groups(), page.boxes()
         gs = list(groups)
         bs = sorted(boxes, key=lambda b: boxes[b][0])
@@ -343,7 +348,7 @@ class _Reading:
                 codes = [(c, g) for g in gs[gi:gj] for c in groups[g]]
                 fees = [(f, b) for b in bs[bi:bj] for f in boxes[b]]
                 said = self._confirmations(codes, fees, verdict)
-                if (
+                if all(x == 1 for x in said) or (
                     self._fits(codes, fees, straddle_ok=True)
                     and _borne_out(said)
                     and self._keeps_own(codes, fees, free)
