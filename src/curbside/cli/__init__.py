@@ -33,6 +33,7 @@ def _register() -> None:
         jobs,
         kb,
         mcp,
+        models,
         search,
         serve,
         sessions,
@@ -63,6 +64,7 @@ def _register() -> None:
         users.users_group,
         sessions.sessions_group,
         audit.audit_group,
+        models.models_group,
     ):
         cli.add_command(command)
 
