@@ -15,7 +15,7 @@ import pytest
 from curbside.coverage.ohip.crossref import check_fees
 from curbside.coverage.ohip.layout import Edition, Layout, Line, is_furniture, page_markers, read_layout
 from curbside.coverage.ohip.listings import Listing, read_listings
-from curbside.coverage.ohip.numeric_index import IndexPage, direct_fees, read_index
+from curbside.coverage.ohip.numeric_index import IndexPage, direct_fees, leading_fees, read_index
 from curbside.coverage.ohip.parse import ParsedSchedule, parse_schedule
 from curbside.coverage.ohip.realign import Token, realign_verified
 
@@ -160,13 +160,16 @@ def test_a_page_whose_order_the_fees_contradict_stays_unknown(raw: list[str], pa
         · 9 · 986.05 · 11 · 9 · 1250.00 · 11 · INCISION / Biopsy / # Z762 - needle …… # Z577 - incisional ……
 
     Ten codes and ten fees, but in order Z762 would take 986.05 (the index gives 102.10): the fees right
-    after S309 S299 E709 cannot be a later group's, so the page is left 'fee unknown'.
+    after S309 S299 E709 cannot be a later group's, so the page is left 'fee unknown' — but for the run
+    the index confirms fee by fee (its first '$' box: Z762 102.10, Z577 122.05, S297 406.85), the
+    page's first three fees.
     """
     page = read_excerpt(raw, 43755, 43879)
     for code in ("S309", "S299", "Z762", "Z577", "S297"):
-        assert page[code][0].status == "unknown", code
+        assert page[code][0].status == "unknown", code  # the excerpt has no index
+    for code, fee in (("S309", None), ("S299", None), ("Z762", 102.10), ("Z577", 122.05), ("S297", 406.85)):
         (x,) = [x for _, x in parsed.listings if x.code == code and x.page == "S32"]
-        assert x.status == "unknown"
+        assert x.fee == fee and x.status == ("unknown" if fee is None else "aligned")
 
 
 def test_fees_right_after_a_group_are_its_own_before_they_are_an_earlier_groups(
@@ -344,6 +347,10 @@ def test_the_numeric_index_read_where_its_columns_pair_directly(ohip_text: Path)
     direct = direct_fees(index)
     assert len(index) > 100 and len(direct) > 2600
     assert direct["A001"] == 23.75 and direct["A003"] == 87.35  # NI1
+    # a page's first '$' box, ended by a blank cell, holds its first codes' fees: NI100 R602 596.35, R603 1586.20
+    leading = leading_fees(index)
+    assert leading.keys() > direct.keys() and (leading["R602"], leading["R603"]) == (596.35, 1586.20)
+    assert "R604" not in leading  # the blank cell (I.C)
 
 
 def test_a_run_is_taken_on_cross_references_only_between_two_confirmed_codes() -> None:

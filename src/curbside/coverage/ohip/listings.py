@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from curbside.coverage.ohip.layout import Layout, Line
-from curbside.coverage.ohip.numeric_index import direct_fees, read_index
+from curbside.coverage.ohip.numeric_index import leading_fees, read_index
 from curbside.coverage.ohip.realign import Token, realign, realign_verified
 
 __all__ = ["FeeStatus", "Listing", "ListingPages", "ListingReport", "read_listings"]
@@ -638,7 +638,7 @@ class _Reader:
 
     def _verdict(self) -> Callable[[int, int], int]:
         """Whether the Schedule states a code's fee elsewhere: the Numeric Index, or another listing of it."""
-        index = direct_fees(read_index(self.layout))
+        index = leading_fees(read_index(self.layout))
         listed: dict[str, set[float]] = {}
         for x in self.listings:
             if x.status == "aligned" and not x.components and x.unit != "table" and x.fee is not None:

