@@ -21,6 +21,9 @@ NOW = datetime(2024, 2, 1, 9, 0, tzinfo=UTC)
         ("Order a new HbA1c if her last one is more than a year old.", Condition("older", 365)),
         ("A1c overdue? If >1 yr since the last, order one.", Condition("older", 365)),
         ("What was her potassium?", None),
+        ("order an HbA1c only if he hasn't had one in the last 12 months", Condition("older", 365)),
+        ("lipid panel please, if not done within the past 6 months", Condition("older", 183)),
+        ("repeat the TSH if it's older than 18 months", Condition("older", 548)),
     ],
 )
 def test_the_condition_is_read_from_the_words(message: str, expected: Condition | None) -> None:
@@ -52,3 +55,43 @@ def test_the_writes_the_request_names() -> None:
     assert repeat[1]["code"] == "6298-4" and repeat[1]["when"] == "2024-02-02T08:00:00+00:00"
     (ecg_k, ecg) = conditional_writes("if K above 5.0: stat repeat K and a stat ECG (SNOMED 268400002)", NOW, "k")
     assert ecg_k[1]["priority"] == "stat" and ecg[1]["code"] == "268400002"
+
+
+def test_a_condition_of_some_months_is_said_in_months() -> None:
+    assert Condition("older", 183).words("lipid panel") == "the last lipid panel is more than 6 months old"
+    assert Condition("older", 365).words("HbA1c") == "the last HbA1c is more than a year old"
+
+
+@pytest.mark.parametrize(
+    ("message", "conditional"),
+    [
+        ("order an HbA1c only if he hasn't had one recently", True),
+        ("add penicillin allergy unless it's already there", True),
+        ("if you can, record BP 120/80 for her", False),
+        ("record a weight of 80 kg", False),
+        ("prescribe oxycodone 5 mg if needed for pain", False),
+    ],
+)
+def test_a_write_made_to_depend_on_something_is_recognised(message: str, conditional: bool) -> None:
+    from curbside.agent.conditions import states_a_condition
+
+    assert states_a_condition(message) is conditional
+
+
+def test_a_write_whose_condition_cannot_be_read_is_not_proposed() -> None:
+    from curbside.agent.intents import Intent, Triage
+    from curbside.agent.planner import plan_turn
+
+    message = "order an HbA1c only if he hasn't had one recently"
+    triaged = Triage(
+        "multi_step",
+        (
+            Intent("patient_labs", {"lab": "HbA1c", "latest": True}),
+            Intent("chart_write", {"write": "order_service", "kind": "lab", "display": "HbA1c", "code": "4548-4"}),
+        ),
+        True,
+        "a write that depends on a value",
+    )
+    plan = plan_turn(triaged, has_patient=True, now=NOW, message=message)
+    assert [s.tool for s in plan.steps] == ["ehr.get_observations"]
+    assert plan.clarify is not None and plan.clarify.startswith("Nothing was proposed")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-__all__ = ["Condition", "DoseRule", "condition_in", "conditional_writes", "dose_rule_in"]
+__all__ = ["Condition", "DoseRule", "condition_in", "conditional_writes", "dose_rule_in", "states_a_condition"]
 
 _BELOW = r"(?:below|under|less than|lower than|<)"
 _ABOVE = r"(?:above|over|greater than|more than|higher than|>)"
@@ -25,6 +25,22 @@ _OLDER = re.compile(
     r"(?:more than|over|older than|>)\s*(?:a|one|1|12)\s*(?:year|yr|months?)|(?:a|one|1)\s*year\s*(?:old|ago)"
 )
 _IF = re.compile(r"\bif\b|\bonly\b|\banything over\b|\?\s*if yes\b|\bdue\b")
+# "hasn't had one in the last 12 months", "not checked within the past 6 months": due when older than that
+_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "six": 6, "twelve": 12, "eighteen": 18}
+_NOT_WITHIN = re.compile(
+    r"\b(?:has\s*n[o']?t|hasnt|had\s*n[o']?t|hadnt|not|no\s+\w+)\b[^.;:?!]{0,40}?\b(?:in|within)\s+the\s+"
+    r"(?:last|past|previous)\s+(?P<n>\d+|a|an|one|two|three|six|twelve|eighteen)?\s*(?P<unit>days?|weeks?|months?|"
+    r"years?|yrs?|mos?)\b"
+)
+_OLDER_N = re.compile(
+    r"(?:more than|over|older than|>)\s*(?P<n>\d+|two|three|six|eighteen)\s*(?P<unit>days?|weeks?|months?|mos?|years?|yrs?)"
+)
+_UNIT_DAYS = {"d": 1, "w": 7, "m": 30.44, "y": 365.25}
+# a write the message makes depend on something: "only if", "if …", "unless …" (not "if you can", "if possible")
+_CONDITIONAL = re.compile(
+    r"\bunless\b|\bif\b(?!\s+(?:you\s+(?:can|could|don'?t\s+mind|have\s+a\s+(?:sec|moment|minute))|possible|"
+    r"that'?s\s+(?:ok|okay|alright)|ok|okay|needed\s+for\s+pain))"
+)
 _PER_STEP = re.compile(
     r"(?:one|1)\s*(?:tablet|tab)s?\s*(?:for every|per|for each)\s*(?P<step>\d*\.\d+)(?:\s*mmol/l)?\s*"
     r"(?:below|under)\s*(?P<t>\d+(?:\.\d+)?)"
@@ -51,7 +67,9 @@ class Condition:
 
     def words(self, label: str) -> str:
         if self.kind == "older":
-            return f"the last {label} is more than a year old"
+            days = self.threshold or 365
+            age = "a year" if days == 365 else (f"{days / 30.44:.0f} months" if days >= 56 else f"{days:g} days")
+            return f"the last {label} is more than {age} old"
         return f"the latest {label} is {self.kind} {self.threshold:g}"
 
 
@@ -69,6 +87,9 @@ def condition_in(message: str) -> Condition | None:
     low = message.lower()
     if not _IF.search(low):
         return None
+    within = _NOT_WITHIN.search(low) or _OLDER_N.search(low)
+    if within:
+        return Condition("older", _days(within.group("n"), within.group("unit")))
     if _OLDER.search(low):
         return Condition("older", 365)
     target = _TARGET.search(low)
@@ -78,6 +99,18 @@ def condition_in(message: str) -> Condition | None:
     if found:
         return Condition("below" if found.group("below") else "above", float(found.group("n")))
     return None
+
+
+def states_a_condition(message: str) -> bool:
+    """Does the message make something depend on a condition ("only if …", "unless …")? A write in such a
+    message is proposed only when the condition was read and can be checked."""
+    return _CONDITIONAL.search(message.lower()) is not None
+
+
+def _days(count: str | None, unit: str) -> float:
+    n = _COUNTS.get(count or "a") if not (count or "").isdigit() else int(count or 1)
+    days = (n or 1) * _UNIT_DAYS[unit[0]]
+    return 365.0 if round(days) in (365, 366) else round(days)
 
 
 def dose_rule_in(message: str) -> DoseRule | None:

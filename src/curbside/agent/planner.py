@@ -12,7 +12,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from curbside.agent.conditions import Condition, DoseRule, condition_in, conditional_writes, dose_rule_in
+from curbside.agent.conditions import (
+    Condition,
+    DoseRule,
+    condition_in,
+    conditional_writes,
+    dose_rule_in,
+    states_a_condition,
+)
 from curbside.agent.intents import Intent, Triage
 
 __all__ = ["PATIENT", "Plan", "Step", "plan_turn"]
@@ -47,9 +54,19 @@ def plan_turn(triage: Triage, *, has_patient: bool, now: datetime, message: str)
     condition = condition_in(message)
     lab = next((i for i in triage.intents if i.kind == "patient_labs"), None)
     intents = triage.intents
-    if condition is not None and lab is not None and has_patient:
+    gated = condition is not None and lab is not None and has_patient
+    if gated:
         # "if her K is under 4.0, give … and repeat …": read the lab, then the writes the words name, gated
         intents = tuple(i for i in intents if i.kind not in ("chart_write", "drug_label"))
+    elif (condition is not None or states_a_condition(message)) and any(i.kind == "chart_write" for i in intents):
+        # a write made to depend on something this turn cannot check is never proposed as if unconditional
+        intents = tuple(i for i in intents if i.kind != "chart_write")
+        plan.clarify = (
+            "Nothing was proposed: the write depends on a condition I could not check"
+            + ("" if has_patient else " without a patient")
+            + ". Say it as, for example, \"order an HbA1c if the last one is more than a year old\" or "
+            "\"if her potassium is below 3.5, …\"."
+        )
     for intent in intents:
         _plan_intent(plan, intent, has_patient=has_patient, now=now, message=message)
     if condition is not None and lab is not None and has_patient:
