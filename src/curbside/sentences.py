@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["split_sentences"]
+__all__ = ["sentence_pieces", "split_sentences"]
 
 # Period-final words that precede more of the same sentence: never a boundary.
 _NEVER_FINAL = frozenset(
@@ -36,6 +36,19 @@ def split_sentences(text: str) -> list[str]:
     for paragraph in _PARAGRAPH_BREAK.split(text):
         out.extend(_split_paragraph(paragraph))
     return out
+
+
+def sentence_pieces(text: str) -> list[str]:
+    """``text`` cut after each sentence end, every piece keeping its trailing space: they rejoin exactly
+    (for streaming an answer sentence by sentence)."""
+    pieces: list[str] = []
+    start = 0
+    for match in re.finditer(r"(?<=[.!?])\s+", text):
+        pieces.append(text[start : match.end()])
+        start = match.end()
+    if start < len(text):
+        pieces.append(text[start:])
+    return pieces
 
 
 def _split_paragraph(text: str) -> list[str]:

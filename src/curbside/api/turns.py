@@ -11,17 +11,14 @@ far, the tools' own answer follows), then ``final`` (the whole ``TurnResult``, a
 
 from __future__ import annotations
 
-import asyncio
-import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import StreamingResponse
 
 from curbside.agent.models import TurnRequest, TurnResult
 from curbside.api.deps import ClinicalCaller, Core, clinical_caller
 from curbside.api.errors import ERROR_RESPONSES
+from curbside.api.sse import event_stream
 from curbside.errors import ValidationError
 
 __all__ = ["router"]
@@ -43,35 +40,4 @@ async def turn(body: TurnRequest, request: Request, core: Core, caller: Clinical
         )
     if "text/event-stream" not in request.headers.get("accept", ""):
         return await core.turn(body, caller, channel="http")
-    return StreamingResponse(
-        _events(core, body, caller),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
-
-
-async def _events(core: Any, body: TurnRequest, caller: Any) -> AsyncIterator[bytes]:
-    queue: asyncio.Queue[tuple[str, Any] | None] = asyncio.Queue()
-
-    async def on_event(kind: str, data: dict[str, Any]) -> None:
-        await queue.put((kind, data))
-
-    async def run() -> None:
-        try:
-            result = await core.turn(body, caller, channel="http", on_event=on_event)
-            await queue.put(("final", result.model_dump(mode="json")))
-        except Exception as exc:  # the stream has begun: the error travels as an event, not a status
-            code = getattr(exc, "code", "INTERNAL_ERROR")
-            message = getattr(exc, "message", "The turn failed; the server log has the details.")
-            await queue.put(("error", {"code": code, "message": message}))
-        finally:
-            await queue.put(None)
-
-    task = asyncio.create_task(run())
-    try:
-        while (item := await queue.get()) is not None:
-            kind, data = item
-            yield f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
-    finally:
-        if not task.done():
-            task.cancel()
+    return event_stream(lambda sink: core.turn(body, caller, channel="http", on_event=sink))

@@ -323,9 +323,17 @@ class Curbside:
                 self._coverage_services[name] = service
             return self._coverage_services[name]
 
-    async def ask(self, request: AskRequest, caller: ToolCaller, *, channel: str) -> Answer:
+    async def ask(
+        self,
+        request: AskRequest,
+        caller: ToolCaller,
+        *,
+        channel: str,
+        on_event: Callable[[str, dict[str, Any]], Awaitable[None]] | None = None,
+    ) -> Answer:
         """A cited answer to ``request``, with its audit row (the question redacted; PHI flag and model
-        from the answer). Sizes are checked first: an over-long question costs only its cut row."""
+        from the answer). Sizes are checked first: an over-long question costs only its cut row. With
+        ``on_event``, a model's answer streams as it is written (``ask/stream.py``)."""
         from curbside.ask.record import ask_entry
         from curbside.audit.recording import audited_async
         from curbside.phi import remembered_detections
@@ -333,7 +341,7 @@ class Curbside:
         with remembered_detections():  # the question is screened, then redacted for its row: analysed once
             async with audited_async(self.audit, ask_entry(caller, request, channel=channel)) as scope:
                 self.asker.check(request)
-                answer = await self.asker.ask(request)
+                answer = await self.asker.ask(request, on_event)
                 scope.entry = ask_entry(caller, request, channel=channel, answer=answer)
         return answer
 

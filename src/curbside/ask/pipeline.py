@@ -31,6 +31,7 @@ from curbside.ask.abstain import (
 from curbside.ask.clarify import clarifying_question
 from curbside.ask.focus import Outline, missing_population, off_subject
 from curbside.ask.query import compose_query
+from curbside.ask.stream import EventSink, RenumberingStream
 from curbside.errors import UpstreamError, ValidationError
 from curbside.llm.extractive import ExtractiveAnswer, extractive_answer
 from curbside.llm.markers import check_markers
@@ -61,8 +62,9 @@ class Asker:
         self.router = router
         self.screen = screen
 
-    async def ask(self, request: AskRequest) -> Answer:
-        answer = await self._ask(request)
+    async def ask(self, request: AskRequest, on_event: EventSink | None = None) -> Answer:
+        """A cited answer; with ``on_event``, a model's answer streams as it is written (``ask/stream.py``)."""
+        answer = await self._ask(request, on_event)
         meta = answer.metadata
         # the question goes through the log formatter's PHI redactor; the patient context is never logged
         log.info(
@@ -99,7 +101,7 @@ class Asker:
             )
         return text, context
 
-    async def _ask(self, request: AskRequest) -> Answer:
+    async def _ask(self, request: AskRequest, on_event: EventSink | None = None) -> Answer:
         started = time.perf_counter()
         s = self.settings
         text, context = self.check(request)
@@ -152,7 +154,7 @@ class Asker:
             messages = answer_messages(
                 _prompt_question(request, text), shown, passage_chars=s.llm_passage_chars, patient_context=context
             )
-            answer = await self._routed(messages, screened, text, hits, shown, warnings, meta)
+            answer = await self._routed(messages, screened, text, hits, shown, warnings, meta, on_event)
         self._check_population(request.question, answer)
         answer.metadata["took_ms"] = _ms(started)
         return answer
@@ -250,6 +252,7 @@ class Asker:
         shown: Sequence[Passage],
         warnings: list[str],
         meta: dict[str, object],
+        on_event: EventSink | None = None,
     ) -> Answer:
         phi = screened.phi
         if self.router.needs_screening:
@@ -269,7 +272,11 @@ class Asker:
         meta["routing_reason"] = route.reason
         if route.endpoint is None:
             return self._extractive(text, hits, warnings, meta, status="answered")
-        return await self._generated(route.endpoint, messages, text, hits, shown, warnings, meta)
+        stream = RenumberingStream(on_event, shown) if on_event is not None else None
+        answer = await self._generated(route.endpoint, messages, text, hits, shown, warnings, meta, stream)
+        if stream is not None and stream.streamed and answer.metadata.get("mode") != "generated":
+            await stream.sink("retract", {"reason": str(meta.get("llm_error") or "the model's answer was not used")})
+        return answer
 
     # --- answer paths --------------------------------------------------------------------------
     def _extractive(
@@ -302,6 +309,7 @@ class Asker:
         shown: Sequence[Passage],
         warnings: list[str],
         meta: dict[str, object],
+        stream: RenumberingStream | None = None,
     ) -> Answer:
         client = self.router.client(endpoint)
         breaker = self.router.breakers[endpoint]
@@ -315,8 +323,13 @@ class Asker:
             return self._extractive(text, hits, warnings, meta, status="degraded")
         try:
             completion = await client.complete(
-                messages, max_tokens=self.settings.llm_max_tokens, temperature=self.settings.llm_temperature
+                messages,
+                max_tokens=self.settings.llm_max_tokens,
+                temperature=self.settings.llm_temperature,
+                on_token=stream.feed if stream is not None else None,
             )
+            if stream is not None:
+                await stream.close()
         except UpstreamError as exc:
             breaker.record_failure()
             warnings.append(f"The {client.name} model failed ({exc.message}); this is the extractive answer instead.")

@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["MarkerCheck", "check_markers"]
+__all__ = ["MARKER", "OPEN_MARKER", "MarkerCheck", "check_markers", "group_numbers", "marker_numbers"]
 
-_GROUP = re.compile(r"\s?\[(\d{1,3}(?:\s*(?:,|–|-|and)\s*\d{1,3})*)\]")
+MARKER = re.compile(r"\[(\d{1,3}(?:\s*(?:,|–|-|and)\s*\d{1,3})*)\]")
+OPEN_MARKER = re.compile(r"\[[\d,\s–-]*(?:a|an|and)?[\d,\s–-]*$")  # a marker begun and not yet closed (streaming)
+_GROUP = re.compile(r"\s?" + MARKER.pattern)
 _ITEM = re.compile(r"(\d{1,3})\s*(?:(–|-)\s*(\d{1,3}))?")
 MAX_RANGE = 20
 
@@ -23,6 +25,16 @@ class MarkerCheck:
     text: str  # markers renumbered to 1..len(cited), unknown ones removed
     cited: list[int]  # original passage numbers, in order of first appearance
     unknown: list[int]  # numbers that matched no passage
+
+
+def marker_numbers(text: str) -> list[int]:
+    """The numbers the markers of ``text`` name, in order (``[1-3]`` names 1, 2 and 3)."""
+    return [n for m in MARKER.finditer(text) for n in group_numbers(m.group(1))]
+
+
+def group_numbers(group: str) -> list[int]:
+    """The numbers inside one marker's brackets."""
+    return _numbers(group)
 
 
 def _numbers(group: str) -> list[int]:
