@@ -40,10 +40,12 @@ def create_app(core: Curbside | None = None, *, warm_up: bool = True) -> FastAPI
         version=__version__,
         description="Clinical consult engine: cited answers, search, documents, jobs and tools.",
         lifespan=lifespan,
+        docs_url=None,  # FastAPI's /docs and /redoc load their scripts from a CDN: the page's own explorer serves /docs
+        redoc_url=None,
     )
     app.state.core = core
     install_error_handlers(app)
-    from curbside.api import ask, audit, confirmations, health, kb, metrics, search, tools, turns
+    from curbside.api import ask, audit, confirmations, health, kb, me, metrics, search, sessions, status, tools, turns
     from curbside.api.guard import RequestGuard
 
     routers = [
@@ -56,11 +58,17 @@ def create_app(core: Curbside | None = None, *, warm_up: bool = True) -> FastAPI
         search.router,
         kb.router,
         audit.router,
+        me.router,
+        sessions.router,
+        status.router,
     ]
     for router in routers:
         app.include_router(router)
     # keys, roles and body sizes are checked here, from the headers, before FastAPI reads a body
     app.add_middleware(RequestGuard, core=core, routers=routers)
+    from curbside import web
+
+    app.include_router(web.router)  # the clinician's page (/, /docs, /static): files only, a client of the API
     return app
 
 
