@@ -66,7 +66,8 @@ def main() -> None:
     if report:
         print(
             f"\nparse report: {report['codes_found']:,} codes found, {report['codes_with_fee']:,} with an aligned fee "
-            f"({report['aligned_share']:.1%}), {report['codes_fee_unknown']:,} fee unknown; listings "
+            f"({report['aligned_share']:.1%}; {report.get('codes_fee_read', 0):,} read, "
+            f"{report.get('codes_no_fee', 0):,} I.C), {report['codes_fee_unknown']:,} fee unknown; listings "
             f"{report['listings_with_fee']:,} of {report['listings']:,} with a fee ({report['listing_share']:.1%})"
         )
     print_target(timing["call_ms"])

@@ -94,10 +94,11 @@ def _print_load(report: Any) -> None:
 def _parse_report(r: dict[str, Any]) -> str:
     """The Schedule's parse report in one line: how many codes got a fee the parser could align."""
     share = r["codes_with_fee"] / r["codes_found"] if r.get("codes_found") else 0.0
-    text = (
-        f"parse report: {r['codes_found']:,} codes found, {r['codes_with_fee']:,} with an aligned fee ({share:.1%}), "
-        f"{r['codes_fee_unknown']:,} whose fee could not be aligned (marked 'fee unknown', never guessed)"
-    )
+    text = f"parse report: {r['codes_found']:,} codes found, {r['codes_with_fee']:,} with an aligned fee ({share:.1%}"
+    if "codes_fee_read" in r:  # a report from parser version 5 on: a fee read, or I.C (the text prints none)
+        read = r["codes_fee_read"] / r["codes_found"] if r.get("codes_found") else 0.0
+        text += f": {r['codes_fee_read']:,} read ({read:.1%}), {r['codes_no_fee']:,} I.C, no fee in the text"
+    text += f"), {r['codes_fee_unknown']:,} whose fee could not be aligned (marked 'fee unknown', never guessed)"
     if "fees_cross_checked" in r:
         text += (
             f"; {r['fees_cross_checked']:,} fees stated again by the Schedule's Numeric Index, "
@@ -109,7 +110,11 @@ def _parse_report(r: dict[str, Any]) -> str:
 def _lowest_shares(r: dict[str, Any], count: int = 5) -> list[str]:
     """The sections with the lowest share of codes with a fee (of those listing at least 5 codes)."""
     rows = [x for x in r.get("section_shares", []) if x.get("codes", 0) >= 5]
-    return [f"{x['section']}: {x['codes_with_fee']}/{x['codes']} codes with a fee" for x in rows[:count]]
+    return [
+        f"{x['section']}: {x['codes_with_fee']}/{x['codes']} codes with a fee"
+        + (f" ({x['codes_no_fee']} of them I.C)" if x.get("codes_no_fee") else "")
+        for x in rows[:count]
+    ]
 
 
 @coverage_group.command("status")

@@ -32,7 +32,8 @@ def test_first_load_report(ohip_loaded: tuple[Curbside, LoadReport], ohip_subset
     # the second reading (``realign``) aligned the 16 skin codes of M1 (values printed before their codes) and
     # X011's H and P columns (D5): 130 before
     assert (r.codes_found, r.codes_with_fee, r.codes_fee_unknown) == (152, 147, 5)
-    assert source.message == f"{LABEL}: 152 codes, 147 with an aligned fee (96.7%), 5 fee unknown"
+    assert (r.codes_fee_read, r.codes_no_fee) == (144, 3)  # 3 I.C: the text prints no fee for them
+    assert source.message == f"{LABEL}: 152 codes, 147 with an aligned fee (96.7%: 144 read, 3 I.C), 5 fee unknown"
     assert source.passages["ingested"] == r.sections == 8 and source.passages["failed"] == 0
     assert source.passages["chunks"] == sum(d.chunk_count for d in app.documents.list_current("ohip"))
     edition = current_edition(app.db)

@@ -79,6 +79,7 @@ _PERCENT = re.compile(r"^(?P<pct>\d{1,3}(?:\.\d+)?)%$")  # a premium's column: E
 _COLUMN_HEADS = {"H", "P", "T", "Surg", "Asst", "Anae"}
 _MAX_CONTINUATION = 6  # description lines after the code line
 _ADD_END = re.compile(r"\s(?:add|per\s+\w+)$", re.IGNORECASE)  # a leader's tail without its dots
+_SEE_GP12 = re.compile(r"\(see General Preamble GP12\)")  # GP12: Independent Consideration (IC)
 _PAGE_LABEL = re.compile(r"^(?:GP|SP|[A-Z]{1,2})\d{1,3}$")
 _DASHES = ("-", "–")
 _NOT_HEADINGS = ("See ", "Note", "[", "Payment rules", "Claims submission")
@@ -114,6 +115,7 @@ class ListingReport:
     realigned_verified: int = 0  # ... by runs the Numeric Index or another listing bears out
     two_column_pairs: int = 0  # listings given H inline and P from a box after (``_two_column_pages``)
     two_column_doubts: int = 0  # single values on H/P pages left 'fee unknown': H or P? (``_two_column_pages``)
+    independent_by_description: int = 0  # no value aligned, I.C by the listing's own '(see General Preamble GP12)'
     mismatches: list[str] = field(default_factory=list)  # each run still 'fee unknown': why, where, codes | values
 
 
@@ -458,10 +460,22 @@ class _Reader:
         self._two_column_pages()
         self._realign()
         self._two_column_neighbours()
+        self._independent_by_description()
         left = {x.reason for x in self.listings if x.status == "unknown"}
         self.report.mismatches = [m for m in self.report.mismatches if m.split(": ", 1)[0] in left]
         self.report.unassigned_values = self._fees_seen - self._fees_used
         self._cells()
+
+    def _independent_by_description(self) -> None:
+        """A listing that sends the reader to General Preamble GP12 ('Independent Consideration (IC)': 'services
+        listed in the Schedule without specified fees') has no fee to read: where no value was aligned to it,
+        it is I.C by its own words ('# R007 Other - (see General Preamble GP12)', M18), not 'fee unknown'.
+        On the 2025-03-03 file every such listing that was aligned was aligned to I.C."""
+        for x in self.listings:
+            if x.status == "unknown" and _SEE_GP12.search(x.description):
+                x.status, x.fee, x.fee_text = "independent_consideration", None, "I.C"
+                x.reason = f"no fee printed: the listing refers to General Preamble GP12 ({x.reason})"
+                self.report.independent_by_description += 1
 
     def _box_kinds(self) -> dict[int, set[str]]:
         """Box -> the kinds of value in it (an I.C among dollars is a fee, among units a unit)."""

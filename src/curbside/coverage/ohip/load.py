@@ -38,6 +38,8 @@ def report_counts(parsed: ParsedSchedule) -> dict[str, int]:
         "codes_found": r.codes_found,
         "codes_with_fee": r.codes_with_fee,
         "codes_fee_unknown": r.codes_fee_unknown,
+        "codes_fee_read": r.codes_fee_read,
+        "codes_no_fee": r.codes_no_fee,
         "listings": r.listings,
         "listings_with_fee": r.listings_with_fee,
         "listings_fee_unknown": r.listings_fee_unknown,
@@ -82,8 +84,8 @@ class OhipLoader(EditionLoader[ParsedSchedule, EditionRecord]):
     def loaded_message(self, parsed: ParsedSchedule) -> str:
         r = parsed.report
         return (
-            f"{r.codes_found:,} codes, {r.codes_with_fee:,} with an aligned fee ({r.aligned_share:.1%}), "
-            f"{r.codes_fee_unknown:,} fee unknown"
+            f"{r.codes_found:,} codes, {r.codes_with_fee:,} with an aligned fee ({r.aligned_share:.1%}: "
+            f"{r.codes_fee_read:,} read, {r.codes_no_fee:,} I.C), {r.codes_fee_unknown:,} fee unknown"
         )
 
 

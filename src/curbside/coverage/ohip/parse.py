@@ -64,7 +64,8 @@ class SectionShare:
 
     section: str  # 'S. Digestive System — Oesophagus'
     codes: int
-    codes_with_fee: int
+    codes_with_fee: int  # a fee read there, or none to read (I.C)
+    codes_no_fee: int = 0  # ... of them I.C there: the text prints no fee (GP12)
 
     @property
     def share(self) -> float:
@@ -75,6 +76,7 @@ class SectionShare:
             "section": self.section,
             "codes": self.codes,
             "codes_with_fee": self.codes_with_fee,
+            "codes_no_fee": self.codes_no_fee,
             "share": self.share,
         }
 
@@ -100,6 +102,13 @@ class ParseReport:
     fees_cross_checked: int = 0  # listings whose fee the Schedule states again (Numeric Index) and that agree
     fee_disagreements: int = 0  # aligned fees the Schedule contradicts elsewhere (``crossref``): must be 0
     sections_by_share: list[SectionShare] = field(default_factory=list)  # lowest share first
+    codes_fee_read: int = 0  # codes_with_fee with a fee read (dollars, nil, H/P, a premium's %) in some listing
+    codes_no_fee: int = 0  # ... and those whose only reading is I.C: the text truly prints no fee
+
+    @property
+    def read_share(self) -> float:
+        """Share of listed codes with a fee read (not I.C) in at least one section."""
+        return round(self.codes_fee_read / self.codes_found, 4) if self.codes_found else 0.0
 
     @property
     def aligned_share(self) -> float:
@@ -117,7 +126,10 @@ class ParseReport:
             "codes_found": self.codes_found,
             "codes_with_fee": self.codes_with_fee,
             "codes_fee_unknown": self.codes_fee_unknown,
+            "codes_fee_read": self.codes_fee_read,
+            "codes_no_fee": self.codes_no_fee,
             "aligned_share": self.aligned_share,
+            "read_share": self.read_share,
             "listings": self.listings,
             "listings_with_fee": self.listings_with_fee,
             "listings_fee_unknown": self.listings_fee_unknown,
@@ -314,6 +326,7 @@ def _report(
 ) -> ParseReport:
     listings = [x for _, x in keyed]
     known = {x.code for x in listings if x.status != "unknown"}
+    read = {x.code for x in listings if x.status in ("aligned", "percent")}
     found = {x.code for x in listings}
     with_fee = sum(x.status != "unknown" for x in listings)
     return ParseReport(
@@ -334,6 +347,8 @@ def _report(
         fees_cross_checked=cross.checked,
         fee_disagreements=cross.disagreement_count,
         sections_by_share=_section_shares(sections, keyed),
+        codes_fee_read=len(read),
+        codes_no_fee=len(known - read),
     )
 
 
@@ -341,12 +356,20 @@ def _section_shares(sections: list[Section], keyed: list[tuple[int, Listing]]) -
     """Each section's share of codes with a fee there, lowest first (sections listing no code left out)."""
     listed: dict[int, set[str]] = {}
     priced: dict[int, set[str]] = {}
+    read: dict[int, set[str]] = {}
     for key, x in keyed:
         listed.setdefault(key, set()).add(x.code)
         if x.status != "unknown":
             priced.setdefault(key, set()).add(x.code)
+        if x.status in ("aligned", "percent"):
+            read.setdefault(key, set()).add(x.code)
     shares = [
-        SectionShare(section_label(sections[key - 1].entry), len(codes), len(priced.get(key, set())))
+        SectionShare(
+            section_label(sections[key - 1].entry),
+            len(codes),
+            len(priced.get(key, set())),
+            len(priced.get(key, set()) - read.get(key, set())),
+        )
         for key, codes in listed.items()
     ]
     return sorted(shares, key=lambda x: (x.share, -x.codes, x.section))

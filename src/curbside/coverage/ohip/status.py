@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ohip_status"]
 
+_COUNTS = ("codes_found", "codes_with_fee", "codes_fee_read", "codes_no_fee", "codes_fee_unknown", "listings")
+
 
 def ohip_status(store: CoverageStore) -> dict[str, Any]:
     """The loaded edition, its parse report and its indexed passages (JSON-ready, the shape of the other sources)."""
@@ -28,9 +30,7 @@ def ohip_status(store: CoverageStore) -> dict[str, Any]:
             "file": edition.source_name,
             "sha256": edition.source_sha256,
             "loaded_at": edition.loaded_at,
-            "counts": {
-                k: report[k] for k in ("codes_found", "codes_with_fee", "codes_fee_unknown", "listings") if k in report
-            },
+            "counts": {k: report[k] for k in _COUNTS if k in report},
             "parse_report": report,
         }
     hint = "run `curbside coverage load DIR` with the schedule's text (ohip-schedule-of-benefits-*.txt) in DIR"
