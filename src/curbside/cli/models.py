@@ -230,7 +230,11 @@ def list_models(directory: Path | None, verify: bool, as_json: bool) -> None:
 @click.option(
     "--ctx", "n_ctx", type=click.IntRange(512, 131072), default=4096, show_default=True, help="Context size, in tokens."
 )
-@click.option("--threads", type=click.IntRange(1, 512), help="CPU threads (default: every core).")
+@click.option(
+    "--threads",
+    type=click.IntRange(1, 512),
+    help="CPU threads (default: llama-cpp's, half the cores; every core is faster on a machine that runs nothing else).",
+)
 @click.option(
     "--python",
     "python",

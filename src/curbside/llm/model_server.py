@@ -10,13 +10,13 @@ Ollama, vLLM or a cloud API (``CURBSIDE_LOCAL_LLM_URL``).
 from __future__ import annotations
 
 import ipaddress
-import os
 import signal
 import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 
 from curbside.errors import ConfigError
 
@@ -32,12 +32,15 @@ class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 8080
     n_ctx: int = 4096
-    threads: int | None = None  # None: every core (llama-cpp's own default is half of them)
+    # None: llama-cpp's default, half the cores. Every core is faster on an idle machine but collapses when
+    # other work shares the CPU (threads spin-wait on one another): 2 threads here, under load, 2-4 tokens/s
+    # against 16 with 1 thread (November 2026, 2 shared cores)
+    threads: int | None = None
     python: str = sys.executable
     extra_args: tuple[str, ...] = field(default=())
 
     def command(self) -> list[str]:
-        threads = self.threads or os.cpu_count() or 1
+        threads = ["--n_threads", str(self.threads), "--n_threads_batch", str(self.threads)] if self.threads else []
         return [
             self.python,
             "-m",
@@ -52,10 +55,7 @@ class ServerConfig:
             str(self.port),
             "--n_ctx",
             str(self.n_ctx),
-            "--n_threads",
-            str(threads),
-            "--n_threads_batch",
-            str(threads),
+            *threads,
             *self.extra_args,
         ]
 
@@ -101,14 +101,36 @@ def client_settings(config: ServerConfig) -> dict[str, str]:
 
 
 def run_server(command: Sequence[str]) -> int:
-    """Run the server in the foreground until it exits or Ctrl-C; return its exit status."""
+    """Run the server in the foreground until it exits or is stopped; return the exit status for Curbside.
+
+    Ctrl-C, and a SIGTERM (or SIGHUP) sent to Curbside, are passed on, so stopping Curbside never leaves the
+    server running; a server stopped that way is a normal end (0). A server killed by another signal gives
+    128 + its number, as a shell would.
+    """
     process = subprocess.Popen(list(command))
+    stopped = False
+
+    def forward(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopped
+        stopped = True
+        process.send_signal(signum)
+
+    passed_on = [signal.SIGTERM] + ([signal.SIGHUP] if sys.platform != "win32" else [])
+    previous = {signum: signal.signal(signum, forward) for signum in passed_on}
     try:
-        return process.wait()
-    except KeyboardInterrupt:
-        process.send_signal(signal.SIGINT)  # uvicorn shuts down cleanly on SIGINT
         try:
-            return process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            return process.wait()
+            code = process.wait()
+        except KeyboardInterrupt:
+            stopped = True
+            process.send_signal(signal.SIGINT)  # uvicorn shuts down cleanly on SIGINT
+            try:
+                code = process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                code = process.wait()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if stopped and code in (0, -signal.SIGINT, -signal.SIGTERM, -signal.SIGKILL, *(-s for s in passed_on)):
+        return 0
+    return 128 - code if code < 0 else code
