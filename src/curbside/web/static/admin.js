@@ -45,7 +45,7 @@ let lastStates = "";
 
 async function refreshJobs() {
   const { jobs } = await get("/v1/jobs?limit=50");
-  const states = jobs.map((j) => `${j.id}:${j.state}:${j.processed_chunks}`).join("|");
+  const states = jobs.map((j) => `${j.id}:${j.state}:${j.processed_chunks}:${j.retry_count}:${j.updated_at}`).join("|");
   if (states === lastStates) return;
   const finished = lastStates && jobs.some((j) => j.state === "completed" && !lastStates.includes(`${j.id}:completed`));
   lastStates = states;

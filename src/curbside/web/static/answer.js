@@ -44,7 +44,8 @@ export class AnswerView {
     this.waiting.delete(citation.n);
   }
 
-  addText(text) {
+  addText(text, { streaming = true } = {}) {
+    if (streaming && text) this.node.dataset.streamed = "true";
     this.streamed += text;
     let rest = this.held + text;
     const tail = OPEN_TAIL.exec(rest);
@@ -117,7 +118,7 @@ export class AnswerView {
     if (this.held) { this.render(this.held); this.held = ""; }
     if (final && this.streamed.trim() !== final.trim()) {
       this.retract();
-      this.addText(final);
+      this.addText(final, { streaming: false });
       this.render(this.held);
       this.held = "";
       this.streamed = final;

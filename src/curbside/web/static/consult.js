@@ -57,8 +57,14 @@ async function ask(message) {
   let final = null;
   const body = { message, session_id: sessionId() };
   if (patient.current) body.patient_id = patient.current.id;
+  // marks a benchmark (or the browser's performance panel) reads: the first event and token of the turn
+  performance.clearMarks();
+  performance.mark("turn-sent");
+  let first = true;
   try {
     await stream("/v1/turns", body, (event, data) => {
+      if (first) { performance.mark("turn-first-event"); first = false; }
+      if (event === "token" && !performance.getEntriesByName("turn-first-token").length) performance.mark("turn-first-token");
       if (event === "step") addStep(data);
       else if (event === "source") view.addSource(data);
       else if (event === "token") view.addText(data.text || "");
@@ -68,6 +74,7 @@ async function ask(message) {
       else if (event === "error") throw new ApiError(500, data.code, data.message);
     });
     if (!final) throw new ApiError(0, "NO_RESULT", "The turn ended without a result; try again.");
+    performance.mark("turn-final");
     view.finish(final);
     if (final.clarifying_question && !final.final_response) view.addText(final.clarifying_question);
     view.warn(warningsOf(final));
@@ -98,6 +105,7 @@ export async function restoreConversation() {
         const view = answerView();
         for (const c of m.payload?.sources || []) view.addSource(c);
         addMessage("assistant", view.node);
+        view.addText(m.text, { streaming: false });
         view.finish({ final_response: m.text, sources_used: m.payload?.sources || [] });
       }
     }
