@@ -293,6 +293,11 @@ class Settings(BaseSettings):
         description="Let the consult turn use a configured model: to break a triage tie the rules are unsure of, and "
         "to write the answer from the tools' results (checked against them; the tools' own answer when it fails).",
     )
+    turn_tool_calling: bool = Field(
+        False,
+        description="The configured model can call tools (OpenAI tool calling): let it plan the turns the rules are "
+        "unsure of, reasoning and multi-step ones. Chart tools are offered to a local model only.",
+    )
     turn_time_budget_s: dict[str, float] = Field(
         default_factory=lambda: {"direct": 5.0, "lookup": 20.0, "reasoning": 60.0, "multi_step": 90.0},
         description="Seconds a turn may spend, per route: past it, no further model call or tool step is started.",

@@ -240,3 +240,87 @@ def test_sentence_checks_and_the_stream_hold_back_an_open_marker() -> None:
     assert [k for k, _ in events] == ["token", "source", "token"]
     assert events[0][1]["text"] == "HbA1c 6.77 % "
     assert events[2][1]["text"] == "[1]. Also [9] here."  # [9] names no source: text, never a source event
+
+
+# --- planning by tool calls (CURBSIDE_TURN_TOOL_CALLING) ------------------------------------------------
+
+
+def tool_calls(*calls: tuple[str, dict[str, Any]], text: str = "") -> Reply:
+    """A non-streamed OpenAI reply asking for ``calls`` (function names as the model sees them)."""
+    message = {
+        "role": "assistant",
+        "content": text or None,
+        "tool_calls": [
+            {"id": f"call_{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+            for i, (name, args) in enumerate(calls)
+        ],
+    }
+    body = {"model": "scripted", "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}]}
+    return Reply(raw=json.dumps(body).encode(), stream=False)
+
+
+def said(text: str) -> Reply:
+    body = {"model": "scripted", "choices": [{"index": 0, "message": {"role": "assistant", "content": text}}]}
+    return Reply(raw=json.dumps(body).encode(), stream=False)
+
+
+def unsure(message: str, **_: Any) -> Triage:
+    return Triage("reasoning", (Intent("unknown"),), False, "no rule fired")
+
+
+def test_a_tool_calling_model_plans_what_the_rules_cannot(tmp_path: Path, llm: ScriptedLLM) -> None:
+    llm.replies.extend(
+        [
+            said(json.dumps({"route": "reasoning", "intents": ["calculator"]})),  # the triage tie-break
+            tool_calls(("calc__bmi", {"weight": 80, "height": 180}), ("no__such_tool", {})),
+            said("The BMI answers it."),
+            Reply(f"The BMI is {DRAFT_VALUE} kg/m² [1], normal for an adult."),
+        ]
+    )
+    app = make_app(tmp_path, llm, turn_tool_calling=True)
+    try:
+        app.turns.triage = unsure
+        result, _ = run(app, "how heavy is a man of 80 kg and 180 cm, really?")
+    finally:
+        app.close()
+    assert [c.tool for c in result.tool_calls] == ["calc.bmi"]
+    assert result.final_response == f"The BMI is {DRAFT_VALUE} kg/m² [1], normal for an adult."
+    plan = next(s for s in result.reasoning_timeline if s.step == "plan")
+    assert plan.what == "the local model planned 1 tool calls in 2 rounds" and plan.why == "The BMI answers it."
+    offered = {t["function"]["name"] for t in llm.requests[1]["body"]["tools"]}
+    assert "calc__bmi" in offered and "ehr__get_observations" in offered and "consult__turn" not in offered
+    # the unknown tool was answered with an error for the model, never run
+    sent_back = [m for m in llm.requests[2]["body"]["messages"] if m["role"] == "tool"]
+    assert "no tool named no__such_tool" in sent_back[1]["content"] and DRAFT_VALUE in sent_back[0]["content"]
+    assert result.usage is not None and result.usage.llm_calls == 4 and result.usage.max_llm_calls == 5
+
+
+def test_a_cloud_planner_is_never_offered_the_chart(tmp_path: Path, llm: ScriptedLLM) -> None:
+    llm.replies.extend([said("{}"), said("nothing to call")])
+    app = Curbside(Settings(home=tmp_path / "home", cloud_llm_url=llm.url, cloud_llm_key="k", turn_tool_calling=True))
+    try:
+        app.turns.triage = unsure
+        result, _ = run(app, "what do you make of this?")
+    finally:
+        app.close()
+    planning = next(r for r in llm.requests if "tools" in r["body"])
+    offered = {t["function"]["name"] for t in planning["body"]["tools"]}
+    assert offered and not any(name.startswith("ehr__") for name in offered)
+    assert any(s.outcome == "rules plan instead" for s in result.reasoning_timeline)
+
+
+def test_a_planner_that_fails_leaves_the_rules_plan(tmp_path: Path, llm: ScriptedLLM) -> None:
+    def bmi_unsure(message: str, **_: Any) -> Triage:
+        return Triage("lookup", (Intent("calculator", {"calculator": "bmi"}),), False, "rules unsure")
+
+    llm.replies.extend([said("not json"), Reply(status=500)])
+    llm.default = Reply(f"The BMI is {DRAFT_VALUE} kg/m² [1].")
+    app = make_app(tmp_path, llm, turn_tool_calling=True)
+    try:
+        app.turns.triage = bmi_unsure
+        result, _ = run(app)
+    finally:
+        app.close()
+    assert [c.tool for c in result.tool_calls] == ["calc.bmi"]
+    assert any("could not plan" in w and "the rules planned instead" in w for w in result.warnings)
+    assert DRAFT_VALUE in result.final_response

@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 from curbside import clock
 from curbside.agent.budget import TurnBudget
-from curbside.agent.intents import Triage
+from curbside.agent.intents import Intent, Triage
 from curbside.agent.models import ProposedWrite, TimelineStep, ToolCallRecord, TurnCitation, TurnRequest, TurnResult
 from curbside.agent.planner import PATIENT, Plan, Step, chart_inputs, plan_turn
 from curbside.agent.render import Rendered, Source, render
 from curbside.agent.stream import AnswerStream, marker_numbers, sentence_pieces
+from curbside.agent.tool_loop import SYSTEM as PLANNER_SYSTEM
+from curbside.agent.tool_loop import offered_tools, openai_tools, run_tool_loop
 from curbside.agent.triage_model import parse_route, triage_messages, triage_schema
 from curbside.agent.writer import (
     SentenceGuard,
@@ -90,6 +92,7 @@ class ConsultTurn:
         llm: TurnLLM | None = None,
         seconds_by_route: Mapping[str, float] | None = None,
         daily_cost_limit: float | None = None,
+        tool_calling: bool = False,
     ) -> None:
         self.executor = executor
         self.triage = triage
@@ -98,6 +101,7 @@ class ConsultTurn:
         self.llm = llm
         self.seconds_by_route = dict(seconds_by_route or _DEFAULT_SECONDS)
         self.daily_cost_limit = daily_cost_limit
+        self.tool_calling = tool_calling  # the configured model can plan with OpenAI-style tool calls
 
     async def run(self, request: TurnRequest, caller: ToolCaller, *, on_event: EventSink | None = None) -> TurnResult:
         # a replayed case's time holds for every tool this turn calls (ages, "not in the future" checks)
@@ -120,6 +124,10 @@ class ConsultTurn:
         if not triaged.confident:
             triaged = await self._break_tie(state, triaged)
         plan = plan_turn(triaged, has_patient=state.patient_id is not None, now=now, message=request.message)
+        if self._model_should_plan(state, triaged, plan) and await self._plan_with_model(state, triaged):
+            result = await self._synthesize(state, triaged, Plan())
+            self._remember(state, result)
+            return result
         await state.note(
             TimelineStep(
                 step="plan",
@@ -296,11 +304,99 @@ class ConsultTurn:
         state.budget.reroute(route, self.seconds_by_route, subtasks=max(1, len(triaged.intents)))
         return Triage(route, triaged.intents, False, f"{triaged.reason}; the model chose {route}")  # type: ignore[arg-type]
 
+    def _model_should_plan(self, state: _State, triaged: Triage, plan: Plan) -> bool:
+        """A tool-calling model plans where the rules are not enough: an unsure triage, a reasoning or
+        multi-step route, or nothing the rules could plan but the knowledge base or a refusal."""
+        if not (self.tool_calling and self._may_use_model(state)) or triaged.route == "direct" or plan.direct:
+            return False
+        only_fallback = all(s.tool == "kb.ask" for s in plan.steps)
+        return (
+            not triaged.confident or triaged.route in ("reasoning", "multi_step") or bool(plan.cannot) or only_fallback
+        )
+
+    async def _plan_with_model(self, state: _State, triaged: Triage) -> bool:
+        """Plan and run the tools with the model's tool calls; False (nothing run) sends the turn back to the
+        rules: no model allowed, budget spent, or the model failed at once."""
+        choice = await self._choose_model(state)
+        assert state.budget is not None
+        if choice is None or choice.endpoint is None or state.budget.refusal() is not None:
+            return False
+        assert self.llm is not None
+        endpoint = choice.endpoint
+        named = [
+            str(i.slots["calculator"]) for i in triaged.intents if i.kind == "calculator" and i.slots.get("calculator")
+        ]
+        specs = offered_tools(
+            self.executor.registry, role=state.caller.role, local=endpoint == "local", calculators=named
+        )
+        takes_patient = {s.name for s in specs if "patient_id" in s.input_schema().get("properties", {})}
+        user = state.request.message
+        if state.patient_id:
+            user += f"\n\nActive patient id: {state.patient_id}"
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": PLANNER_SYSTEM},
+            {"role": "user", "content": user},
+        ]
+
+        async def run_tool(tool: str, arguments: dict[str, Any]) -> ToolResult | None:
+            if state.patient_id and tool in takes_patient and not arguments.get("patient_id"):
+                arguments = {**arguments, "patient_id": state.patient_id}
+            if state.budget is not None and state.budget.out_of_time():
+                return None
+            step = Step(tool, arguments, Intent("unknown", {}, state.request.message), "chosen by the model")
+            return await self._run_step(state, step)
+
+        began = time.perf_counter()
+        settings = self.llm.settings
+        try:
+            outcome = await run_tool_loop(
+                self.llm.client(endpoint),
+                messages,
+                openai_tools(specs),
+                run_tool,
+                may_call=state.budget.refusal,
+                charge=lambda reply, sent: self._charge(
+                    state, endpoint, sent, reply.text, (reply.prompt_tokens, reply.completion_tokens)
+                ),
+                max_rounds=6,
+                max_tokens=min(400, settings.llm_max_tokens),
+                temperature=0.0,
+            )
+        except UpstreamError as exc:
+            state.warnings.append(f"The {endpoint} model could not plan ({exc.message}); the rules planned instead.")
+            await state.note(
+                TimelineStep(step="plan", what=f"asked the {endpoint} model to plan", outcome=exc.code, ms=_ms(began))
+            )
+            return False
+        if outcome.calls == 0:
+            await state.note(
+                TimelineStep(
+                    step="plan",
+                    what=f"the {endpoint} model called no tool",
+                    why=outcome.note or outcome.stopped or "no call",
+                    outcome="rules plan instead",
+                    ms=_ms(began),
+                )
+            )
+            return False
+        if outcome.stopped:
+            state.warnings.append(f"The model's planning stopped early: {outcome.stopped}.")
+        await state.note(
+            TimelineStep(
+                step="plan",
+                what=f"the {endpoint} model planned {outcome.calls} tool calls in {outcome.rounds} rounds",
+                why=outcome.note or outcome.stopped or "tool calling",
+                outcome="model",
+                ms=_ms(began),
+            )
+        )
+        return True
+
     def _charge(
         self,
         state: _State,
         endpoint: str,
-        messages: list[dict[str, str]],
+        messages: list[dict[str, Any]],
         reply: str,
         reported: tuple[int | None, int | None],
     ) -> None:
@@ -310,7 +406,7 @@ class ConsultTurn:
             endpoint,
             prompt_tokens=reported[0],
             completion_tokens=reported[1],
-            prompt_chars=sum(len(m["content"]) for m in messages),
+            prompt_chars=sum(len(str(m.get("content") or "")) for m in messages),
             completion_chars=len(reply),
             price_prompt_per_1k=prompt_price,
             price_completion_per_1k=completion_price,
@@ -318,16 +414,17 @@ class ConsultTurn:
         if endpoint not in state.models_used:
             state.models_used.append(endpoint)
 
-    async def _run_step(self, state: _State, step: Step) -> None:
+    async def _run_step(self, state: _State, step: Step) -> ToolResult | None:
+        """Run one step through the executor; its result (None: not run)."""
         if step.needs_patient and not state.patient_id:
             state.warnings.append(f"Skipped {step.tool}: no patient was identified.")
             await state.note(TimelineStep(step="tool", what=step.why, tool=step.tool, outcome="skipped: no patient"))
-            return
+            return None
         if step.tool == "ehr.get_patient_chart" and state.chart is not None and step.intent.kind == "calculator":
-            return  # the context already read it
+            return None  # the context already read it
         arguments = self._arguments(state, step)
         if step.condition is not None and not await self._condition_met(state, step, arguments):
-            return
+            return None
         result, attempts = await self._call(state, step, arguments)
         record = ToolCallRecord(
             tool=step.tool,
@@ -340,13 +437,13 @@ class ConsultTurn:
         state.calls.append(record)
         if result.status == "needs_confirmation" and result.confirmation is not None:
             await self._proposed(state, step, result)
-            return
+            return result
         if not result.ok or result.result is None:
             state.failed += 1
             code = result.error.code if result.error else result.status
             message = result.error.message if result.error else ""
             state.warnings.append(f"{step.tool} did not answer ({code}): {message}".strip())
-            return
+            return result
         if step.tool == "ehr.get_patient_chart":
             state.chart = result.result
         if step.tool == "ehr.search_patient":
@@ -354,6 +451,7 @@ class ConsultTurn:
             if len(matches) == 1:
                 state.patient_id = matches[0]["id"]
         state.rendered.append((step, render(step.tool, result.result, step.intent.slots)))
+        return result
 
     async def _condition_met(self, state: _State, step: Step, arguments: dict[str, Any]) -> bool:
         """Does the lab read earlier in this turn meet the step's condition? Sets a dose by rule when it does."""

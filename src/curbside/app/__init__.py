@@ -220,6 +220,7 @@ class Curbside:
             llm=TurnLLM(self.models, self.phi_screen, self.settings),
             seconds_by_route=self.settings.turn_time_budget_s,
             daily_cost_limit=self.settings.llm_user_daily_cost_limit,
+            tool_calling=self.settings.turn_tool_calling,
         )
 
     @cached_property

@@ -18,7 +18,7 @@ import httpx
 
 from curbside.errors import UpstreamError
 
-__all__ = ["ChatClient", "Completion", "LLMClient", "Message"]
+__all__ = ["ChatClient", "Completion", "LLMClient", "Message", "RequestedCall", "ToolReply"]
 
 Message = dict[str, str]
 TokenSink = Callable[[str], Awaitable[None]]  # receives each piece of text as the model writes it
@@ -30,6 +30,27 @@ class Completion:
     model: str
     finish_reason: str | None
     ttft_ms: float | None
+    total_ms: float
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RequestedCall:
+    """One tool call a model asked for: its id, the function's name and its arguments as the model wrote them."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolReply:
+    """A model's turn in a tool-calling conversation: text, or calls to make (or both)."""
+
+    text: str
+    calls: tuple[RequestedCall, ...]
+    model: str
     total_ms: float
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
@@ -109,6 +130,63 @@ class ChatClient:
             raise UpstreamError(
                 f"Cannot reach the {self.name} model at {self.base_url}: {exc or type(exc).__name__}."
             ) from exc
+
+    async def call_tools(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], *, max_tokens: int, temperature: float
+    ) -> ToolReply:
+        """One OpenAI-style tool-calling step (not streamed): the model answers or asks for tool calls."""
+        body = {
+            "model": self.model,
+            "messages": messages,
+            "tools": tools,
+            "tool_choice": "auto",
+            "max_tokens": max_tokens,
+            "temperature": temperature,
+        }
+        started = time.perf_counter()
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                async with httpx.AsyncClient(
+                    timeout=self._timeout, headers=self._headers, transport=self._transport
+                ) as http:
+                    response = await http.post(f"{self.base_url}/chat/completions", json=body)
+        except (TimeoutError, httpx.TimeoutException) as exc:
+            raise UpstreamError(
+                f"The {self.name} model at {self.base_url} did not answer within {self.timeout_s:g} s.",
+                code="UPSTREAM_TIMEOUT",
+            ) from exc
+        except httpx.HTTPError as exc:
+            raise UpstreamError(
+                f"Cannot reach the {self.name} model at {self.base_url}: {exc or type(exc).__name__}."
+            ) from exc
+        if response.status_code >= 400:
+            raise UpstreamError(
+                f"The {self.name} model at {self.base_url} answered HTTP {response.status_code}: {response.text[:300]}"
+            )
+        payload = _json(response.content, self.name)
+        try:
+            message = payload["choices"][0]["message"]
+        except (KeyError, IndexError, TypeError) as exc:
+            raise UpstreamError(f"The {self.name} model's reply has no choices[0].message.") from exc
+        calls = []
+        for i, call in enumerate(message.get("tool_calls") or ()):
+            function = call.get("function") or {}
+            arguments = function.get("arguments")
+            calls.append(
+                RequestedCall(
+                    id=str(call.get("id") or f"call_{i}"),
+                    name=str(function.get("name") or ""),
+                    arguments=arguments if isinstance(arguments, str) else json.dumps(arguments or {}),
+                )
+            )
+        elapsed = (time.perf_counter() - started) * 1000
+        return ToolReply(
+            str(message.get("content") or ""),
+            tuple(calls),
+            payload.get("model") or self.model,
+            elapsed,
+            *_usage(payload.get("usage") or {}),
+        )
 
     async def _stream(self, body: dict[str, Any], on_token: TokenSink | None = None) -> Completion:
         started = time.perf_counter()
