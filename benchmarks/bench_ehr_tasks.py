@@ -276,7 +276,7 @@ def main() -> None:
     parser.add_argument("--tasks", type=Path, default=TASKS, help="the task file (default data/ehr_tasks.jsonl)")
     parser.add_argument("--only", default="", help="comma-separated task types to run")
     parser.add_argument(
-        "--split", choices=("dev", "heldout", "blind"), default=None, help="only this split (default all)"
+        "--split", choices=("dev", "heldout", "dev2", "blind"), default=None, help="only this split (default all)"
     )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures and every task's score here")
     parser.add_argument("-v", "--verbose", action="store_true", help="show the failed tasks' answers")

@@ -289,7 +289,7 @@ def main() -> int:
         "--data", "--set", dest="data", default=str(DATA), help="the set (default data/routing_set.jsonl)"
     )
     parser.add_argument(
-        "--failures", action="store_true", help="list the dev and blind splits' misses (never the test's)"
+        "--failures", action="store_true", help="list the dev, dev2 and blind splits' misses (never the test's)"
     )
     parser.add_argument("--model", help="an OpenAI-compatible base URL (…/v1) for the rules' unsure cases")
     parser.add_argument("--model-name", default="local", help="the model name sent to --model")
@@ -297,7 +297,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument(
         "--split",
-        choices=("dev", "test", "blind", "both"),
+        choices=("dev", "test", "dev2", "blind", "both"),
         default="both",
         help="which split to run (both: all in the set)",
     )
@@ -308,12 +308,12 @@ def main() -> int:
     router = ModelRouter(args.model, args.model_name, args.timeout) if args.model else None
     note = "no --model given" if router is None else ""
     results = {}
-    present = sorted({r.get("split", "dev") for r in rows}, key=("dev", "test", "blind").index)
+    present = sorted({r.get("split", "dev") for r in rows}, key=("dev", "test", "dev2", "blind").index)
     for split in present if args.split == "both" else (args.split,):
         subset = [r for r in rows if r.get("split", "dev") == split]
         figures = evaluate(subset, router)
         show(split, figures, note)
-        if split in ("dev", "blind") and args.failures:
+        if split in ("dev", "dev2", "blind") and args.failures:
             print(f"\n{split} misses (route or intent set):")
             print("\n".join(figures["misses"]) or "  none")
         results[split] = {k: v for k, v in figures.items() if k not in ("confusion", "misses")}

@@ -13,9 +13,9 @@ chart holds no future data. A window's edge must not be near an observation: the
 with the edge as an instant, as a calendar date (how the read tools take it), and moved either way by a
 quarter of the window (at most 3 days); a window that fails this stops the build and names the task.
 
-Task fields: id, type, patient (id or null), now (ISO, with offset), split (dev, or heldout: paraphrases the
-tools-only baseline was never tuned on), message, expected, basis (the chart entries the answer came from, for
-checking by hand). The messages and parameters are in ``ehr_tasks_specs.py``. Expected kinds (scored by
+Task fields: id, type, patient (id or null), now (ISO, with offset), split (dev, heldout: paraphrases the
+tools-only baseline was never tuned on, or dev2: a second development set, ``DEV2``), message, expected,
+basis (the chart entries the answer came from, for checking by hand). The messages and parameters are in ``ehr_tasks_specs.py``. Expected kinds (scored by
 ``ehr_tasks_score``):
 
     patient  {patient_id, mrn}                       the lookup's match
@@ -38,7 +38,7 @@ from decimal import ROUND_CEILING, Decimal
 from pathlib import Path
 from typing import Any
 
-from ehr_tasks_specs import HELD_OUT, SPECS, Spec
+from ehr_tasks_specs import DEV2, HELD_OUT, SPECS, Spec
 
 ROOT = Path(__file__).resolve().parents[1]
 ADULTS = ROOT.parent / "shared" / "data" / "fhir" / "synthea-adults"
@@ -490,7 +490,7 @@ def main() -> None:
 
         specs, args.out = BLIND, args.out or OUT.with_name("ehr_tasks_blind.jsonl")
     else:
-        specs, args.out = (*SPECS, *HELD_OUT), args.out or OUT
+        specs, args.out = (*SPECS, *HELD_OUT, *DEV2), args.out or OUT
     tasks = build(specs, load_charts())
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("".join(json.dumps(t, ensure_ascii=False) + "\n" for t in tasks), encoding="utf-8")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["HELD_OUT", "SPECS", "Spec"]
+__all__ = ["DEV2", "HELD_OUT", "SPECS", "Spec"]
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,8 @@ class Spec:
     message: str
     params: dict[str, Any] = field(default_factory=dict)
     now: str | None = None  # ISO with offset; None: the chart's default (the day after its last observation)
-    split: str = "dev"  # dev: the baseline's rules were written against these; heldout: written after, never tuned on
+    split: str = "dev"  # dev: the baseline's rules were written against these; heldout: written after, never tuned on;
+    # dev2: a second development set (see DEV2)
 
 
 _HOURS_24 = {"hours": 24}
@@ -254,4 +255,67 @@ HELD_OUT: tuple[Spec, ...] = (
     Spec("calc-h1", "calculator", "f559fcd6", "BMI?", {"calculator": "bmi"}, split=_H),
     Spec("calc-h2", "calculator", "adb1029a", "Estimate her GFR (CKD-EPI 2021) from the most recent creatinine",
          {"calculator": "ckd_epi_2021"}, split=_H),
+)  # fmt: skip
+
+# A second development set, written after the blind sets showed the rules fitted to the phrasings above and
+# before any rule was changed for them (issue #18): everyday vital words and units (lb, °F, "over", sats),
+# referrals to a specialty named in plain words with the reason in the message, loosely phrased averages,
+# and lists where "file" and "chart" are ordinary words. Measured before the rules were changed.
+_D2 = "dev2"
+DEV2: tuple[Spec, ...] = (
+    Spec("vital-d1", "record_vital", "1a4cf854", "O2 sat 94% on room air - chart it please",
+         {"kind": "spo2", "value": 94, "unit": "%"}, split=_D2),
+    Spec("vital-d2", "record_vital", "69e1a2a9", "pt weighs 176 lbs today, add it to her vitals",
+         {"kind": "weight", "value": 176, "unit": "[lb_av]"}, split=_D2),
+    Spec("vital-d3", "record_vital", "d3fa7161", "BP this visit 138 over 86. Put that in for him.",
+         {"kind": "blood_pressure", "systolic": 138, "diastolic": 86}, split=_D2),
+    Spec("vital-d4", "record_vital", "adb1029a", "Temp 101.4°F at triage, please document it.",
+         {"kind": "temperature", "value": 101.4, "unit": "[degF]"}, split=_D2),
+    Spec("vital-d5", "record_vital", "6faf5362", "oxygen saturation of 97 percent - record it",
+         {"kind": "spo2", "value": 97, "unit": "%"}, split=_D2),
+    Spec("vital-d6", "record_vital", "f559fcd6", "He's 198 pounds on our scale, can you chart that weight?",
+         {"kind": "weight", "value": 198, "unit": "[lb_av]"}, split=_D2),
+    Spec("vital-d7", "record_vital", "827f0c1a", "hr 58 at rest, pls log in his chart",
+         {"kind": "heart_rate", "value": 58, "unit": "/min"}, split=_D2),
+    Spec("vital-d8", "record_vital", "b71278db", "Could you add a respiratory rate of 20 to her vitals?",
+         {"kind": "respiratory_rate", "value": 20, "unit": "/min"}, split=_D2),
+    Spec("referral-d1", "referral", "d9018d49",
+         "Pls send a referral to a heart specialist for her, SNOMED 183519002, because of new exertional dyspnea",
+         {"snomed": "183519002", "reason": ["dyspnea"]}, split=_D2),
+    Spec("referral-d2", "referral", "d3fa7161",
+         "He needs to see the bone and joint people about his hip pain - referral please, SNOMED 308481009",
+         {"snomed": "308481009", "reason": ["hip pain"]}, split=_D2),
+    Spec("referral-d3", "referral", "1687bddc",
+         "Could you set up a referral to a diabetes doctor (SNOMED 306118006)? Sugars poorly controlled on two agents.",
+         {"snomed": "306118006", "reason": ["poorly controlled"]}, split=_D2),
+    Spec("referral-d4", "referral", "adb1029a",
+         "Get her in with a dietitian, SNOMED 103699006, for weight loss counselling",
+         {"snomed": "103699006", "reason": ["weight loss"]}, split=_D2),
+    Spec("referral-d5", "referral", "827f0c1a",
+         "sleep medicine referral - SNOMED 698560000 - his wife says he stops breathing at night",
+         {"snomed": "698560000", "reason": ["stops breathing"]}, split=_D2),
+    Spec("referral-d6", "referral", "6faf5362", "refer to endo re: thyroid nodule (SNOMED 306118006)",
+         {"snomed": "306118006", "reason": ["thyroid nodule"]}, split=_D2),
+    Spec("average-d1", "average_lab", "d8663b50", "what's her potassium been averaging the last 6 months?",
+         {"lab": "potassium", "window": {"days": 182}}, split=_D2),
+    Spec("average-d2", "average_lab", "d3fa7161", "on average, how high has his systolic been over the past year",
+         {"lab": "systolic", "window": _YEAR}, split=_D2),
+    Spec("average-d3", "average_lab", "d8663b50", "avg wt past 2 yrs",
+         {"lab": "weight", "window": {"days": 730}}, split=_D2),
+    Spec("average-d4", "average_lab", "85ba33a1", "Typical glucose for him over the last year - give me the mean",
+         {"lab": "glucose", "window": _YEAR}, split=_D2),
+    Spec("average-d5", "average_lab", "d9018d49", "Can you average out her creatinines from the past 2 years?",
+         {"lab": "creatinine", "window": {"days": 730}}, split=_D2),
+    Spec("latest-d1", "latest_lab", "1a4cf854", "pt's last K+ in the past yr?",
+         {"lab": "potassium", "window": _YEAR}, split=_D2),
+    Spec("latest-d2", "latest_lab", "6faf5362", "Sorry to bug you - most recent a1c in the last 2 yrs?",
+         {"lab": "hba1c", "window": {"days": 730}}, split=_D2),
+    Spec("allergies-d1", "allergy_list", "69e1a2a9", "What allergies does she have on file?", split=_D2),
+    Spec("allergies-d2", "allergy_list", "d3fa7161", "Does his chart list any allergies?", split=_D2),
+    Spec("meds-d1", "medication_list", "1687bddc", "List the meds on her chart please", split=_D2),
+    Spec("meds-d2", "medication_list", "827f0c1a", "what's on file for his current meds", split=_D2),
+    Spec("age-d1", "age", "b71278db", "how old's the pt?", split=_D2),
+    Spec("calc-d1", "calculator", "d3fa7161", "bmi from his chart pls", {"calculator": "bmi"}, split=_D2),
+    Spec("hba1c-d1", "hba1c_reorder", "69e1a2a9", "a1c more than a yr old? if so order one pls",
+         now="2024-11-20T09:00:00+01:00", split=_D2),
 )  # fmt: skip

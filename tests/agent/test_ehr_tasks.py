@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_ehr_tasks import _oracle_answer, _resource, load_tasks  # noqa: E402
 from ehr_tasks_build import build, load_charts  # noqa: E402
 from ehr_tasks_score import score_task, summarize, unit_key  # noqa: E402
-from ehr_tasks_specs import HELD_OUT, SPECS  # noqa: E402
+from ehr_tasks_specs import DEV2, HELD_OUT, SPECS  # noqa: E402
 
 TASKS = ROOT / "benchmarks" / "data" / "ehr_tasks.jsonl"
 
@@ -47,7 +47,7 @@ def _bundle_resources(shared_data: Path, patient_id: str) -> list[dict[str, Any]
 
 
 def test_the_file_is_what_the_builder_writes(charts: Any) -> None:
-    built = build((*SPECS, *HELD_OUT), charts)
+    built = build((*SPECS, *HELD_OUT, *DEV2), charts)
     assert built == list(tasks().values()), "run benchmarks/ehr_tasks_build.py to rewrite data/ehr_tasks.jsonl"
 
 
