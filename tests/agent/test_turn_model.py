@@ -110,7 +110,7 @@ def test_a_marker_naming_no_source_is_refused(tmp_path: Path, llm: ScriptedLLM) 
 
 
 def test_an_answer_citing_nothing_is_refused(tmp_path: Path, llm: ScriptedLLM) -> None:
-    llm.default = Reply(f"The BMI is {DRAFT_VALUE} kg/m², which is normal.")
+    llm.default = Reply("That weight is fine for a man of his height.")  # no number, no marker
     app = make_app(tmp_path, llm)
     try:
         result, _ = run(app)
@@ -324,3 +324,15 @@ def test_a_planner_that_fails_leaves_the_rules_plan(tmp_path: Path, llm: Scripte
     assert [c.tool for c in result.tool_calls] == ["calc.bmi"]
     assert any("could not plan" in w and "the rules planned instead" in w for w in result.warnings)
     assert DRAFT_VALUE in result.final_response
+
+
+def test_with_one_source_a_sentence_stating_a_number_is_cited_to_it(tmp_path: Path, llm: ScriptedLLM) -> None:
+    # small models drop markers; with a single source every fact of the draft is that source's
+    llm.default = Reply(f"His BMI is {DRAFT_VALUE} kg/m². That is in the normal range for an adult.")
+    app = make_app(tmp_path, llm)
+    try:
+        result, events = run(app)
+    finally:
+        app.close()
+    assert result.final_response == f"His BMI is {DRAFT_VALUE} kg/m² [1]. That is in the normal range for an adult."
+    assert streamed_text(events).strip() == result.final_response

@@ -642,7 +642,7 @@ class ConsultTurn:
                 on_token=guard.feed,
             )
             await guard.finish()
-            written = write_answer(completion.text, bool(sources), sources)
+            written = write_answer("".join(guard.accepted), bool(sources), sources)
         except (Ungrounded, UpstreamError) as exc:
             if isinstance(exc, UpstreamError):
                 breaker.record_failure()

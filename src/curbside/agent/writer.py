@@ -100,9 +100,12 @@ class SentenceGuard:
         self.stream = stream
         self.allowed = allowed_numbers
         self.sources = sources
-        self.text = ""
+        self.text = ""  # what the model wrote
+        self.accepted: list[str] = []  # its sentences as passed on (a lone source's marker added)
         self._checked = 0  # characters of text already checked and streamed
         self.streamed = False
+        # with one source, every fact of the draft is that source's: a sentence stating a number is its
+        self._only = next(iter(sources)) if len(sources) == 1 else None
 
     async def feed(self, piece: str) -> None:
         self.text += piece
@@ -124,8 +127,20 @@ class SentenceGuard:
         reason = check_sentence(sentence, self.allowed, self.sources)
         if reason is not None:
             raise Ungrounded(reason)
+        if self._only is not None and not marker_numbers(sentence) and numbers_in(sentence):
+            sentence = _cite(sentence, self._only)
+        self.accepted.append(sentence)
         self.streamed = True
         await self.stream.feed(sentence)
+
+
+def _cite(sentence: str, n: int) -> str:
+    """``sentence`` with ``[n]`` before its closing punctuation (its trailing space kept)."""
+    body = sentence.rstrip()
+    tail = sentence[len(body) :]
+    if body.endswith((".", "!", "?")):
+        return f"{body[:-1]} [{n}]{body[-1]}{tail}"
+    return f"{body} [{n}]{tail}"
 
 
 def write_answer(text: str, draft_cited: bool, sources: Collection[int]) -> Written:
