@@ -28,8 +28,8 @@ slots, the share the rules mark unsure (and their accuracy there), and p50/p95 m
 
 ``--model URL``: an OpenAI-compatible endpoint (e.g. ``python -m llama_cpp.server --model Qwen2.5-Coder-
 1.5B-Instruct-Q4_K_M.gguf``). Each message the rules mark unsure is sent with a JSON schema for
-{route, intents}; its answer replaces the rules' route there. ``curbside.llm.ChatClient`` sends no
-``response_format`` yet, so the request is made here with httpx, in the shape
+{route, intents}; its answer replaces the rules' route there. The prompt and the schema are the turn's own
+(``agent/triage_model.py``); the request is made here with a synchronous httpx client, in the shape
 ``tools/calculators/note_model.py`` uses (json_schema, falling back to json_object).
 """
 
@@ -50,6 +50,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from curbside.agent.intents import INTENT_KINDS, ROUTES, Triage  # noqa: E402
 from curbside.agent.triage import triage  # noqa: E402
+from curbside.agent.triage_model import TRIAGE_SYSTEM, triage_schema  # noqa: E402
 
 Row = dict[str, Any]
 
@@ -78,27 +79,6 @@ def slot_hits(row: Row, result: Triage) -> tuple[int, int]:
 
 # --- the model, for the rules' unsure cases -------------------------------------------------------------
 
-_SYSTEM = (
-    "You route a clinician's message for a clinical assistant with tools (the patient's chart, calculators, "
-    "Ontario coverage, drug labels and interactions, literature, trials, guidelines, a knowledge base). "
-    "route: direct = greeting, thanks or a question about the assistant; lookup = one tool answers it; "
-    "reasoning = clinical judgement over tool results; multi_step = several subtasks or a write that depends "
-    "on a value. intents: the kinds of tool the message needs. Answer JSON only."
-)
-
-
-def _schema() -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {
-            "route": {"type": "string", "enum": list(ROUTES)},
-            "intents": {"type": "array", "items": {"type": "string", "enum": list(INTENT_KINDS)}, "maxItems": 5},
-        },
-        "required": ["route", "intents"],
-        "additionalProperties": False,
-    }
-
-
 class ModelRouter:
     def __init__(self, url: str, model: str, timeout_s: float) -> None:
         import httpx
@@ -120,17 +100,17 @@ class ModelRouter:
             user += f"\nRules guessed route={rules.route} intents={list(rules.kinds)} but are unsure ({rules.reason})."
         body: dict[str, Any] = {
             "model": self.model,
-            "messages": [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}],
+            "messages": [{"role": "system", "content": TRIAGE_SYSTEM}, {"role": "user", "content": user}],
             "max_tokens": 120,
             "temperature": 0,
         }
         if self.style == "json_schema":
             body["response_format"] = {
                 "type": "json_schema",
-                "json_schema": {"name": "triage", "strict": True, "schema": _schema()},
+                "json_schema": {"name": "triage", "strict": True, "schema": triage_schema()},
             }
         else:
-            body["response_format"] = {"type": "json_object", "schema": _schema()}
+            body["response_format"] = {"type": "json_object", "schema": triage_schema()}
         started = time.perf_counter()
         self.calls += 1
         try:
