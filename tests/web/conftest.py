@@ -67,6 +67,11 @@ class Served:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    yield from serve_page(tmp_path_factory)
+
+
+def serve_page(tmp_path_factory: pytest.TempPathFactory, **env: str) -> Iterator[Served]:
+    """`curbside serve` over a new home with the sample documents and a user per role, with ``env`` added."""
     root = tmp_path_factory.mktemp("page")
     home = root / "home"
     core = Curbside(Settings(home=home))
@@ -76,7 +81,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     finally:
         core.close()
     limits = {"CURBSIDE_RATE_LIMIT": "100000/minute", "CURBSIDE_AUTH_FAILURE_LIMIT": "100000/minute"}
-    server = LiveServer(home, env=limits)
+    server = LiveServer(home, env={**limits, **env})
     try:
         yield Served(server, keys, home)
     finally:

@@ -13,21 +13,11 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.web.pages import ask, expect
+
 pytestmark = pytest.mark.slow
 
-expect: Any = pytest.importorskip("playwright.sync_api", reason="the test extra installs playwright").expect
-
 HYPERTENSION = "What are the first-line drug classes for hypertension?"
-
-
-def ask(page: Any, message: str) -> Any:
-    """Send ``message``; the last answer once the turn has ended."""
-    page.get_by_test_id("message").fill(message)
-    with page.expect_response(lambda r: r.url.endswith("/v1/turns")) as turn:
-        page.get_by_test_id("send").click()
-    assert "text/event-stream" in turn.value.headers["content-type"]
-    expect(page.get_by_test_id("turn-state")).to_have_text(re.compile(r"^Answered"), timeout=30_000)
-    return page.get_by_test_id("msg-assistant").last
 
 
 @pytest.mark.parametrize(

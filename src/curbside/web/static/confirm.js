@@ -57,8 +57,8 @@ async function decide(decision) {
   try {
     const result = await post(`/v1/confirmations/${encodeURIComponent(current.id)}`, { decision }, { ok: [403, 409, 422, 500, 504] });
     const outcome = decision === "approve" ? (result.status === "ok" ? "approved" : result.error?.code || result.status) : "denied";
-    const written = result.result && (result.result.resource || result.result.id);
-    addNote("confirmation", `${current.summary}${written ? ` → ${typeof written === "string" ? written : JSON.stringify(written)}` : ""}`, outcome);
+    const written = result.status === "ok" && result.result ? result.result.summary || result.result.reference : "";
+    addNote("confirmation", written || current.summary, outcome);
     next();
   } catch (e) {
     $("#confirm-error").textContent = e.message;
