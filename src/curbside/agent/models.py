@@ -56,6 +56,11 @@ class TurnCitation(BaseModel):
     id: str | None = Field(None, description="The resource, PMID, NCT, chunk or call id it points at.")
     url: str | None = None
     detail: str | None = Field(None, description="e.g. the date of an observation, a formula's source.")
+    reference: str | None = Field(
+        None,
+        description="An article, guideline or passage written as a reference in the session's citation style "
+        "(AMA, APA or Vancouver; Vancouver by default).",
+    )
 
 
 class ToolCallRecord(BaseModel):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["Rendered", "Source", "render"]
@@ -21,6 +21,7 @@ class Source:
     id: str | None = None
     url: str | None = None
     detail: str | None = None
+    record: dict[str, Any] | None = field(default=None, compare=False)  # the row a reference is written from
 
 
 @dataclass
@@ -277,7 +278,7 @@ def _articles(key: str, id_key: str, what: str) -> Renderer:
             year = item.get("year") or item.get("start_date") or ""
             where = item.get("journal") or item.get("status") or ""
             title = item.get("title") or "untitled"
-            source = Source(title, tool, item.get(id_key), item.get("url") or cite.get("url"), str(year))
+            source = Source(title, tool, item.get(id_key), item.get("url") or cite.get("url"), str(year), item)
             lines.append((f"{title} ({', '.join(str(x) for x in (where, year) if x)}).", source))
         return Rendered(lines, {"ids": [i.get(id_key) for i in items]})
 
@@ -290,7 +291,7 @@ def _guidelines(tool: str, result: dict[str, Any], slots: dict[str, Any]) -> Ren
         return Rendered([(" ".join(result.get("warnings") or ["No guideline passage matched."]), None)], {})
     lines: list[tuple[str, Source | None]] = []
     for hit in hits[:2]:
-        source = Source(f"{hit.get('title')} — {hit.get('section_path')}", tool, hit.get("chunk_id"))
+        source = Source(f"{hit.get('title')} — {hit.get('section_path')}", tool, hit.get("chunk_id"), record=hit)
         lines.append((hit.get("snippet") or "", source))
     return Rendered(lines, {})
 
@@ -316,7 +317,10 @@ def _kb_answer(tool: str, result: dict[str, Any], slots: dict[str, Any]) -> Rend
         citation = cited.get(int(marks[0])) if marks else None
         source = (
             Source(
-                f"{citation['title']} — {citation.get('section_path') or ''}".rstrip(" —"), tool, citation["chunk_id"]
+                f"{citation['title']} — {citation.get('section_path') or ''}".rstrip(" —"),
+                tool,
+                citation["chunk_id"],
+                record=citation,
             )
             if citation
             else None

@@ -35,6 +35,7 @@ from curbside.agent.writer import (
     writer_messages,
 )
 from curbside.errors import UpstreamError
+from curbside.sessions.citations import Reference, format_citation
 
 if TYPE_CHECKING:
     from curbside.agent.llm_access import ModelChoice, TurnLLM
@@ -689,6 +690,7 @@ def _draft(state: _State, plan: Plan) -> tuple[list[str], list[TurnCitation]]:
     sentences: list[str] = []
     citations: list[TurnCitation] = []
     numbered: dict[tuple[str, str | None, str], int] = {}
+    style = state.preferences.citation_style if state.preferences is not None else "vancouver"
     if plan.direct:
         sentences.append(plan.direct)
     for _, rendered in state.rendered:
@@ -698,7 +700,7 @@ def _draft(state: _State, plan: Plan) -> tuple[list[str], list[TurnCitation]]:
             if source is None:
                 sentences.append(text)
                 continue
-            n = _number(source, numbered, citations)
+            n = _number(source, numbered, citations, style)
             sentences.append(_with_marker(text, n))
     for write in state.writes:
         if write.outcome == "waiting" and write.confirmation is not None:
@@ -729,7 +731,9 @@ async def _stream_text(state: _State, text: str, citations: list[TurnCitation]) 
     await stream.close()
 
 
-def _number(source: Source, numbered: dict[tuple[str, str | None, str], int], citations: list[TurnCitation]) -> int:
+def _number(
+    source: Source, numbered: dict[tuple[str, str | None, str], int], citations: list[TurnCitation], style: str
+) -> int:
     key = (source.tool, source.id, source.title)
     if key not in numbered:
         numbered[key] = len(citations) + 1
@@ -743,9 +747,17 @@ def _number(source: Source, numbered: dict[tuple[str, str | None, str], int], ci
                 id=source.id,
                 url=source.url,
                 detail=source.detail,
+                reference=_reference(source, style),
             )
         )
     return numbered[key]
+
+
+def _reference(source: Source, style: str) -> str | None:
+    """The source as a reference in ``style``, when it is a document (an article, a guideline, a passage)."""
+    if source.record is None:
+        return None
+    return format_citation(Reference.from_record(source.record), style)
 
 
 def _with_marker(text: str, n: int) -> str:

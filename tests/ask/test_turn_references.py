@@ -1,0 +1,30 @@
+"""A consult turn over the knowledge base writes its passage sources as references in the style the
+session prefers (citation_style: AMA, APA or Vancouver)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from curbside.agent.models import TurnRequest
+from curbside.types import ToolCaller
+
+DR = ToolCaller(user="dr-refs", role="clinician", channel="cli")
+QUESTION = "What are the first-line medication options for depression?"
+
+
+def test_passage_sources_follow_the_sessions_citation_style(make_core) -> None:
+    core = make_core()
+    written = {}
+    for style in ("vancouver", "apa"):
+        session = f"refs-{style}"
+        core.sessions.open(DR.user, session)
+        core.sessions.set_preferences(DR.user, session, citation_style=style)
+        result = asyncio.run(core.turns.run(TurnRequest(message=QUESTION, session_id=session, use_llm=False), DR))
+        passages = [c for c in result.sources_used if c.kind == "passage"]
+        assert passages and all(c.reference for c in passages), result.sources_used
+        written[style] = passages[0].reference
+    vancouver, apa = written["vancouver"], written["apa"]
+    assert vancouver != apa
+    # a passage has no date: APA says "(n.d.)"; Vancouver names the section cited
+    assert "(n.d.)" in apa and "(n.d.)" not in vancouver
+    assert "First-line medication options" in vancouver
