@@ -56,6 +56,7 @@ export function openPopover(citation, anchor, sentence) {
   const details = h("div", { testid: "popover-details" }, meta([
     ["Type", sourceKind(citation)],
     ["Detail", citation.detail],
+    ["Reference", citation.reference],
   ]));
   const open = h("button", { type: "button", class: "primary", testid: "popover-open" }, citation.kind === "passage" ? "Show the passage" : "Show the source");
   open.addEventListener("click", () => { closePopover(); openPanel(citation, sentence); });
@@ -76,6 +77,7 @@ export function openPopover(citation, anchor, sentence) {
         ["Page", p.page ? (p.page_end && p.page_end !== p.page ? `${p.page}–${p.page_end}` : p.page) : null],
         ["Version", parts ? `v${parts.version}` : null],
         ["Passage", parts ? `${parts.ordinal + 1} of ${p.total}` : null],
+        ["Reference", citation.reference],
       ]));
     }).catch((e) => details.append(h("p", { class: "error" }, e.message)));
   }
@@ -98,7 +100,7 @@ export async function openPanel(citation, sentence = "") {
   panel.dataset.n = citation.n;
   $("#source-title").textContent = `[${citation.n}] ${citation.title}`;
   if (citation.kind !== "passage" || !citation.id) {
-    body.append(meta([["Type", sourceKind(citation)], ["Detail", citation.detail], ["Id", citation.id]]));
+    body.append(meta([["Type", sourceKind(citation)], ["Detail", citation.detail], ["Reference", citation.reference], ["Id", citation.id]]));
     if (citation.url) body.append(h("a", { href: citation.url, target: "_blank", rel: "noopener noreferrer" }, "Open the original"));
     panel.focus();
     return;
@@ -112,7 +114,7 @@ export async function openPanel(citation, sentence = "") {
     const whole = h("button", { type: "button", testid: "whole-document" }, "Show the whole document");
     whole.addEventListener("click", () => openDocument(p, parts, sentence, terms, body));
     body.replaceChildren(
-      meta([["Document", p.source], ["Section", p.section], ["Page", p.page], ["Chunk", p.chunk_id]]),
+      meta([["Document", p.source], ["Section", p.section], ["Page", p.page], ["Reference", citation.reference], ["Chunk", p.chunk_id]]),
       h("div", { class: "passage cited", testid: "passage-text" }, highlighted(p.text, { span: cleanSentence(sentence), terms })),
       parts && p.total > 1 ? whole : null,
     );
