@@ -92,6 +92,13 @@ def plan_turn(triage: Triage, *, has_patient: bool, now: datetime, message: str)
 def _plan_intent(plan: Plan, intent: Intent, *, has_patient: bool, now: datetime, message: str) -> None:
     kind, slots = intent.kind, intent.slots
     finding = any(s.tool == "ehr.search_patient" for s in plan.steps)
+    if kind == "greeting" and slots.get("topic") == "privacy":
+        plan.direct = (
+            "About what Curbside keeps: a session holds its last messages for a limited time, and every step is "
+            "written to an audit trail with protected health information redacted. Text with PHI goes only to a "
+            "local model, never to a cloud model or an outside service; without a model, nothing leaves this server."
+        )
+        return
     if kind == "greeting":
         plan.direct = (
             "Hello. I can read the active patient's chart, run clinical calculators, check Ontario coverage (OHIP, "
@@ -131,7 +138,7 @@ def _plan_intent(plan: Plan, intent: Intent, *, has_patient: bool, now: datetime
     elif kind == "patient_problems":
         plan.steps.append(Step("ehr.get_conditions", {"patient_id": PATIENT}, intent, "list the active problems", True))
     elif kind == "chart_write":
-        _chart_write(plan, intent)
+        _chart_write(plan, intent, message)
     elif kind == "calculator":
         _calculator(plan, intent, has_patient=has_patient or finding, message=message)
     elif kind == "coverage":
@@ -177,6 +184,11 @@ def _plan_intent(plan: Plan, intent: Intent, *, has_patient: bool, now: datetime
         plan.cannot.append("calendar requests are not planned automatically yet: use calendar.list_events")
     elif kind == "files":
         plan.cannot.append("file requests are not planned automatically yet: use files.search")
+    elif kind == "unknown" and slots.get("scope") == "out":
+        plan.cannot.append(
+            "it is outside what Curbside does: clinical questions, the active patient's chart, calculators, Ontario "
+            "coverage, drug safety, the literature, trials and guidelines"
+        )
     else:
         plan.cannot.append(f"no tool here answers this kind of request ({kind})")
 
@@ -259,7 +271,7 @@ def _calculator(plan: Plan, intent: Intent, *, has_patient: bool, message: str) 
     plan.steps.append(Step(f"calc.{calc}", args, intent, f"compute {calc}", needs_patient=False))
 
 
-def _chart_write(plan: Plan, intent: Intent) -> None:
+def _chart_write(plan: Plan, intent: Intent, message: str) -> None:
     slots = dict(intent.slots)
     write = slots.pop("write", None)
     tools = {
@@ -272,18 +284,56 @@ def _chart_write(plan: Plan, intent: Intent) -> None:
     if write not in tools:
         plan.clarify = "What should I write to the chart: a vital sign, an allergy, a prescription, an order or a note?"
         return
+    if write == "record_vital" and (question := _unclear_reading(slots)):
+        plan.clarify = question  # an unclear reading is asked about, never guessed
+        return
     args = {"patient_id": PATIENT, **{k: v for k, v in slots.items() if v not in (None, "", [])}}
     if write == "order_service":
-        _order_words(args, intent.text)
+        _order_words(args, intent.text, whole=intent.text.strip() == message.strip())
     plan.steps.append(Step(tools[write], args, intent, "propose the write for your approval", True))
 
 
+def _unclear_reading(slots: dict[str, Any]) -> str | None:
+    """A question when a vital's reading is missing, or its value fits more than one unit (a weight of 80: kg
+    or lb?); None when the write is clear."""
+    from curbside.agent.slots import vital_units
+
+    kind = str(slots.get("kind") or "")
+    words = kind.replace("_", " ")
+    if kind == "blood_pressure":
+        return None if slots.get("systolic") is not None else "What blood pressure should I record (e.g. 128/82)?"
+    value = slots.get("value")
+    if not isinstance(value, int | float):
+        return f"What {words} should I record? Give the value with its unit."
+    if slots.get("unit"):
+        return None
+    units = vital_units(kind, float(value))
+    if len(units) > 1:
+        return f"Is the {words} of {value:g} in {' or '.join(units)}? Say it with its unit and I will record it."
+    return None
+
+
 _CODE = re.compile(r"\(?\b(snomed(?: ct)?|loinc)\b[\s:#]*([0-9][0-9-]{2,17})\)?", re.IGNORECASE)
-_REASON = re.compile(r"\b(?:for|reason:?|because of|re:?)\s+(.+)$", re.IGNORECASE)
+# the reason after its cue ("for chest pain", "because of falls", "re: thyroid nodule"), to the end of its clause;
+# "for her," names the patient, not a reason
+_REASON = re.compile(
+    r"\b(?:for(?! (?:her|him|them|me|us|the patient|this patient|the pt|this pt)\s*(?:[,.;:!?(-]|$|please\b|pls\b))"
+    r"|reason(?: for (?:the )?referral)?:?|because(?: of)?|due to|re:?|regarding|about|secondary to)\s+"
+    r"(?!(?:her|him|them|the patient|this patient)\s*(?:[,.;:!?(-]|$))([^.;?!]+?)(?=\s+-\s|[.;?!]|$)",
+    re.IGNORECASE,
+)
+_CLAUSES = re.compile(r"[.;?!]+\s*|\s+-+\s+|\s*,\s*")
+_ORDER_WORDS = re.compile(
+    r"\b(?:refer\w*|order\w*|consult|send|get (?:her|him|them) in|see (?:a|an|the)|please|pls|thanks?|thx"
+    r"|urgent|routine|stat|asap)\b",
+    re.IGNORECASE,
+)
 
 
-def _order_words(args: dict[str, Any], text: str) -> None:
-    """An order's code and reason from the words: 'Refer her to cardiology (SNOMED 183519002) for chest pain'."""
+def _order_words(args: dict[str, Any], text: str, *, whole: bool = False) -> None:
+    """An order's code and reason from the words: 'Refer her to cardiology (SNOMED 183519002) for chest pain'.
+    With ``whole`` (the order is the whole message), a clause that is neither the order, its code nor
+    politeness is its reason: 'Ortho referral please - SNOMED 308481009, right knee osteoarthritis'."""
     found = _CODE.search(text)
     if found and "code" not in args:
         args["code_system"] = "loinc" if found.group(1).lower() == "loinc" else "snomed"
@@ -293,9 +343,20 @@ def _order_words(args: dict[str, Any], text: str) -> None:
         display = _CODE.sub("", display).strip(" ,;-")
         display = re.sub(r"^(?:to|a|an|for)\s+", "", display, flags=re.IGNORECASE).strip()
         args["display"] = display[:1].upper() + display[1:] if display else display
-    reason = _REASON.search(_CODE.sub("", text))
-    if reason and "reason" not in args:
-        args["reason"] = reason.group(1).strip(" .")[:500]
+    if "reason" in args:
+        return
+    plain = _CODE.sub(" ", text)
+    if reason := _REASON.search(plain):
+        args["reason"] = reason.group(1).strip(" .,-")[:500]
+        return
+    if whole and args.get("kind") == "referral":
+        rest = [
+            clause.strip()
+            for clause in _CLAUSES.split(plain)
+            if len(clause.split()) >= 2 and not _ORDER_WORDS.search(clause)
+        ]
+        if rest:
+            args["reason"] = "; ".join(rest)[:500]
 
 
 def chart_inputs(chart: dict[str, Any]) -> dict[str, Any]:

@@ -35,6 +35,9 @@ __all__ = [
     "route",
     "time_slots",
     "trial_slots",
+    "readings_by_unit",
+    "vital_reading",
+    "vital_units",
     "vitals_in",
 ]
 
@@ -137,6 +140,8 @@ def _chart_vocabulary() -> tuple[re.Pattern[str], dict[str, tuple[str, str]], re
     # spellings the chart's list lacks but clinicians type
     table.update({"hgb": ("lab", "hemoglobin"), "a1cs": ("lab", "hba1c"), "o2 sat": ("vital", "spo2")})
     table.update({"sats": ("vital", "spo2"), "pulse ox": ("vital", "spo2"), "bps": ("vital", "bp")})
+    for spelled, vital in w.EXTRA_VITALS.items():
+        table.setdefault(spelled, ("vital", vital))
     names = sorted(table, key=len, reverse=True)
     pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in names) + r")(?:e?s)?(?![\w+])")
     # K+ / Na+ in any case; the bare letters only as typed in capitals
@@ -153,17 +158,27 @@ def _chart_vocabulary() -> tuple[re.Pattern[str], dict[str, tuple[str, str]], re
     return pattern, table, short_pattern
 
 
+# short names that are no English word or unit: read in any case ('avg wt past 2 yrs')
+_NOT_WORDS = frozenset({"wt"})
+_VALUE_NEXT = re.compile(r"\s*(?:[:=]|of|is|was|at)?\s*\d")
+
+
 def _chart_mentions(text: Text) -> list[tuple[str, str, int, int]]:
     pattern, table, short_pattern = _chart_vocabulary()
     found: list[tuple[str, str, int, int]] = []
     for hit in pattern.finditer(text.low):
         kind, name = table[hit[1]]
         found.append((kind, name, hit.start(), hit.end()))
+    taken = [(start, end) for _, _, start, end in found]
     for hit in short_pattern.finditer(text.orig):
+        if any(start <= hit.start() < end for start, end in taken):
+            continue  # 'sat' inside 'O2 sat'
         spelled = hit[1]
         plus = spelled.endswith("+")
-        # the bare letters count only as typed in capitals ('K', 'Na', 'HR'); 'k+' in any case
-        if not plus and spelled[0].islower():
+        # the bare letters count only as typed in capitals ('K', 'Na', 'HR'), or in any case when a value
+        # follows them ('hr 110', 'wt 92 kg', 'rr: 22'); 'k+' in any case
+        lower_ok = spelled.lower() in _NOT_WORDS or _VALUE_NEXT.match(text.low, hit.end())
+        if not plus and spelled[0].islower() and not lower_ok:
             continue
         if spelled.lower() == "hr" and re.search(r"\d\s*$", text.low[: hit.start()]):
             continue  # '24 hr' is a window
@@ -222,6 +237,100 @@ def given_value(text: Text, mention: Mention) -> bool:
     return bool(_GIVEN.match(text.low[mention.end : mention.end + 40]))
 
 
+# --- a vital's reading -----------------------------------------------------------------------------
+
+# vital names as lab_codes spells them -> as the record tool's kinds
+VITAL_KIND = {
+    "bp": "blood_pressure", "heart rate": "heart_rate", "respiratory rate": "respiratory_rate",
+    "temperature": "temperature", "spo2": "spo2", "weight": "weight", "height": "height", "bmi": "bmi",
+}  # fmt: skip
+# words that may stand between a vital's name and its reading ('BP this visit 138/86', 'weight of 80 kg',
+# 'temp was 38.4'); a comparison ('over', 'below', 'target') makes the number a threshold, not a reading
+_FILLER = r"(?!(?:over|above|below|under|less|greater|more|than|target|goal|if|<|>)\b)[a-z.']+"
+_READING = re.compile(
+    rf"^\s*(?:[:=,-]\s*)?(?:{_FILLER}\s*[:=,-]?\s*){{0,3}}?(\d{{1,3}}(?:\.\d+)?)"
+    r"(?:\s*(?:/|over)\s*(\d{2,3}(?:\.\d+)?))?(?![\d.]*\s*(?:/\s*\d|x\b))"
+)
+# a number followed by one of these is a time or a dose, not a reading
+_NOT_READING = re.compile(
+    r"^\s*(?:hours?|hrs?|h|days?|d|weeks?|wks?|months?|mo|years?|yrs?|y|mg|mcg|meq|mmol|units?|ml|tabs?|tablets?"
+    r"|caps?|puffs?|times?|x)\b"
+)
+
+
+@cache
+def _unit_pattern() -> re.Pattern[str]:
+    names = sorted(w.UNITS, key=len, reverse=True)
+    return re.compile(r"^\s*(?:degrees?\s+(?=[fc]\b))?(" + "|".join(re.escape(n) for n in names) + r")(?![a-z])")
+
+
+def vital_units(kind: str, value: float) -> list[str]:
+    """The units (the record tool's spellings) in which ``value`` is a plausible reading of ``kind``."""
+    from curbside.tools.ehr.write_vocab import VITALS
+
+    vital = VITALS.get(kind)
+    if vital is None:
+        return []
+    names = set(w.UNITS.values())
+    plausible: dict[str, str] = {}  # UCUM code -> our spelling
+    for spelled, unit in vital.units.items():
+        if unit.code in plausible or not vital.low <= unit.to_reference(value) <= vital.high:
+            continue
+        same = [x for x in vital.units if vital.units[x].code == unit.code and x in names]
+        plausible[unit.code] = same[0] if same else spelled
+    return list(plausible.values())
+
+
+def vital_reading(text: Text, mention: Mention, end: int | None = None) -> dict[str, Any] | None:
+    """The reading that follows a vital's name, as the record tool's arguments: ``kind`` and ``value`` with
+    its ``unit`` (or ``systolic`` and ``diastolic``), or None when no reading follows. A unit is read from
+    the words ('lbs', 'pounds', 'degrees F', 'percent', '°C'); when none is written it is given only where a
+    single unit makes the value plausible (101.3 is °F, 38.4 °C); a weight of 80 could be kg or lb, so it
+    is left out for the clinician to say."""
+    low = text.low[mention.end : len(text.low) if end is None else end]
+    found = _READING.match(low)
+    if found is None or _NOT_READING.match(low[found.end() :]):
+        return None
+    kind = VITAL_KIND.get(mention.name, mention.name)
+    first, second = float(found[1]), found[2]
+    if kind == "blood_pressure":
+        if second is None:
+            return None  # a systolic alone is not a blood pressure to record
+        return {"kind": kind, "systolic": first, "diastolic": float(second)}
+    if second is not None:
+        return None  # two numbers for one value: not a reading of it
+    slots: dict[str, Any] = {"kind": kind, "value": first}
+    allowed = vital_units(kind, first)
+    if unit := _unit_pattern().match(low[found.end() :]):
+        spelled = w.UNITS[unit[1]]
+        after = low[found.end() + unit.end() :]
+        if not (unit[1] == "in" and re.match(r"\s+[a-z]", after)):  # '64 in clinic' is not inches
+            slots["unit"] = spelled
+    if "unit" not in slots and len(allowed) == 1:
+        slots["unit"] = allowed[0]
+    return slots
+
+
+# a unit that names its vital: a number in lb or kg is a weight, in °F or °C a temperature, in bpm a pulse
+_UNIT_KINDS = {"lb": "weight", "kg": "weight", "f": "temperature", "c": "temperature", "/min": "heart_rate"}
+_SELF_NAMING = re.compile(
+    r"(?<![\w.])(\d{1,3}(?:\.\d+)?)\s*(lbs?|pounds?|kgs?|kilos?|kilograms?|°\s?[fc]|degrees? [fc]|degrees? (?:fahrenheit"
+    r"|celsius)|fahrenheit|celsius|bpm)(?![a-z])"
+)
+
+
+def readings_by_unit(text: Text) -> list[dict[str, Any]]:
+    """Readings whose unit says which vital they are ('He's 198 pounds', '101.2 °F'), as record arguments."""
+    found = []
+    for hit in _SELF_NAMING.finditer(text.low):
+        spelled = w.UNITS.get(re.sub(r"°\s", "°", hit[2]).replace("degree ", "degrees "))
+        spelled = spelled or w.UNITS.get(hit[2].rstrip("s")) or ("f" if "f" in hit[2] else "c")
+        kind = _UNIT_KINDS.get(spelled)
+        if kind and float(hit[1]) > 0:
+            found.append({"kind": kind, "value": float(hit[1]), "unit": spelled})
+    return found
+
+
 # --- time -------------------------------------------------------------------------------------------
 
 _UNITS = {
@@ -233,6 +342,10 @@ _NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "twe
 _WINDOW = re.compile(
     r"\b(?:in |over |within |during |for )?(?:the )?(?:last|past|previous|prior) (?:(\d+|one|two|three|four|five|six"
     r"|twelve) ?)?(hours?|hrs?|h|days?|d|weeks?|wks?|w|months?|mo|years?|yrs?|y)\b"
+    # a window without 'last' or 'past' needs a count and a looking-back preposition ('averaged over 2 years'); a
+    # count followed by 'old' or 'ago' is an age ('over a year old'), and 'in 3 months' is a time to come
+    r"|\b(?:over|across) (?:the )?(\d+|two|three|four|five|six|twelve) ?(hours?|hrs?|days?|weeks?|wks?|months?|years?"
+    r"|yrs?)\b(?! (?:old|ago|of age))"
 )
 _THIS = {"today": "1d", "this week": "1w", "this month": "1m", "this year": "1y", "overnight": "12h"}
 _ISO = r"(\d{4}-\d{2}-\d{2})"
@@ -255,9 +368,9 @@ def time_slots(text: str) -> dict[str, Any]:
     since/until (ISO dates as given), aggregate ('average' | 'trend') and latest."""
     slots: dict[str, Any] = {}
     if found := _WINDOW.search(text):
-        count = found[1] or "1"
+        count = found[1] or found[3] or "1"
         number = int(count) if count.isdigit() else _NUMBERS[count]
-        slots["window"] = f"{number}{_UNITS[found[2]]}"
+        slots["window"] = f"{number}{_UNITS[found[2] or found[4]]}"
     else:
         for words, window in _THIS.items():
             if re.search(rf"\b{words}\b", text):

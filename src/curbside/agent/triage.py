@@ -57,12 +57,6 @@ _ANAPHOR = re.compile(r"^(?:(?:a|an|the|new|another|repeat|one|it|same)\s*)*$")
 _CONDITION_ON_RESULT = re.compile(
     r"\bif\b.*\b(?:last|latest|result|level|value|older|above|below|over|under|high|low|abnormal)\b|\bif\b.*[<>]"
 )
-_NOUN_REFERRAL = re.compile(
-    r"(?:\b(?:an?|the)\s+)?(?P<before>[A-Za-z][A-Za-z ]{2,40}?)\s+referral\b"
-    r"|\bsend (?:her|him|them) (?:on )?to (?:the |a |an )?(?P<to>[A-Za-z][A-Za-z ]{2,40}?)(?=[,(]| for\b| re\b)",
-    re.IGNORECASE,
-)
-_CODED = re.compile(r"\b(?:snomed|loinc)\b")
 _QUESTION_ABOUT_DRUG = re.compile(r"\bnew (?:rx|med\w*|drug|prescription)\b")
 
 
@@ -232,7 +226,9 @@ class _Reading:
             self._add("patient_allergies", {})
         if free(w.PROBLEMS) and self._about_patient():
             self._add("patient_problems", {})
-        if free(w.SUMMARY) and (self.patient_ref or self.has_patient):
+        # "the meds on her chart", "does the chart show allergies": the chart is where they are read, not a summary
+        read_else = any(i.kind.startswith("patient_") and i.kind != "patient_find" for i in self.intents)
+        if (free(w.SUMMARY) or (free(w.SUMMARY_CHART) and not read_else)) and (self.patient_ref or self.has_patient):
             self._add("patient_summary", {})
 
     def _conditional_read(self) -> None:
@@ -328,9 +324,16 @@ class _Reading:
             return Triage("direct", (Intent("greeting", {}, ""),), False, "an empty message")
         concrete = bool(self.drugs or self.calcs or self.writes or s.labs_in(self.text) or _NUMBER.search(low))
         capability = w.CAPABILITY.search(low) or (w.CAPABILITY_SHORT.search(low) and not self.patient_ref)
-        if capability and not concrete:
-            return Triage("direct", (Intent("greeting", {}, self.text.orig),), True, "a question about Curbside")
+        itself = w.CURBSIDE_ITSELF.search(low)
+        if (capability or itself) and not concrete:
+            slots = {"topic": "privacy"} if itself and not capability else {}
+            return Triage("direct", (Intent("greeting", slots, self.text.orig),), True, "a question about Curbside")
         self.read()
+        if w.OUT_OF_SCOPE.search(low) and not self._clinical():
+            # a booking, a score, money, a letter to a landlord: declined, even when a verb looked like a write
+            return Triage(
+                "direct", (Intent("unknown", {"scope": "out"}, self.text.orig),), True, "outside what Curbside does"
+            )
         tasks = len(self.intents)
         if tasks == 0 and w.GREETING.search(low):
             return Triage("direct", (Intent("greeting", {}, self.text.orig),), True, "a greeting or thanks")
@@ -358,13 +361,6 @@ class _Reading:
             # "d/c the metformin", "increase amlodipine to 10 mg": no tool stops or changes an order
             self._add("unknown", {"action": change[0].split()[-1], "drug": self.drugs[0].name})
             self.notes.append("a change to a medication, which no write tool makes")
-        referral = _NOUN_REFERRAL.search(self.text.orig) if not self.intents else None
-        if referral and _CODED.search(low) and (self.patient_ref or self.has_patient):
-            # "Sleep clinic referral (SNOMED 698560000) for snoring", "send him to the hypertension clinic, SNOMED …"
-            service = (referral.group("before") or referral.group("to") or "").strip(" ,-")
-            service = re.sub(r"^(?:(?:please|pls|put|in|an?|the|place|make|send|order|do)\s+)+", "", service, flags=re.I)
-            self._add("chart_write", {"write": "order_service", "kind": "referral", "display": service})
-            route, why = "lookup", "one tool: chart_write (a referral)"
         if not self.intents:
             self._add("knowledge", {"question": self.text.orig})
             if route == "lookup" and not w.KNOWLEDGE.search(low) and not self.drugs:
@@ -375,6 +371,13 @@ class _Reading:
         confident = not self.notes
         reason = why if confident else f"{why}; unsure: {'; '.join(self.notes)}"
         return Triage(route, tuple(self.intents), confident, reason)
+
+    def _clinical(self) -> bool:
+        """Something clinical is named: a drug, a calculator, a lab or vital, the patient, a chart read."""
+        reads = any(i.kind not in ("chart_write", "calendar", "files", "knowledge", "greeting") for i in self.intents)
+        return bool(
+            self.drugs or self.calcs or s.labs_in(self.text) or s.vitals_in(self.text) or self.patient_ref or reads
+        ) or bool(w.CLINICAL.search(self.low))
 
     def _reasoning_intents(self) -> None:
         """A drug that is the subject of the decision ("start metformin", "hold the lisinopril") needs its

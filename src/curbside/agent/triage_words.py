@@ -20,6 +20,13 @@ __all__ = [
     "CAPABILITY",
     "CAPABILITY_SHORT",
     "CASE_SENSITIVE_CALCULATORS",
+    "CLINICAL",
+    "CURBSIDE_ITSELF",
+    "EXTRA_VITALS",
+    "OUT_OF_SCOPE",
+    "SPECIALTIES",
+    "SUMMARY_CHART",
+    "UNITS",
     "COVERAGE_ADP",
     "COVERAGE_ANY",
     "COVERAGE_ODB",
@@ -98,6 +105,38 @@ CAPABILITY = _re(
     r"|\bwhat is curbside\b|\bwhat'?s curbside\b|\bcan you (?:look (?:things|stuff) up|search|access|read)\b"
     r"|\bdo you have access\b|\bare you able to\b|\bwhat can you help(?: me)? with\b"
 )
+# questions about Curbside itself: what it keeps, where words go, which model it is, how it compares
+CURBSIDE_ITSELF = _re(
+    r"\b(?:do|does|will|would|can|could) (?:you|curbside|this(?: app| tool| thing)?) (?:\w+ )?(?:store|keep|save|retain|log"
+    r"|remember|share|send|sell|see|delete|forget|record|upload|use)\b(?! (?:a|an|her|his|their|this|that|the) "
+    r"(?:note|vital|weight|bp|temp|allergy|order|referral|prescription)\b)"
+    r"|\bwhat (?:do|does|will|did) (?:you|curbside) (?:keep|store|save|remember|log|retain|know about me)\b"
+    r"|\b(?:is|are) (?:my|our|what i (?:type|write|say|enter)|(?:this|the) (?:chat|conversation|session|data))\b"
+    r"(?: \w+){0,3} (?:logged|stored|saved|kept|shared"
+    r"|private|secure|encrypted|sent|uploaded|recorded|anonymi[sz]ed|deleted)\b"
+    r"|\bprivacy\b|\bphipa\b|\bhipaa\b|\bpipeda\b|\bdata retention\b|\bto the cloud\b|\bin the cloud\b"
+    r"|\b(?:which|what) (?:ai |language |llm )?model\b|\bare you (?:an ai|a bot|a robot|human|chatgpt|gpt|an llm)\b"
+    r"|\bcurbside\b.*\b(?:different|compare[sd]?|vs\.?|versus|better|like)\b"
+)
+# requests outside what Curbside does (bookings, sport, weather, money, travel, letters, jokes): declined,
+# when nothing clinical is named with them
+OUT_OF_SCOPE = _re(
+    r"\brestaurants?\b|\btable for\b|\b(?:dinner|lunch) reservations?\b|\bpizzas?\b|\btakeout\b|\bsushi\b"
+    r"|\bfood delivery\b|\bgames? (?:last night|tonight|today)\b|\bwho won\b|\bscores? (?:of|in) the\b|\bplayoffs?\b"
+    r"|\bhockey\b|\bbasketball\b|\bfootball\b|\bsoccer\b|\bbaseball\b|\bnhl\b|\bnba\b|\bnfl\b|\bweather\b"
+    r"|\bforecast\b|\brrsp\b|\btfsa\b|\bmortgage\b|\bcredit cards?\b|\bstocks?\b(?! of)|\binvest(?:ing|ments?|ors?|ed)?\b|\bretirement\b"
+    r"|\bincome tax\b|\btax returns?\b|\bcrypto\w*\b|\bbitcoin\b|\bhotels?\b|\bflights?\b|\bvacation\b|\bholiday\b"
+    r"|\btrip to\b|\blandlord\b|\bcover letter\b|\bpoem\b|\bjokes?\b|\bsong\b|\bmovies?\b|\brecipes?\b"
+    r"|\b(?:letter|email|e-mail|essay|speech|story) (?:to|for|about) (?:my|our|the) (?!patient|pt\b|doctor|physician"
+    r"|specialist|surgeon|gp|family doctor|referring|colleague)"
+)
+# words that make a message clinical whatever else it names (an out-of-scope word beside them is incidental)
+CLINICAL = _re(
+    r"\b(?:patients?|pts?|clinic\w*|medical|medicine|medications?|meds|drugs?|dos(?:e|es|ing)|symptoms?|diseases?"
+    r"|diagnos\w*|treat\w*|therap\w*|pain|infections?|pregnan\w*|surgery|surgical|blood|heart|lungs?|kidneys?|liver"
+    r"|cancer|diabet\w*|hypertens\w*|dvt|vaccin\w*|fractures?|fever|chart|allerg\w*|referral|consult|prescri\w*"
+    r"|hospital|admission|discharge|ohip|odb|adp|billing|fee codes?)\b"
+)
 # a short "can you …?" with nothing in it to act on ("can you prescribe?") asks what Curbside can do
 CAPABILITY_SHORT = _re(r"^(?:can|could|will|do) you(?: [\w-]+){1,4}\s*[?.!]*$")
 
@@ -130,7 +169,7 @@ SAFETY_QUESTION = _re(
 # the verbs that make a drug the subject of a decision ("start metformin", "hold the lisinopril")
 REASONING_ACTION = _re(
     r"\b(?:start|starting|hold|holding|stop|stopping|continue|continuing|give|giving|add|adding|switch|switching"
-    r"|use|using|restart|prescribe|dose of|dosing of|reduce|increase)\s+(?:the |her |his |a |an |on )?$"
+    r"|use|using|restart|prescribe|dose of|dosing of|reduce|increase)\s+(?:(?:him|her|them) )?(?:the |her |his |a |an |on )?$"
 )
 # explicit ordering of subtasks: the multi-step route
 SEQUENCE = _re(
@@ -153,9 +192,10 @@ DATA_REQUEST = _re(
 NOT_A_READ = _re(r"\b(?:target|goal|normal range|reference range|cut-?off|threshold for|criteria)\b")
 SUMMARY = _re(
     r"(?<!discharge )\bsummar(?:y|i[sz]e)\b(?! (?:them|it|that|this note))|\brundown\b|\boverview\b|\bhow old\b|\bage\b"
-    r"|\b(?:the|her|his|their|this|patient'?s) chart\b(?! (?:a|an|the) )|\bchart summary\b|\brisk factors\b"
-    r"|\bwho is (?:she|he|this)\b|\bbackground\b"
+    r"|\bchart summary\b|\brisk factors\b|\bwho is (?:she|he|this)\b|\bbackground\b"
 )
+# the chart itself named: a summary only when nothing else is read from it ("the meds on her chart" is a list)
+SUMMARY_CHART = _re(r"\b(?:the|her|his|their|this|patient'?s) chart\b(?! (?:a|an|the) )")
 MED_LIST = _re(
     r"\b(?:meds|medications?|med list|medication list|drugs? (?:she|he)'?s on|rx list|prescriptions|current rx"
     r"|what (?:is|'s) (?:she|he) (?:on|taking)|(?:is|are) (?:she|he|they) on (?:any|a)|(?:she|he) (?:is|'s) taking"
@@ -168,6 +208,35 @@ PROBLEMS = _re(
     r"|\bcomorbidit(?:y|ies)\b|\bpast medical history\b|\bactive (?:dx|diagnoses|problems)\b"
 )
 VITALS_GENERIC = _re(r"\bvitals?\b|\bvital signs\b|\bobs\b")
+
+# vital words the chart's vocabulary lacks: verbs and components clinicians say ("weighs 80 kg", "her
+# systolic", "resp rate 22"), each -> the chart's vital name
+EXTRA_VITALS: dict[str, str] = {
+    "weighs": "weight", "weighed": "weight", "weighing": "weight", "weighed in at": "weight", "wgt": "weight",
+    "systolic": "bp", "diastolic": "bp", "sbp": "bp", "dbp": "bp", "blood pressures": "bp",
+    "resp rate": "respiratory rate", "resp": "respiratory rate", "respirations": "respiratory rate",
+    "breathing rate": "respiratory rate", "resps": "respiratory rate",
+    "pulse rate": "heart rate", "heartrate": "heart rate",
+    "o2 sats": "spo2", "o2 saturation": "spo2", "oxygen sat": "spo2", "oxygen sats": "spo2", "sao2": "spo2",
+    "pulse oximetry": "spo2", "oximetry": "spo2", "saturation": "spo2", "saturating": "spo2",
+    "temp.": "temperature", "tmax": "temperature", "fever of": "temperature",
+    "tall": "height", "stands": "height",
+}  # fmt: skip
+# a unit as clinicians write it -> as the record tool takes it (write_vocab's spellings)
+UNITS: dict[str, str] = {
+    "lb": "lb", "lbs": "lb", "pound": "lb", "pounds": "lb", "#": "lb",
+    "kg": "kg", "kgs": "kg", "kilo": "kg", "kilos": "kg", "kilogram": "kg", "kilograms": "kg",
+    "g": "g", "gram": "g", "grams": "g",
+    "°f": "f", "f": "f", "degf": "f", "deg f": "f", "degrees f": "f", "degree f": "f", "fahrenheit": "f",
+    "degrees fahrenheit": "f", "\u2109": "f",
+    "°c": "c", "c": "c", "degc": "c", "deg c": "c", "degrees c": "c", "degree c": "c", "celsius": "c",
+    "degrees celsius": "c", "centigrade": "c", "\u2103": "c",
+    "%": "%", "percent": "%", "per cent": "%", "pct": "%",
+    "bpm": "/min", "/min": "/min", "beats/min": "/min", "beats per minute": "/min", "breaths/min": "/min",
+    "breaths per minute": "/min", "per minute": "/min", "a minute": "/min", "per min": "/min",
+    "cm": "cm", "centimetres": "cm", "centimeters": "cm", "in": "in", "inches": "in", "inch": "in", '"': "in",
+    "m": "m", "metres": "m", "meters": "m", "mmhg": "mmHg", "mm hg": "mmHg",
+}  # fmt: skip
 
 # --- labs -------------------------------------------------------------------------------------------
 
@@ -341,15 +410,60 @@ COVERAGE_ADP = _re(
 )
 COVERAGE_ANY = _re(r"\bcover(?:ed|s|age)?\b|\bfund(?:ed|ing|s)?\b|\bpays?\b|\breimburs\w*\b|\beligib\w*\b")
 
+# --- referrals --------------------------------------------------------------------------------------
+
+# a specialty as named in plain words, a short form or its own name -> the service's name
+SPECIALTIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, _re(pattern))
+    for name, pattern in (
+        ("cardiology", r"\bcardio(?:logy|logist)?\b|\bheart (?:doctor|specialist|clinic|people|team|failure clinic)s?\b"),
+        ("dermatology", r"\bderm(?:atology|atologist|ie)?\b|\bskin (?:doctor|specialist|clinic|people)s?\b"),
+        ("nephrology", r"\bnephro(?:logy|logist)?\b|\b(?:kidney|renal) (?:doctor|specialist|clinic|people|team)s?\b"),
+        ("gastroenterology", r"\bgi\b|\bgastro(?:enterology|enterologist)?\b|\b(?:gut|stomach|bowel|liver) (?:doctor"
+         r"|specialist|clinic|people)s?\b|\bhepatology\b"),
+        ("endocrinology", r"\bendo(?:crinology|crinologist|crine)?\b|\b(?:diabetes|thyroid|hormone|sugar) (?:doctor"
+         r"|specialist|clinic|people|team)s?\b"),
+        ("orthopaedics", r"\bortho(?:pa?edics?|pa?edic surgery|pa?edic surgeon)?\b|\bbone (?:and|&) joint\b"
+         r"|\b(?:bone|joint) (?:doctor|specialist|clinic|people)s?\b"),
+        ("respirology", r"\brespirology\b|\bpulmonology\b|\bpulmonary clinic\b|\bresp(?:irologist)?\b(?= clinic)"
+         r"|\blung (?:doctor|specialist|clinic|people)s?\b|\bchest (?:doctor|specialist|clinic)s?\b"),
+        ("neurology", r"\bneuro(?:logy|logist)?\b(?! ?surg)|\b(?:brain|nerve|headache|seizure) (?:doctor|specialist|clinic"
+         r"|people)s?\b"),
+        ("psychiatry", r"\bpsych(?:iatry|iatrist)?\b|\bmental health\b"),
+        ("ophthalmology", r"\bophthalmolog\w*\b|\beye (?:doctor|specialist|clinic|people)s?\b"),
+        ("otolaryngology", r"\bent\b|\bear,? nose (?:and|&) throat\b|\botolaryngolog\w*\b"),
+        ("urology", r"\burolog\w*\b|\b(?:bladder|prostate) (?:doctor|specialist|clinic)s?\b"),
+        ("rheumatology", r"\brheum(?:atology|atologist|y)?\b|\barthritis (?:doctor|specialist|clinic)s?\b"),
+        ("hematology", r"\bha?ematolog\w*\b|\bblood (?:doctor|specialist)s?\b"),
+        ("oncology", r"\boncolog\w*\b|\bcancer (?:doctor|specialist|clinic|centre|center|team)s?\b"),
+        ("obstetrics and gynaecology", r"\bob[/-]?gyn\b|\bgyn(?:a?ecology|a?ecologist|ae|e)?\b|\bobstetric\w*\b"),
+        ("general surgery", r"\bgeneral surgery\b|\bgen ?surg\b|\bsurgeon\b"),
+        ("physiotherapy", r"\bphysio(?:therapy|therapist)?\b|\bphysical therap\w*\b|\bpt referral\b"),
+        ("dietitian", r"\bdietitians?\b|\bdieticians?\b|\bnutrition(?:ist)?\b"),
+        ("sleep medicine", r"\bsleep (?:clinic|medicine|study|lab|specialist|doctor)\b"),
+        ("physical rehabilitation", r"\brehab(?:ilitation)?\b|\bphysiatry\b"),
+        ("geriatrics", r"\bgeriatric\w*\b|\bcare of the elderly\b"),
+        ("palliative care", r"\bpalliative\b"),
+        ("infectious diseases", r"\binfectious diseases?\b|\bid clinic\b"),
+        ("allergy and immunology", r"\ballergist\b|\ballergy clinic\b|\bimmunolog\w*\b"),
+        ("podiatry", r"\bpodiatr\w*\b|\bchiropod\w*\b|\bfoot (?:doctor|specialist|clinic)s?\b"),
+        ("hypertension clinic", r"\bhypertension clinic\b|\bhtn clinic\b|\bblood pressure clinic\b"),
+    )
+)  # fmt: skip
+
 # --- workspace --------------------------------------------------------------------------------------
 
 CALENDAR = _re(
     r"\bcalendar\b|\bbook (?:a|an|me|her|him|them|the patient|in)\b|\bfollow-?up appointment\b|\bappointments?\b|\bmeeting\b|\bschedule (?:a|an)\b|\bmy day\b"
     r"|\bclinic (?:today|tomorrow)\b|\bwho am i seeing\b|\bmy schedule\b|\bwho'?s on my\b"
 )
+# 'file' is a document only as a noun that is not the patient's record: "on file", "in her file", "file it
+# in his vitals" are the chart
 FILES = _re(
-    r"\bshared (?:folder|drive)\b|\btemplates?\b|\bfiles?\b|\bfolder\b|\.pdf\b|\bpdf\b|\.docx?\b|\bspreadsheet\b"
-    r"|\bcsv\b"
+    r"\bshared (?:folder|drive)\b|\btemplates?\b|\bfolder\b|\.pdf\b|\bpdf\b|\.docx?\b|\bspreadsheet\b|\bcsv\b"
+    r"|(?<!on )(?<!in )(?<!her )(?<!his )(?<!their )(?<!'s )(?<!chart )"
+    r"(?<!from )(?<!to )\bfiles?\b(?! (?:it|that|this|them|these|those|both|all|under|away|in|into|on|to|for|with)\b)"
+    r"(?! (?:her|his|their) )"
 )
 
 # --- calculators ------------------------------------------------------------------------------------

@@ -14,13 +14,7 @@ from typing import Any
 from curbside.agent import slots as s
 from curbside.agent import triage_words as w
 
-__all__ = ["Write", "find_writes"]
-
-# vital names as lab_codes spells them -> as the write tool's kinds
-_VITAL_KIND = {
-    "bp": "blood_pressure", "heart rate": "heart_rate", "respiratory rate": "respiratory_rate",
-    "temperature": "temperature", "spo2": "spo2", "weight": "weight", "height": "height", "bmi": "bmi",
-}  # fmt: skip
+__all__ = ["Write", "find_writes", "referral_service"]
 
 _VERB = re.compile(
     r"\b(?:(?<!medical )(?<!health )record(?!s)|document|log|enter|put in|add|save|write|draft|file|create"
@@ -42,7 +36,15 @@ _ASKED = re.compile(
 )
 # an object that is only a pronoun or politeness: the thing written came before the verb
 _NOTE_END = re.compile(r",?\s*\b(?:and )?then\b|[;.]\s*(?:also|and|then)\b")
-_PRONOUN_OBJECT = re.compile(r"^(?:\s*(?:it|that|this|them|please|pls|now|thanks|thx|for me)\b)*\s*[.!]*\s*$")
+# "add it to her vitals", "chart them", "put that in his flowsheet": the destination is not the object either
+_PRONOUN_OBJECT = re.compile(
+    r"^(?:\s*(?:it|that|this|them|both|all|these|those|please|pls|plz|now|thanks|thx|ty|for me|in|into|to|on|under"
+    r"|her|his|their|the|pt'?s|patient'?s|chart|vitals?|flowsheet|flow sheet|record|file|notes?|ehr|emr|obs)\b)*"
+    r"\s*[.!?]*\s*$"
+)
+# a verb's word used as a noun: 'on recheck', 'the order', 'her log' (after an article, a possessive or a
+# preposition); 'chart' has its own guards in _VERB
+_AS_NOUN = re.compile(r"\b(?:a|an|the|this|that|her|his|their|my|your|our|on|at|after|before|per|from|by|of|in)\s+$")
 _NOTE = re.compile(r"\bnote\b|^\s*:")
 _IMAGING = re.compile(r"\b(?:x-?rays?|cxr|ct|mri|ultrasound|u/s|echo\w*|scan|mammogram|dexa|imaging|doppler)\b")
 _REFERRAL = re.compile(r"\brefer\w*\b|\bconsult\b")
@@ -53,8 +55,6 @@ _REACTION = re.compile(
 )
 _SUBSTANCE_BEFORE = re.compile(r"(?:a |an )?([a-z][a-z-]*(?: [a-z][a-z-]*)?) allergy")
 _SUBSTANCE_AFTER = re.compile(r"\ballerg(?:ic|y) to ([a-z][a-z-]*(?: [a-z][a-z-]*)?)")
-_BP_VALUE = re.compile(r"(\d{2,3}) ?/ ?(\d{2,3})")
-_NUMBER_UNIT = re.compile(r"(\d+(?:\.\d+)?)\s*(kg|lbs?|g|cm|m|in|°?c|°?f|%|bpm|/min)?(?![\w/])")
 _DURATION = re.compile(r"\b(?:for|x|×)\s*(\d+)\s*(days?|d|weeks?|wks?|months?)\b")
 _DAYS = {"d": 1, "w": 7, "m": 30}
 # words -> the LOINC document type ehr.save_clinical_note takes (its NOTE_TYPES)
@@ -91,32 +91,111 @@ def find_writes(text: s.Text) -> list[Write]:
     for verb in _VERB.finditer(low):
         if verb.start() < taken_until or _ASKED.search(low[: verb.start()]):
             continue
+        if _AS_NOUN.search(low[: verb.start()]) and not verb[0].startswith(("chart", "put ", "send ")):
+            continue
         found = _classify(text, verb)
         if found:
             writes += found
             taken_until = max(x.end for x in found)
     if not writes:
-        writes = _recorded_after(text)
+        writes = _recorded_anywhere(text) or _referral_named(text)
+    return _fill_by_unit(text, writes)
+
+
+def _fill_by_unit(text: s.Text, writes: list[Write]) -> list[Write]:
+    """'He's 198 pounds, chart that weight': a vital named without a reading takes the one reading in the
+    message whose unit names that vital."""
+    for write in writes:
+        slots = write.slots
+        if slots.get("write") != "record_vital" or "value" in slots or "systolic" in slots:
+            continue
+        same = [r for r in s.readings_by_unit(text) if r["kind"] == slots.get("kind")]
+        if len(same) == 1:
+            write.slots = {**slots, **same[0]}
     return writes
 
 
-# a vital given first, then told to go in the chart: "Sat 93% on room air, add it to his flowsheet",
-# "pulse 104, irregular - put it in", "Temp 38.4 °C this morning - log it in her vitals"
-_RECORD_CUE = re.compile(
-    r"[,;.\-–]\s*(?:please\s+)?(?:add|put|log|enter|save|chart|record|document|file)\b"
-    r"(?:\s+(?:it|that|this|them))?(?:\s+(?:in|into|to|on)\b.*)?\s*\W*$"
+# a vital with its reading, and a word telling it to go in the chart, in any order: "Sat 93% on room air,
+# add it to his flowsheet", "weighs 187 lbs today, add it to her vitals", "put a weight of 210 pounds in her
+# chart", "hr 110. chart it pls" — a write verb and a value, not a question ("did they record her temp?")
+_RECORD_WORD = re.compile(
+    r"\b(?:record|document|log|enter|put|add|save|chart|file|note down|jot|input|update)\b(?! (?:for|of)\b)"
+)
+_NOT_TOLD = re.compile(
+    r"(?:\b(?:did|was|were|been|has|have|had|who|what|when|why|whether|how)|\b(?:should|could|can|may|must) (?:i|we))"
+    r"\s+(?:\w+\s+)?$"
 )
 
 
-def _recorded_after(text: s.Text) -> list[Write]:
-    cue = _RECORD_CUE.search(text.low)
-    if cue is None or cue.start() == 0:
+def _recorded_anywhere(text: s.Text) -> list[Write]:
+    low = text.low
+    told = any(
+        not _NOT_TOLD.search(low[: m.start()]) and not _AS_NOUN.search(low[: m.start()])
+        for m in _RECORD_WORD.finditer(low)
+    )
+    if not told:
         return []
-    clause = text.orig[: cue.start()].strip()
-    found = find_writes(s.Text.of(f"record {clause}"))
-    if not any(w.slots.get("write") == "record_vital" for w in found):
+    readings = [r for m in s.vitals_in(text) if (r := s.vital_reading(text, m))] or s.readings_by_unit(text)
+    return [Write({"write": "record_vital", **r}, 0, len(low), text.orig) for r in readings]
+
+
+# a referral asked for by its noun or in plain words: "Physio referral for her knee pls", "send a referral",
+# "get him in with psychiatry", "send her to the skin clinic" — not a question about one ("what does a sleep
+# clinic referral involve?") nor a document ("the referral letter template")
+_REFERRAL_ASKED = re.compile(
+    r"\breferrals?\b(?! (?:letter|form|template|note|criteria|guideline|process|pathway|wait|times?)s?\b)"
+    r"|\bget (?:her|him|them|the patient|this patient) (?:in (?:with|to)|to see|seen by|an appointment with)\b"
+    r"|\bsend (?:her|him|them|the patient|this patient) (?:on )?to\b|\b(?:needs|need) to see (?:a|an|the)\b"
+)
+_QUESTION_START = re.compile(
+    r"^(?:what|how|why|when|where|which|who|does|do|did|is|are|was|were|should|would it|has|have|explain|tell me)\b"
+)
+
+
+def _referral_named(text: s.Text) -> list[Write]:
+    low = text.low
+    found = _REFERRAL_ASKED.search(low)
+    if found is None or _QUESTION_START.match(low) or _NOT_TOLD.search(low[: found.start()]):
         return []
-    return [Write(w.slots, 0, len(text.low), text.orig, w.items) for w in found if w.slots.get("write") == "record_vital"]
+    slots = {"write": "order_service", "kind": "referral"}
+    if service := referral_service(text.orig):
+        slots["display"] = service
+    return [Write(slots, 0, len(low), text.orig)]
+
+
+_SERVICE_BEFORE = re.compile(r"(?:\b(?:an?|the)\s+)?([a-z][a-z ]{2,40}?)\s+referral\b")
+_SERVICE_TO = re.compile(
+    r"\b(?:to|with|see|by) (?:the |a |an )?([a-z][a-z ]{2,40}?)(?=[,(.;:?!-]| for\b| re\b| about\b| because\b|$)"
+)
+_NOT_SERVICE = re.compile(
+    r"^(?:(?:please|pls|put|in|an?|the|place|make|send|order|do|set up|can you|could you|new|urgent|see|to)\s+)+"
+)
+# a service named as such ('Sleep clinic', 'endocrinology', 'the hypertension clinic') is kept as written
+_FORMAL_SERVICE = re.compile(
+    r"(?:clinic|service|department|team|program|programme|centre|center|unit|lab|ology|iatry|ics|surgery|medicine"
+    r"|care)$"
+)
+
+
+def referral_service(words: str) -> str | None:
+    """The service a referral is to: as written when it names a service ('Sleep clinic', 'endocrinology'),
+    else a specialty named in plain words or short ('a heart doctor', 'endo', 'the bone and joint people')
+    by its name, else the words before 'referral' or after 'to'."""
+    low = w.normalise(words)
+    orig = words if len(words) == len(low) else low
+    for pattern in (_SERVICE_BEFORE, _SERVICE_TO):
+        for found in pattern.finditer(low):
+            phrase = found[1]
+            cut = len(phrase) - len(_NOT_SERVICE.sub("", phrase))
+            written = orig[found.start(1) + cut : found.end(1)].strip(" ,-")
+            if not written or re.fullmatch(r"(?:her|him|them|a|an|the|you|me|us)(?: \w+)?", written.lower()):
+                continue
+            if _FORMAL_SERVICE.search(written.lower()):
+                return written
+            named = next((name for name, p in w.SPECIALTIES if p.search(written.lower())), None)
+            if named:
+                return named
+    return next((name for name, p in w.SPECIALTIES if p.search(low)), None)
 
 
 def _classify(text: s.Text, verb: re.Match[str]) -> list[Write]:
@@ -206,15 +285,9 @@ def _vital_values(text: s.Text, start: int, end: int) -> list[dict[str, Any]]:
     for mention in s.vitals_in(text):
         if not start <= mention.start < end:
             continue
-        rest = text.low[mention.end : end]
-        slots: dict[str, Any] = {"write": "record_vital", "kind": _VITAL_KIND.get(mention.name, mention.name)}
-        if mention.name == "bp" and (bp := _BP_VALUE.search(rest)):
-            slots["systolic"], slots["diastolic"] = float(bp[1]), float(bp[2])
-        elif value := _NUMBER_UNIT.search(rest):
-            slots["value"] = float(value[1])
-            if value[2]:
-                slots["unit"] = value[2].lstrip("°")
-        found.append(slots)
+        reading = s.vital_reading(text, mention, end)
+        # a vital named without a reading still asks for one ("record her BP"): the planner asks for the value
+        found.append({"write": "record_vital", **(reading or {"kind": s.VITAL_KIND.get(mention.name, mention.name)})})
     return found
 
 
@@ -276,6 +349,7 @@ def _order_slots(text: s.Text, verb: str, item: str) -> dict[str, Any]:
         if slots["kind"] == "referral":
             to = re.search(r"\bto (?:the )?([a-z][a-z -]+?)(?: clinic| service)?(?: for\b|$)", item)
             service = to[1] if to else service.replace(" referral", "")
+            service = referral_service(text.orig[text.low.index(item) :]) or service if item in text.low else service
         if service:
             slots["display"] = service.strip()
     if found := re.search(r"\b(stat|urgent|asap)\b", item):
