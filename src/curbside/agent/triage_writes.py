@@ -29,10 +29,11 @@ _BOUNDARY = re.compile(
     r"|\s+and\s+(?=(?:then|check|order|record|prescribe|start|refer|book|save|add|find|show|get|calculate|list|what"
     r"|is|are|summari[sz]e|draft|write|give|recheck|also|if|pull|look|document)\b)"
 )
-# a decision asked about, not made: "should I start …", "is it safe to give …"
+# a decision asked about, not made: "should I start …", "is it safe to give …"; or one asked about the past:
+# "did they record her temp?"
 _ASKED = re.compile(
     r"(?:should (?:i|we)|can (?:i|we)|could (?:i|we)|would you|ok to|okay to|safe to|whether to|reasonable to"
-    r"|do i|need to|want to)\s+(?:\w+\s+)?$"
+    r"|do i|need to|want to|did|has|have|had|who|was|were|why)\s+(?:\w+\s+)?$"
 )
 # an object that is only a pronoun or politeness: the thing written came before the verb
 _NOTE_END = re.compile(r",?\s*\b(?:and )?then\b|[;.]\s*(?:also|and|then)\b")
