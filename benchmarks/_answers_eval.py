@@ -15,6 +15,7 @@ match inside a range: "10 mg" is not in "5-10 mg", and "25" is not in "25-50".
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import unicodedata
@@ -32,6 +33,7 @@ __all__ = [
     "lead_tokens",
     "list_recall",
     "load_qa",
+    "split_of",
     "tokens",
     "wrong_condition",
 ]
@@ -148,6 +150,17 @@ def abstention(outcomes: Iterable[tuple[bool, bool]]) -> Abstention:
         else:
             tn, fn = (tn + 1, fn) if answerable else (tn, fn + 1)
     return Abstention(tp=tp, fp=fp, fn=fn, tn=tn)
+
+
+HELD_OUT_EVERY = 3  # one question in three (by a hash of its id) is held out from development
+
+
+def split_of(item_id: str) -> str:
+    """``"held_out"`` or ``"dev"``: a fixed split by a hash of the question id, so it never depends on the
+    file's order and a new question falls into one side without moving the others. The held-out side is
+    for reporting only: its misses are not read while the answer code is being changed, and the
+    abstention model is fitted without it (``fit_abstention.py --exclude-split held_out``)."""
+    return "held_out" if int(hashlib.sha256(item_id.encode()).hexdigest()[:8], 16) % HELD_OUT_EVERY == 0 else "dev"
 
 
 @dataclass(frozen=True)

@@ -177,27 +177,31 @@ def passage_units(passage: Passage, rank: int) -> list[Sentence]:
     path_terms = frozenset(terms(passage.section_path)) | frozenset(terms(passage.title))
     heading: frozenset[str] = frozenset()
     out: list[Sentence] = []
-    for line in passage.body.splitlines():
-        text = " ".join(line.split())
+    lines = [" ".join(line.split()) for line in passage.body.splitlines()]
+    lines = [line for line in lines if line]
+    for index, text in enumerate(lines):
         item = _LIST_ITEM.match(text)
         if item:
             text = text[item.end() :]  # a bulleted line (PDF lists): a candidate however short, never a heading
-        if not text:
-            continue
-        if not item and _is_heading(text) and not _BOILERPLATE.search(text):
+        heads = index + 1 < len(lines)  # a title-like last line heads nothing: an article title, a short snippet
+        if not item and heads and _is_heading(text) and not _BOILERPLATE.search(text):
             heading = frozenset(terms(text))
             continue
         label = _LABEL.match(text)
         context = path_terms | heading
+        previous: frozenset[str] = frozenset()
         for i, raw in enumerate(split_sentences(text)):
             piece = " ".join(raw.split())
-            if not _candidate(piece):
-                continue
             words = terms(piece)
             if i and label:  # later sentences of a "Label: …" line are still about the label
                 context |= frozenset(terms(text[: text.index(":")]))
+            # a sentence continues the one before it in its paragraph: "Human milk is not sterile. Instead,
+            # it provides … Staphylococcus, Streptococcus and Pseudomonas" answers through its lead-in
+            before, previous = previous, frozenset(words)
+            if not _candidate(piece):
+                continue
             number = bool(_DIGIT.search(_CLAUSE_NUMBER.sub("", piece)))
-            out.append(Sentence(piece, rank, len(out), frozenset(words), len(words), context, number))
+            out.append(Sentence(piece, rank, len(out), frozenset(words), len(words), context | before, number))
     return out
 
 
@@ -274,6 +278,19 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / max(len(a | b), 1)
 
 
+def _repeats(unit: Sentence, chosen: Sentence, query_terms: set[str]) -> bool:
+    """Whether ``unit`` says what ``chosen`` already says. Judged on the words each adds to the question's:
+    every candidate shares the question's words, so two units naming "fatty acid binding protein 2" are
+    repeats only if what they say about it is the same ("intestinal epithelial cells" is news beside
+    "human … gene")."""
+    if unit.text == chosen.text:
+        return True
+    added, said = unit.terms - query_terms, chosen.terms - query_terms
+    if not added and not said:  # neither adds a word to the question's: compare them whole
+        return _jaccard(unit.terms, chosen.terms) > DUPLICATE_JACCARD
+    return _jaccard(added, said) > DUPLICATE_JACCARD
+
+
 def extractive_answer(question: str, passages: Sequence[Passage], max_sentences: int) -> ExtractiveAnswer:
     query_terms = set(terms(question, question=True))
     candidates = [s for rank, p in enumerate(passages) for s in passage_units(p, rank)]
@@ -286,7 +303,7 @@ def extractive_answer(question: str, passages: Sequence[Passage], max_sentences:
     for s in ranked:
         if len(chosen) >= max_sentences or s.score <= 0 or s.score < FOLLOW_SHARE * best:
             break
-        if any(_jaccard(s.terms, c.terms) > DUPLICATE_JACCARD or s.text == c.text for c in chosen):
+        if any(_repeats(s, c, query_terms) for c in chosen):
             continue
         chosen.append(s)
     if not chosen and candidates:
