@@ -232,3 +232,24 @@ def test_file_and_chart_as_ordinary_words(message: str, kind: str) -> None:
 def test_the_files_tool_still_for_a_document_and_a_summary_for_the_chart_alone() -> None:
     assert triage("Please find the file called discharge template", has_patient=False).kinds == ("files",)
     assert triage("review her chart", has_patient=True).kinds == ("patient_summary",)
+
+
+def test_more_readings_verbs_and_windows() -> None:
+    assert _write("He is 5 foot 10, record his height") == {
+        "write": "record_vital",
+        "kind": "height",
+        "value": 70.0,
+        "unit": "in",
+    }  # feet and inches: a unit that names its vital
+    assert _write("Can you note her weight as 145 lb?")["value"] == 145.0
+    assert _write("I'd like her seen by rheumatology for joint swelling")["display"] == "rheumatology"
+    assert s.time_slots("average his sodium since january 2024") == {"since": "2024-01-01", "aggregate": "average"}
+
+
+@pytest.mark.parametrize("message", ["who can see my conversations?", "is this tool secure?"])
+def test_more_questions_about_curbside(message: str) -> None:
+    assert triage(message, has_patient=False).kinds == ("greeting",)
+
+
+def test_a_place_named_beside_an_out_of_scope_request_does_not_make_it_clinical() -> None:
+    assert triage("find me a good sushi place near the hospital", has_patient=False).kinds == ("unknown",)

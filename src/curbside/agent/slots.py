@@ -251,6 +251,8 @@ _READING = re.compile(
     rf"^\s*(?:[:=,-]\s*)?(?:{_FILLER}\s*[:=,-]?\s*){{0,3}}?(\d{{1,3}}(?:\.\d+)?)"
     r"(?:\s*(?:/|over)\s*(\d{2,3}(?:\.\d+)?))?(?![\d.]*\s*(?:/\s*\d|x\b))"
 )
+# a height in feet and inches: 5'10", 5 ft 10 in, 5 foot 10
+_FEET = re.compile(r"([3-7])\s*(?:'|ft\.?|foot|feet)\s*(?:(\d{1,2})\s*(?:\"|''|in\.?|inches)?)?(?![\d.])")
 # a number followed by one of these is a time or a dose, not a reading
 _NOT_READING = re.compile(
     r"^\s*(?:hours?|hrs?|h|days?|d|weeks?|wks?|months?|mo|years?|yrs?|y|mg|mcg|meq|mmol|units?|ml|tabs?|tablets?"
@@ -289,7 +291,7 @@ def vital_reading(text: Text, mention: Mention, end: int | None = None) -> dict[
     is left out for the clinician to say."""
     low = text.low[mention.end : len(text.low) if end is None else end]
     found = _READING.match(low)
-    if found is None or _NOT_READING.match(low[found.end() :]):
+    if found is None or (_NOT_READING.match(low[found.end() :]) and not _FEET.match(low, found.start(1))):
         return None
     kind = VITAL_KIND.get(mention.name, mention.name)
     first, second = float(found[1]), found[2]
@@ -297,6 +299,8 @@ def vital_reading(text: Text, mention: Mention, end: int | None = None) -> dict[
         if second is None:
             return None  # a systolic alone is not a blood pressure to record
         return {"kind": kind, "systolic": first, "diastolic": float(second)}
+    if kind == "height" and (feet := _FEET.match(low, found.start(1))):
+        return {"kind": kind, "value": float(int(feet[1]) * 12 + int(feet[2] or 0)), "unit": "in"}
     if second is not None:
         return None  # two numbers for one value: not a reading of it
     slots: dict[str, Any] = {"kind": kind, "value": first}
@@ -328,6 +332,9 @@ def readings_by_unit(text: Text) -> list[dict[str, Any]]:
         kind = _UNIT_KINDS.get(spelled)
         if kind and float(hit[1]) > 0:
             found.append({"kind": kind, "value": float(hit[1]), "unit": spelled})
+    for hit in re.finditer(r"(?<![\w.])" + _FEET.pattern, text.low):
+        if re.search(r"'|ft|foot|feet", hit[0]):
+            found.append({"kind": "height", "value": float(int(hit[1]) * 12 + int(hit[2] or 0)), "unit": "in"})
     return found
 
 
@@ -352,6 +359,9 @@ _ISO = r"(\d{4}-\d{2}-\d{2})"
 _SINCE = re.compile(rf"\b(?:since|after|from) {_ISO}")
 _UNTIL = re.compile(rf"\b(?:until|till|before|to|through) {_ISO}")
 _BETWEEN = re.compile(rf"\bbetween {_ISO} and {_ISO}")
+_SINCE_WORDS = re.compile(
+    r"\b(?:since|from) (?:(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? )?((?:19|20)\d\d)\b"
+)
 _IN_YEAR = re.compile(r"\b(?:in|during) ((?:19|20)\d\d)\b")
 _AVERAGE = re.compile(r"\b(?:average[sd]?|averaging|avg|mean)\b")
 _TREND = re.compile(
@@ -382,6 +392,9 @@ def time_slots(text: str) -> dict[str, Any]:
         slots["since"] = found[1]
     if found := _UNTIL.search(text):
         slots["until"] = found[1]
+    if "since" not in slots and (found := _SINCE_WORDS.search(text)):
+        month = _MONTHS[found[1][:3]] if found[1] else 1
+        slots["since"] = f"{found[2]}-{month:02d}-01"  # 'since March 2024', 'since 2023': from its first day
     if "since" not in slots and (found := _IN_YEAR.search(text)):
         slots["since"], slots["until"] = f"{found[1]}-01-01", f"{found[1]}-12-31"
     if _AVERAGE.search(text):

@@ -114,6 +114,8 @@ CURBSIDE_ITSELF = _re(
     r"|\b(?:is|are) (?:my|our|what i (?:type|write|say|enter)|(?:this|the) (?:chat|conversation|session|data))\b"
     r"(?: \w+){0,3} (?:logged|stored|saved|kept|shared"
     r"|private|secure|encrypted|sent|uploaded|recorded|anonymi[sz]ed|deleted)\b"
+    r"|\bwho (?:can|could|will|else can) (?:see|read|access)\b"
+    r"|\b(?:is|are) (?:this|curbside|it|you)(?: tool| app| thing| service| system)? (?:secure|private|encrypted|compliant)\b"
     r"|\bprivacy\b|\bphipa\b|\bhipaa\b|\bpipeda\b|\bdata retention\b|\bto the cloud\b|\bin the cloud\b"
     r"|\b(?:which|what) (?:ai |language |llm )?model\b|\bare you (?:an ai|a bot|a robot|human|chatgpt|gpt|an llm)\b"
     r"|\bcurbside\b.*\b(?:different|compare[sd]?|vs\.?|versus|better|like)\b"
@@ -132,10 +134,10 @@ OUT_OF_SCOPE = _re(
 )
 # words that make a message clinical whatever else it names (an out-of-scope word beside them is incidental)
 CLINICAL = _re(
-    r"\b(?:patients?|pts?|clinic\w*|medical|medicine|medications?|meds|drugs?|dos(?:e|es|ing)|symptoms?|diseases?"
+    r"\b(?:patients?|pts?|clinical|clinicians?|medical|medicine|medications?|meds|drugs?|dos(?:e|es|ing)|symptoms?|diseases?"
     r"|diagnos\w*|treat\w*|therap\w*|pain|infections?|pregnan\w*|surgery|surgical|blood|heart|lungs?|kidneys?|liver"
     r"|cancer|diabet\w*|hypertens\w*|dvt|vaccin\w*|fractures?|fever|chart|allerg\w*|referral|consult|prescri\w*"
-    r"|hospital|admission|discharge|ohip|odb|adp|billing|fee codes?)\b"
+    r"|admission|discharge|ohip|odb|adp|billing|fee codes?)\b"
 )
 # a short "can you …?" with nothing in it to act on ("can you prescribe?") asks what Curbside can do
 CAPABILITY_SHORT = _re(r"^(?:can|could|will|do) you(?: [\w-]+){1,4}\s*[?.!]*$")

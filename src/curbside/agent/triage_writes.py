@@ -120,7 +120,7 @@ def _fill_by_unit(text: s.Text, writes: list[Write]) -> list[Write]:
 # add it to his flowsheet", "weighs 187 lbs today, add it to her vitals", "put a weight of 210 pounds in her
 # chart", "hr 110. chart it pls" — a write verb and a value, not a question ("did they record her temp?")
 _RECORD_WORD = re.compile(
-    r"\b(?:record|document|log|enter|put|add|save|chart|file|note down|jot|input|update)\b(?! (?:for|of)\b)"
+    r"\b(?:record|document|log|enter|put|add|save|chart|file|note|jot|input|update)\b(?! (?:for|of)\b)"
 )
 _NOT_TOLD = re.compile(
     r"(?:\b(?:did|was|were|been|has|have|had|who|what|when|why|whether|how)|\b(?:should|could|can|may|must) (?:i|we))"
@@ -147,6 +147,7 @@ _REFERRAL_ASKED = re.compile(
     r"\breferrals?\b(?! (?:letter|form|template|note|criteria|guideline|process|pathway|wait|times?)s?\b)"
     r"|\bget (?:her|him|them|the patient|this patient) (?:in (?:with|to)|to see|seen by|an appointment with)\b"
     r"|\bsend (?:her|him|them|the patient|this patient) (?:on )?to\b|\b(?:needs|need) to see (?:a|an|the)\b"
+    r"|\b(?:her|him|them) (?:seen|assessed|evaluated|reviewed) by\b|\b(?:like|want) (?:her|him|them) to see\b"
 )
 _QUESTION_START = re.compile(
     r"^(?:what|how|why|when|where|which|who|does|do|did|is|are|was|were|should|would it|has|have|explain|tell me)\b"
