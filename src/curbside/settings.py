@@ -288,6 +288,14 @@ class Settings(BaseSettings):
     session_messages: int = Field(10, ge=1, le=200, description="Messages a conversation keeps (the last N).")
     session_ttl_days: float = Field(7.0, gt=0, description="A conversation untouched this long is gone (purged).")
     # --- the consult turn's model use (#18) -------------------------------------------------
+    vision_llm_url: str | None = Field(
+        None,
+        description="OpenAI-compatible vision model on the clinic's machines (images of patients are PHI); unset: "
+        "image analysis is off.",
+    )
+    vision_llm_model: str = Field("vision", description="Model name sent to the vision endpoint.")
+    vision_llm_key: SecretStr | None = Field(None, description="Key of the vision endpoint, if it wants one (never shown).")
+    vision_max_image_bytes: int = Field(5_000_000, ge=1000, description="Largest image vision.describe_image takes.")
     turn_use_llm: bool = Field(
         True,
         description="Let the consult turn use a configured model: to break a triage tie the rules are unsure of, and "

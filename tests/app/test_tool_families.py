@@ -44,6 +44,7 @@ def test_every_family_registers_its_tools(tmp_path: Path) -> None:
         "calendar.create_event",
         "files.search",
         "files.read",
+        "vision.describe_image",
         "confirmations.pending",
         "confirmations.decide",
         "consult.turn",

@@ -27,7 +27,7 @@ def build_registry(core: Curbside) -> ToolRegistry:
     from curbside.coverage.answer import tool as coverage_answer
     from curbside.coverage.source_tool import SourceToolDeps
     from curbside.coverage.sources import SOURCES
-    from curbside.tools import calculators, confirming, ehr, evidence, knowledge, passages, workspace
+    from curbside.tools import calculators, confirming, ehr, evidence, knowledge, passages, vision, workspace
 
     settings = core.settings
     registry = ToolRegistry()
@@ -37,6 +37,7 @@ def build_registry(core: Curbside) -> ToolRegistry:
     evidence.register(registry, evidence.EvidenceDeps(settings, client=lambda: core.outbound, search=core.search))
     ehr.register(registry, ehr.EhrDeps(settings, client=lambda: core.fhir))
     workspace.register(registry, workspace.WorkspaceDeps(settings))
+    vision.register(registry, vision.VisionDeps(settings))
     confirming.register(registry, confirming.ConfirmingDeps(executor=lambda: core.tools))
     consult.register(registry, consult.ConsultDeps(run=lambda request, caller: core.turn(request, caller, channel=caller.channel or "tool"), timeout_s=120.0))
     for source in SOURCES:  # each coverage source's tool, then the one that routes to them
