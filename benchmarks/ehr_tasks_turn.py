@@ -26,7 +26,9 @@ CALLER = ToolCaller(user="bench-clinician", role="clinician", channel="cli")
 
 
 def make_turn(fhir_url: str, *, use_llm: bool = False) -> Any:
-    core = Curbside(Settings(home=Path(tempfile.mkdtemp(prefix="ehr-tasks-")), fhir_url=fhir_url))
+    # one benchmark user makes every call: the per-clinician rate limit of the EHR tools would refuse some
+    home = Path(tempfile.mkdtemp(prefix="ehr-tasks-"))
+    core = Curbside(Settings(home=home, fhir_url=fhir_url, tool_ehr_rate_limit=None))
     results: list[TurnResult] = []
 
     async def turn(message: str, *, patient: str | None, now: datetime) -> dict[str, Any]:
