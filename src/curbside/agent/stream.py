@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from curbside.agent.models import TurnCitation
-from curbside.llm.markers import MARKER, OPEN_MARKER, group_numbers, marker_numbers
+from curbside.llm.markers import MARKER, MarkerHoldback, group_numbers, marker_numbers
 from curbside.sentences import sentence_pieces
 
 __all__ = ["AnswerStream", "marker_numbers", "sentence_pieces"]
@@ -26,21 +26,14 @@ class AnswerStream:
         self.sink = sink
         self.citations = {c.n: c for c in citations}
         self.sent: set[int] = set()
-        self._held = ""
+        self._holdback = MarkerHoldback()
 
     async def feed(self, text: str) -> None:
-        if self.sink is None or not text:
-            return
-        text = self._held + text
-        tail = OPEN_MARKER.search(text)
-        self._held = tail.group(0) if tail else ""
-        ready = text[: tail.start()] if tail else text
-        if ready:
+        if self.sink is not None and (ready := self._holdback.take(text)):
             await self._emit(ready)
 
     async def close(self) -> None:
-        if self._held and self.sink is not None:
-            held, self._held = self._held, ""
+        if self.sink is not None and (held := self._holdback.flush()):
             await self._emit(held)
 
     async def _emit(self, text: str) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from curbside.llm.markers import MARKER, OPEN_MARKER, group_numbers
+from curbside.llm.markers import MARKER, MarkerHoldback, group_numbers
 from curbside.sentences import sentence_pieces
 from curbside.types import Answer, Citation, Passage
 
@@ -27,20 +27,15 @@ class RenumberingStream:
         self.sink = sink
         self.shown = shown
         self.order: dict[int, int] = {}  # prompt passage number -> answer marker
-        self._held = ""
+        self._holdback = MarkerHoldback()
         self.streamed = False
 
     async def feed(self, piece: str) -> None:
-        text = self._held + piece
-        tail = OPEN_MARKER.search(text)
-        self._held = tail.group(0) if tail else ""
-        ready = text[: tail.start()] if tail else text
-        if ready:
+        if ready := self._holdback.take(piece):
             await self._emit(ready)
 
     async def close(self) -> None:
-        if self._held:
-            held, self._held = self._held, ""
+        if held := self._holdback.flush():
             await self._emit(held)
 
     async def _emit(self, text: str) -> None:

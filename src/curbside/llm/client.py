@@ -8,9 +8,10 @@ failure — refused connection, timeout, HTTP error, malformed stream — into a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -114,9 +115,16 @@ class ChatClient:
             "stream": True,
             "stream_options": {"include_usage": True},
         }
+        async with self._upstream():
+            return await self._stream(body, on_token)
+        raise AssertionError("unreachable")  # _upstream re-raises every failure
+
+    @contextlib.asynccontextmanager
+    async def _upstream(self) -> AsyncIterator[None]:
+        """The whole call within ``timeout_s``; every transport failure an UpstreamError naming the model."""
         try:
             async with asyncio.timeout(self.timeout_s):
-                return await self._stream(body, on_token)
+                yield
         except TimeoutError as exc:  # asyncio.timeout raises the builtin
             raise UpstreamError(
                 f"The {self.name} model at {self.base_url} did not finish within {self.timeout_s:g} s.",
@@ -144,21 +152,11 @@ class ChatClient:
             "temperature": temperature,
         }
         started = time.perf_counter()
-        try:
-            async with asyncio.timeout(self.timeout_s):
-                async with httpx.AsyncClient(
-                    timeout=self._timeout, headers=self._headers, transport=self._transport
-                ) as http:
-                    response = await http.post(f"{self.base_url}/chat/completions", json=body)
-        except (TimeoutError, httpx.TimeoutException) as exc:
-            raise UpstreamError(
-                f"The {self.name} model at {self.base_url} did not answer within {self.timeout_s:g} s.",
-                code="UPSTREAM_TIMEOUT",
-            ) from exc
-        except httpx.HTTPError as exc:
-            raise UpstreamError(
-                f"Cannot reach the {self.name} model at {self.base_url}: {exc or type(exc).__name__}."
-            ) from exc
+        async with self._upstream():
+            async with httpx.AsyncClient(
+                timeout=self._timeout, headers=self._headers, transport=self._transport
+            ) as http:
+                response = await http.post(f"{self.base_url}/chat/completions", json=body)
         if response.status_code >= 400:
             raise UpstreamError(
                 f"The {self.name} model at {self.base_url} answered HTTP {response.status_code}: {response.text[:300]}"

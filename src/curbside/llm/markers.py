@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["MARKER", "OPEN_MARKER", "MarkerCheck", "check_markers", "group_numbers", "marker_numbers"]
+__all__ = ["MARKER", "OPEN_MARKER", "MarkerCheck", "MarkerHoldback", "check_markers", "group_numbers", "marker_numbers"]
 
 MARKER = re.compile(r"\[(\d{1,3}(?:\s*(?:,|–|-|and)\s*\d{1,3})*)\]")
 OPEN_MARKER = re.compile(r"\[[\d,\s–-]*(?:a|an|and)?[\d,\s–-]*$")  # a marker begun and not yet closed (streaming)
@@ -25,6 +25,25 @@ class MarkerCheck:
     text: str  # markers renumbered to 1..len(cited), unknown ones removed
     cited: list[int]  # original passage numbers, in order of first appearance
     unknown: list[int]  # numbers that matched no passage
+
+
+class MarkerHoldback:
+    """Streamed text passed on whole-marker: a piece ending in an unclosed ``[1, 2`` is held until its ``]``."""
+
+    def __init__(self) -> None:
+        self._held = ""
+
+    def take(self, piece: str) -> str:
+        """What of the text so far may be passed on now."""
+        text = self._held + piece
+        tail = OPEN_MARKER.search(text)
+        self._held = tail.group(0) if tail else ""
+        return text[: tail.start()] if tail else text
+
+    def flush(self) -> str:
+        """The held rest, at the end of the stream."""
+        held, self._held = self._held, ""
+        return held
 
 
 def marker_numbers(text: str) -> list[int]:
