@@ -194,7 +194,8 @@ def _plan_intent(plan: Plan, intent: Intent, *, has_patient: bool, now: datetime
 
 
 def _knowledge(question: str, intent: Intent) -> Step:
-    return Step("kb.ask", {"question": question[:2000]}, intent, "answer from the knowledge base")
+    # the extractive answer: where a model may word the turn's answer, the turn does it, on its budget and checked
+    return Step("kb.ask", {"question": question[:2000], "use_llm": False}, intent, "answer from the knowledge base")
 
 
 def _observations(plan: Plan, intent: Intent, now: datetime) -> None:
