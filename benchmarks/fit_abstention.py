@@ -1,7 +1,8 @@
 """Fit the answer/no-answer model of ``ask`` (src/curbside/ask/abstain.py) and write abstention.toml.
 
     nice .venv/bin/python benchmarks/bench_answers.py --json /tmp/answers.json   # with CURBSIDE_ABSTAIN=false
-    .venv/bin/python benchmarks/fit_abstention.py /tmp/answers.json [--min-precision 0.9] [--folds 5] [--write]
+    .venv/bin/python benchmarks/fit_abstention.py /tmp/answers.json [--min-precision 0.9] [--folds 5]
+        [--exclude-split held_out] [--features a,b,…] [--write]
 
 Each question ``bench_answers.py`` asked carries the evidence ``ask`` judged (metadata
 "abstention") and whether it is answerable from the corpus: the guideline QA set's labels,
@@ -11,6 +12,10 @@ repeated with 5 seeds) choose the threshold: the highest no_source recall whose 
 precision stays at or above --min-precision. The figures printed are those out-of-fold
 ones — what the model does on questions it was not fitted on. --write stores the model
 fitted on every question, with the threshold and the figures, beside abstain.py.
+
+--exclude-split held_out leaves the guideline QA questions of the held-out split (``split_of`` in
+_answers_eval.py) out of the fit, so bench_answers.py's held-out figures stay out of sample.
+--features fits a subset (the others get weight 0), to see what each piece of evidence adds.
 """
 
 from __future__ import annotations
@@ -35,20 +40,22 @@ OUT = ROOT / "src" / "curbside" / "ask" / "abstention.toml"
 SEEDS = 5
 
 
-def load_rows(paths: list[Path]) -> list[dict[str, Any]]:
+def load_rows(paths: list[Path], exclude_split: str | None = None) -> list[dict[str, Any]]:
     rows = []
     for path in paths:
         data = json.loads(path.read_text(encoding="utf-8"))
         for part in ("guideline_qa", "bioasq"):
             for item in data.get(part, {}).get("items", []):
                 evidence = item.get("abstention") or {}
+                if exclude_split and item.get("split") == exclude_split:
+                    continue
                 if all(name in evidence for name in FEATURES):
                     rows.append({"part": part, "answerable": bool(item["answerable"]), "evidence": evidence})
     return rows
 
 
-def matrix(rows: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
-    x = np.array([[float(r["evidence"][name]) for name in FEATURES] for r in rows])
+def matrix(rows: list[dict[str, Any]], features: tuple[str, ...] = FEATURES) -> tuple[np.ndarray, np.ndarray]:
+    x = np.array([[float(r["evidence"][name]) for name in features] for r in rows])
     y = np.array([1 if r["answerable"] else 0 for r in rows])
     return x, y
 
@@ -90,16 +97,23 @@ def main() -> None:
     parser.add_argument("--min-precision", type=float, default=0.9, help="no_source precision to keep (default 0.9)")
     parser.add_argument("--folds", type=int, default=5, help="cross-validation folds (default 5)")
     parser.add_argument("--c", type=float, default=1.0, help="inverse regularisation strength (default 1.0)")
+    parser.add_argument(
+        "--exclude-split", help="leave this guideline QA split out of the fit (held_out keeps its figures out of sample)"
+    )
+    parser.add_argument("--features", help=f"comma-separated subset of {', '.join(FEATURES)} (default all)")
     parser.add_argument("--write", action="store_true", help=f"write the fitted model to {OUT.relative_to(ROOT)}")
     args = parser.parse_args()
 
-    rows = load_rows(args.runs)
-    x, y = matrix(rows)
+    rows = load_rows(args.runs, args.exclude_split)
+    used = tuple(f.strip() for f in args.features.split(",")) if args.features else FEATURES
+    if not set(used) <= set(FEATURES):
+        parser.error(f"--features takes names among {', '.join(FEATURES)}")
+    x, y = matrix(rows, used)
     if len(set(y)) < 2:
         raise SystemExit("need answerable and unanswerable questions with abstention evidence")
     p = out_of_fold(x, y, args.folds, args.c)
     threshold = choose_threshold(p, y, args.min_precision)
-    print(f"{len(rows)} questions ({int(np.sum(y == 0))} unanswerable), features {', '.join(FEATURES)}")
+    print(f"{len(rows)} questions ({int(np.sum(y == 0))} unanswerable), features {', '.join(used)}")
     print(f"threshold on out-of-fold P(answerable): {threshold:.4f} (no_source precision >= {args.min_precision})")
     print(f"{'part':<16}{'questions':>10}{'unanswerable':>14}{'precision':>11}{'recall':>8}{'false no_source':>17}")
     figures: dict[str, dict[str, float]] = {}
@@ -112,8 +126,9 @@ def main() -> None:
                          "precision": round(precision, 3), "recall": round(recall, 3), "false_no_source": fp}
         print(f"{part:<16}{int(mask.sum()):>10}{int(np.sum(y[mask] == 0)):>14}{precision:>11.3f}{recall:>8.3f}{fp:>17}")
     final = LogisticRegression(C=args.c, class_weight="balanced", max_iter=1000).fit(x, y)
-    weights = [round(float(w), 6) for w in final.coef_[0]]
-    print("weights:", dict(zip(FEATURES, weights, strict=True)), "intercept", round(float(final.intercept_[0]), 6))
+    fitted = dict(zip(used, (round(float(w), 6) for w in final.coef_[0]), strict=True))
+    weights = [fitted.get(name, 0.0) for name in FEATURES]
+    print("weights:", fitted, "intercept", round(float(final.intercept_[0]), 6))
     if args.write:
         lines = [
             "# Answer/no-answer model of ask (ask/abstain.py), written by benchmarks/fit_abstention.py.",
@@ -124,7 +139,9 @@ def main() -> None:
             f"weights = {json.dumps(weights)}",
             f"threshold = {threshold:.4f}",
             f'fitted = "{date.today().isoformat()}: {len(rows)} questions ({int(np.sum(y == 0))} unanswerable) from '
-            f'{", ".join(p.name for p in args.runs)}; threshold for no_source precision >= {args.min_precision} '
+            f'{", ".join(p.name for p in args.runs)}'
+            + (f" without the {args.exclude_split} split" if args.exclude_split else "")
+            + f'; threshold for no_source precision >= {args.min_precision} '
             f'out of fold ({args.folds}-fold x {SEEDS} seeds)"',
         ]
         for part, f in figures.items():

@@ -181,5 +181,10 @@ def test_lexical_document_frequency_counts_chunks_across_namespaces(lexical: Lex
     assert frequencies["amiodarone"] == 0
     assert frequencies['"'] == 0
     assert frequencies["AND"] == 1  # the word "and" (quoted), never the operator
+    assert lexical.document_frequency(["hypertens", "amioda", "kidn"], prefix=True) == {
+        "hypertens": 2,
+        "amioda": 0,
+        "kidn": 2,
+    }
     lexical.delete([2])
     assert lexical.document_frequency(["kidney"]) == {"kidney": 1}

@@ -8,7 +8,11 @@ combines what we know about the hits:
 * ``key_coverage``: the share of the question's key words, weighted by their rarity in the
   knowledge base, that the answer passages hold (text and section path);
 * ``unknown``: the question names a word no chunk of the knowledge base holds ("amiodarone"
-  in a psychiatry guideline) — the strongest single sign;
+  in a psychiatry guideline) — the strongest single sign. Only words that could name a subject
+  count: a word common in English ("bought", "worn", "kind") says nothing when the knowledge base
+  lacks it, and is left out of the key words altogether; a word the knowledge base writes another
+  way ("postmenopausal" as "post-menopausal", "lambda" as "λ", "atherosclerosis" as
+  "atherosclerotic", "visualise" as "visualize") is known;
 * ``unit_coverage``: the same share for the best answer unit with its heading context;
 * ``agreement``: the dense and keyword retrievers both put the top hit in their first three;
 * ``off_subject``: every hit sits under a sibling of the section the question names;
@@ -17,7 +21,10 @@ combines what we know about the hits:
   mg for a dose question, money or a share for a price, a time span for "how long" — or
   the question asks for no particular kind of value;
 * ``population_missing``: the question names a population (children, an 80 year old, pregnancy)
-  that none of the passages found mentions — an adult guideline does not answer for a child.
+  that none of the passages found mentions — an adult guideline does not answer for a child;
+* ``subject_in_answer``: the answer's units (text or heading context) hold the question's subject,
+  its rarest key word the knowledge base knows ("quetiapine", "metformin") — a dose found under
+  another drug's heading is not an answer about this one.
 
 A logistic model over these gives P(answerable); below the fitted threshold the answer
 is ``no_source``. Coefficients and threshold are fitted with cross-validation on the
@@ -30,7 +37,7 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -49,9 +56,20 @@ FEATURES = (
     "off_subject",
     "typed_answer",
     "population_missing",
+    "subject_in_answer",
 )
 _RAW_WORD = re.compile(r"[a-z][a-z0-9]*")
+_ASKING = re.compile(r"\bhow (?:long|much|many|often|old|soon|far|frequently)\b|\b(?:must|need|needs|shall)\b")
 TYPED_SHARE = 0.5
+COMMON_ZIPF = 4.0  # wordfreq's Zipf scale: a word used this often in English names no subject ("bought" 4.9)
+_GREEK = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "zeta": "ζ", "eta": "η", "theta": "θ",
+    "iota": "ι", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ", "omicron": "ο", "pi": "π",
+    "rho": "ρ", "sigma": "σ", "tau": "τ", "upsilon": "υ", "phi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω",
+}  # fmt: skip
+MIN_PART = 3  # letters on each side when an unknown word is tried as two ("post menopausal")
+FAMILY_PREFIX = 6  # letters a word shares with its family at least ("visual" for visualise/visualize) …
+FAMILY_ENDING = 4  # … and at most this many of its last letters may differ ("atheroscler|osis", "|otic")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +82,7 @@ class Evidence:
     off_subject: bool
     typed_answer: bool
     population_missing: bool = False  # the question names a population no passage found mentions
+    subject_in_answer: bool = True  # the answer's units hold the question's rarest known key word
 
     def features(self) -> list[float]:
         return [
@@ -75,6 +94,7 @@ class Evidence:
             1.0 if self.off_subject else 0.0,
             1.0 if self.typed_answer else 0.0,
             1.0 if self.population_missing else 0.0,
+            1.0 if self.subject_in_answer else 0.0,
         ]
 
     def as_dict(self) -> dict[str, object]:
@@ -84,9 +104,15 @@ class Evidence:
 
 
 def key_words(question: str) -> dict[str, str]:
-    """The question's content words (raw, for the keyword index) and their answer-matching terms."""
+    """The question's content words (raw, for the keyword index) and their answer-matching terms.
+
+    Words of the asking are left out: "long" in "how long", "much" in "how much", a modal "must". The
+    kind of value they ask for is ``typed_answer``'s to check; as key words they would weigh a time span
+    by whether the passage says "long".
+    """
+    lowered = _ASKING.sub(" ", question.lower().replace("'s ", " "))
     out: dict[str, str] = {}
-    for word in _RAW_WORD.findall(question.lower().replace("'s ", " ")):
+    for word in _RAW_WORD.findall(lowered):
         stems = terms(word, question=True)
         if stems and len(word) > 2:
             out[word] = stems[0]
@@ -108,6 +134,71 @@ def rarity(frequencies: Mapping[str, int], chunks: int) -> dict[str, float]:
 
 def unknown_words(frequencies: Mapping[str, int]) -> tuple[str, ...]:
     return tuple(w for w, df in frequencies.items() if df == 0 and not w[0].isdigit())
+
+
+def spellings(word: str) -> list[str]:
+    """Other ways a text may write ``word``: its Greek letter ("lambda" -> "λ") and, for a compound, the two
+    words it joins ("postmenopausal" -> "post menopausal", which the keyword index finds in "post-menopausal")."""
+    out = [_GREEK[word]] if word in _GREEK else []
+    out += [f"{word[:i]} {word[i:]}" for i in range(MIN_PART, len(word) - MIN_PART + 1)]
+    return out
+
+
+def family(word: str) -> str | None:
+    """The beginning ``word`` shares with the other words of its family (another ending, another spelling):
+    "atherosclerosis" -> "atheroscler", "visualise" -> "visual"; None for a word too short to have one."""
+    keep = max(FAMILY_PREFIX, len(word) - FAMILY_ENDING)
+    return word[:keep] if len(word) > keep else None
+
+
+def common_in_english(word: str) -> bool:
+    from wordfreq import zipf_frequency  # loaded only when the knowledge base lacks a word (~0.2 s once)
+
+    return zipf_frequency(word, "en") >= COMMON_ZIPF
+
+
+def resolve_unknown(
+    keys: Mapping[str, str], frequencies: Mapping[str, int], lookup: Callable[[list[str], bool], Mapping[str, int]]
+) -> tuple[dict[str, str], dict[str, int]]:
+    """The key words and their chunk frequencies after a second look at the ones the knowledge base lacks:
+    a word written another way or with another ending counts with that form's frequency; a word common in
+    English is dropped (it names no subject, and missing it is no evidence). ``lookup(words, prefix)``
+    gives chunk frequencies of words or phrases, or of words beginning with them
+    (``SearchEngine.word_frequencies``)."""
+    missing = [w for w in unknown_words(frequencies) if w in keys]
+    if not missing:
+        return dict(keys), dict(frequencies)
+    tried = {w: spellings(w) for w in missing}
+    found = dict(lookup([v for variants in tried.values() for v in variants], False)) if any(tried.values()) else {}
+    stems = {w: stem for w in missing if (stem := family(w))}
+    if stems:
+        by_stem = lookup(list(stems.values()), True)
+        for word, stem in stems.items():
+            tried[word].append(f"{stem}*")
+            found[f"{stem}*"] = by_stem.get(stem, 0)
+    keys_out, freq_out = dict(keys), dict(frequencies)
+    for word, variants in tried.items():
+        df = max((found.get(v, 0) for v in variants), default=0)
+        if df:
+            freq_out[word] = df
+        elif common_in_english(word):
+            del keys_out[word]
+            freq_out.pop(word, None)
+    return keys_out, freq_out
+
+
+def subject_terms(keys: Mapping[str, str], idf: Mapping[str, float], frequencies: Mapping[str, int]) -> set[str]:
+    """The answer terms of the question's rarest key word(s) the knowledge base knows (its subject)."""
+    known = {w: idf[w] for w in keys if frequencies.get(w, 0) > 0}
+    if not known:
+        return set()
+    top = max(known.values())
+    return {keys[w] for w, v in known.items() if v >= top - 1e-9}
+
+
+def holds_subject(units: Sequence[Sentence], subject: set[str]) -> bool:
+    """Whether any of ``units`` holds the subject in its text or heading context (no subject: True)."""
+    return not subject or any((u.terms | u.context) & subject for u in units)
 
 
 def agreement(dense_rank: int | None, lexical_rank: int | None, within: int = 3) -> bool:
@@ -150,8 +241,7 @@ def typed_answer(
     shows = answer_kind(question)
     if shows is None:
         return True
-    known = {w: idf[w] for w in keys if frequencies.get(w, 0) > 0}
-    rarest = {keys[w] for w, v in known.items() if v >= max(known.values()) - 1e-9} if known else set()
+    rarest = subject_terms(keys, idf, frequencies)
     return any(
         shows.search(u.text)
         and (u.terms | u.context) & rarest

@@ -22,8 +22,11 @@ from curbside.ask.abstain import (
     abstention_model,
     agreement,
     coverage_terms,
+    holds_subject,
     key_words,
     rarity,
+    resolve_unknown,
+    subject_terms,
     typed_answer,
     unknown_words,
     weighted_share,
@@ -192,6 +195,9 @@ class Asker:
         model = abstention_model()
         keys = key_words(text)
         frequencies, chunks = self.engine.word_frequencies(list(keys))
+        keys, frequencies = resolve_unknown(
+            keys, frequencies, lambda words, prefix: self.engine.word_frequencies(words, prefix=prefix)[0]
+        )
         idf = rarity(frequencies, chunks)
         passages = [f"{h.title} {h.section_path} {h.body}" for h in hits]
         best = max(extract.sentences, key=lambda u: u.score, default=None)
@@ -207,6 +213,7 @@ class Asker:
             off_subject=all_off,
             typed_answer=typed_answer(text, extract.candidates, keys, idf, frequencies),
             population_missing=bool(missing_population(text, passages)),
+            subject_in_answer=holds_subject(extract.sentences, subject_terms(keys, idf, frequencies)),
         )
         judged: dict[str, object] = evidence.as_dict()
         meta["abstention"] = judged

@@ -92,6 +92,9 @@ _DIGIT = re.compile(r"\d")
 _TIME_SPAN = (
     r"\d+(?:\.\d+)?\s*(?:(?:-|–|to)\s*\d+\s*)?(?:business |calendar )?(?:days?|weeks?|months?|years?|hours?|minutes?)\b"
     r"|\(\d+\) (?:business |calendar )?(?:days?|weeks?|months?|years?)"
+    # spelled out: "six months or longer", "thirty (30) days"
+    r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty|thirty|sixty|ninety)"
+    r"(?: \(\d+\))? (?:business |calendar )?(?:days?|weeks?|months?|years?|hours?)\b"
 )
 # What kind of value a question asks for (first match wins), and how a unit shows one
 ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (

@@ -221,9 +221,10 @@ class SearchEngine:
         """The section paths of a document version, in order: what its sections are about."""
         return self.documents.section_paths(doc_key, version)
 
-    def word_frequencies(self, words: Sequence[str]) -> tuple[dict[str, int], int]:
-        """How many chunks hold each word, and how many chunks there are (for rarity weights)."""
-        return self.lexical.document_frequency(words), self.lexical.count()
+    def word_frequencies(self, words: Sequence[str], *, prefix: bool = False) -> tuple[dict[str, int], int]:
+        """How many chunks hold each word (with ``prefix``, a word beginning with it), and how many chunks
+        there are (for rarity weights)."""
+        return self.lexical.document_frequency(words, prefix=prefix), self.lexical.count()
 
     def default_threshold(self, mode: str = "hybrid") -> float | None:
         """``Settings.min_similarity``, else the embedder's calibrated threshold; bm25 applies none."""

@@ -75,6 +75,7 @@ class LexicalIndex(Protocol):
 
     def count(self) -> int: ...
 
-    def document_frequency(self, terms: Sequence[str]) -> dict[str, int]:
-        """For each term, how many indexed chunks hold it (0: nothing in the knowledge base mentions it)."""
+    def document_frequency(self, terms: Sequence[str], *, prefix: bool = False) -> dict[str, int]:
+        """For each term, how many indexed chunks hold it (0: nothing in the knowledge base mentions it); with
+        ``prefix``, how many hold a word beginning with it."""
         ...

@@ -148,11 +148,14 @@ class Fts5Index:
     def count(self) -> int:
         return int(self.db.scalar("SELECT COUNT(*) FROM chunks_fts_meta"))
 
-    def document_frequency(self, terms: Sequence[str]) -> dict[str, int]:
-        """How many indexed chunks hold each term (after the index's own stemming)."""
+    def document_frequency(self, terms: Sequence[str], *, prefix: bool = False) -> dict[str, int]:
+        """How many indexed chunks hold each term (after the index's own stemming); with ``prefix``, a word
+        beginning with it ("atheroscler" finds "atherosclerotic")."""
         out: dict[str, int] = {}
         for term in dict.fromkeys(terms):
             match = fts_match_expression([term])
+            if match and prefix:
+                match += " *"  # FTS5: "a phrase" * matches tokens starting with its last word
             out[term] = int(self.db.scalar("SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (match,))) if match else 0
         return out
 
