@@ -80,7 +80,8 @@ def main() -> None:
     core = Curbside(Settings(home=home, local_llm_url=args.url, local_llm_model=args.model))
     try:
         core.ingestor.ingest(sample_paths())
-        asyncio.run(one(core, MESSAGES[0], False))  # warm-up: the embedder, the calculators
+        for message in MESSAGES:  # warm-up: the embedder, the PHI detector ask screens with, the calculators
+            asyncio.run(one(core, message, False))
         rows: dict[bool, list[dict[str, Any]]] = {False: [], True: []}
         for use_llm in (False, True):
             for _ in range(args.rounds):
