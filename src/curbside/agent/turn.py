@@ -11,36 +11,24 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from curbside import clock
 from curbside.agent.budget import TurnBudget
-from curbside.agent.intents import Intent, Triage
-from curbside.agent.models import ProposedWrite, TimelineStep, ToolCallRecord, TurnCitation, TurnRequest, TurnResult
+from curbside.agent.intents import Triage
+from curbside.agent.model_steps import ModelSteps
+from curbside.agent.models import ProposedWrite, TimelineStep, ToolCallRecord, TurnRequest, TurnResult
 from curbside.agent.planner import PATIENT, Plan, Step, chart_inputs, plan_turn
-from curbside.agent.render import Rendered, Source, render
-from curbside.agent.stream import AnswerStream, marker_numbers, sentence_pieces
-from curbside.agent.tool_loop import SYSTEM as PLANNER_SYSTEM
-from curbside.agent.tool_loop import offered_tools, openai_tools, run_tool_loop
-from curbside.agent.triage_model import parse_route, triage_messages, triage_schema
-from curbside.agent.writer import (
-    SentenceGuard,
-    Ungrounded,
-    max_tokens_for,
-    numbers_in,
-    write_answer,
-    writer_messages,
-)
-from curbside.errors import UpstreamError
-from curbside.sessions.citations import Reference, format_citation
+from curbside.agent.render import render
+from curbside.agent.state import EventSink, TurnState, elapsed_ms
+from curbside.agent.stream import marker_numbers, sentence_pieces
+from curbside.agent.synthesis import draft_answer, model_may_write, stream_text
 
 if TYPE_CHECKING:
-    from curbside.agent.llm_access import ModelChoice, TurnLLM
+    from curbside.agent.llm_access import TurnLLM
     from curbside.sessions import SessionStore
-    from curbside.sessions.models import Preferences
     from curbside.tools.base import ToolResult
     from curbside.tools.executor import ToolExecutor
     from curbside.types import ToolCaller
@@ -48,7 +36,6 @@ if TYPE_CHECKING:
 __all__ = ["ConsultTurn", "TriageFn"]
 
 TriageFn = Callable[..., Triage]  # triage(message, *, has_patient, calculators) -> Triage
-EventSink = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 _RETRY_SAME = frozenset({"TIMEOUT", "UPSTREAM_TIMEOUT", "UPSTREAM_ERROR"})
 _DEFAULT_SECONDS = {"direct": 5.0, "lookup": 20.0, "reasoning": 60.0, "multi_step": 90.0}
@@ -56,33 +43,7 @@ _MAX_RETRIES = 2
 _EXTRA_FIELD = re.compile(r"(\w+): Extra inputs are not permitted")
 
 
-@dataclass
-class _State:
-    request: TurnRequest
-    caller: ToolCaller
-    now: datetime
-    patient_id: str | None
-    on_event: EventSink | None
-    timeline: list[TimelineStep] = field(default_factory=list)
-    calls: list[ToolCallRecord] = field(default_factory=list)
-    writes: list[ProposedWrite] = field(default_factory=list)
-    rendered: list[tuple[Step, Rendered]] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    chart: dict[str, Any] | None = None
-    failed: int = 0
-    skipped: list[str] = field(default_factory=list)  # conditional writes not made, and why
-    budget: TurnBudget | None = None
-    preferences: Preferences | None = None
-    model: ModelChoice | None = None  # where this turn's prompts may go, once asked
-    models_used: list[str] = field(default_factory=list)
-
-    async def note(self, step: TimelineStep) -> None:
-        self.timeline.append(step)
-        if self.on_event is not None:
-            await self.on_event("step", step.model_dump(mode="json"))
-
-
-class ConsultTurn:
+class ConsultTurn(ModelSteps):
     def __init__(
         self,
         executor: ToolExecutor,
@@ -111,7 +72,7 @@ class ConsultTurn:
 
     async def _run(self, request: TurnRequest, caller: ToolCaller, on_event: EventSink | None) -> TurnResult:
         now = request.now or datetime.now(UTC)
-        state = _State(request, caller, now, request.patient_id, on_event)
+        state = TurnState(request, caller, now, request.patient_id, on_event)
         await self._session_context(state)
         if state.patient_id:
             await self._context(state)
@@ -155,7 +116,7 @@ class ConsultTurn:
 
     # --- states ---------------------------------------------------------------------------------
 
-    async def _session_context(self, state: _State) -> None:
+    async def _session_context(self, state: TurnState) -> None:
         """The conversation's active patient and its last messages (a session the caller named)."""
         session_id = state.request.session_id
         if session_id is None or self.sessions is None:
@@ -176,16 +137,16 @@ class ConsultTurn:
                 + (
                     ", the active patient kept" if session.patient_id and state.patient_id == session.patient_id else ""
                 ),
-                ms=_ms(began),
+                ms=elapsed_ms(began),
             )
         )
 
-    def _spent_today(self, state: _State) -> float:
+    def _spent_today(self, state: TurnState) -> float:
         if self.daily_cost_limit is None or self.sessions is None or not self._may_use_model(state):
             return 0.0
         return self.sessions().spent_today(state.caller.user)
 
-    def _remember(self, state: _State, result: TurnResult) -> None:
+    def _remember(self, state: TurnState, result: TurnResult) -> None:
         if result.usage is not None and result.usage.llm_calls and self.sessions is not None:
             usage = result.usage
             self.sessions().record_usage(
@@ -206,7 +167,7 @@ class ConsultTurn:
         payload = {"status": result.status, "sources": [c.model_dump(mode="json") for c in result.sources_used]}
         store.append(user, session_id, "assistant", result.final_response, payload=payload)
 
-    async def _context(self, state: _State) -> None:
+    async def _context(self, state: TurnState) -> None:
         began = time.perf_counter()
         result = await self.executor.call(
             "ehr.get_patient_chart", {"patient_id": state.patient_id}, caller=state.caller
@@ -232,11 +193,11 @@ class ConsultTurn:
                 tool="ehr.get_patient_chart",
                 arguments={"patient_id": state.patient_id},
                 outcome=outcome,
-                ms=_ms(began),
+                ms=elapsed_ms(began),
             )
         )
 
-    async def _triage(self, state: _State) -> Triage:
+    async def _triage(self, state: TurnState) -> Triage:
         began = time.perf_counter()
         calculators = self.calculators() if self.calculators is not None else None
         triaged = self.triage(state.request.message, has_patient=state.patient_id is not None, calculators=calculators)
@@ -246,176 +207,14 @@ class ConsultTurn:
                 what=f"route {triaged.route}: {', '.join(triaged.kinds) or 'no intent'}",
                 why=triaged.reason,
                 outcome="rules" if triaged.confident else "rules unsure",
-                ms=_ms(began),
+                ms=elapsed_ms(began),
             )
         )
         return triaged
 
     # --- the model, where one is allowed ---------------------------------------------------------
 
-    def _may_use_model(self, state: _State) -> bool:
-        return self.llm is not None and self.llm.usable and state.request.use_llm
-
-    async def _choose_model(self, state: _State, *texts: str) -> ModelChoice | None:
-        """Where a prompt of this turn made of ``texts`` may go; None when no model may be used."""
-        if not self._may_use_model(state):
-            return None
-        assert self.llm is not None
-        # asked again for each prompt: the draft may hold what the message did not (the screen caches blocks)
-        choice = await self.llm.choose(state.request.message, *texts, patient_active=state.patient_id is not None)
-        if state.model is not None and state.model.phi and not choice.phi:
-            choice = replace(choice, phi=True)  # PHI seen once in this turn is reported
-        state.model = choice
-        return choice if choice.endpoint is not None else None
-
-    async def _break_tie(self, state: _State, triaged: Triage) -> Triage:
-        """The rules are unsure: a model may change the route (never the intents or the plan)."""
-        choice = await self._choose_model(state)
-        assert state.budget is not None
-        refusal = state.budget.refusal()
-        if choice is None or choice.endpoint is None or refusal is not None:
-            return triaged
-        assert self.llm is not None
-        began = time.perf_counter()
-        messages = triage_messages(state.request.message, has_patient=state.patient_id is not None, rules=triaged)
-        model = self.llm.json_model(choice.endpoint)
-        try:
-            text = await model.complete_json(messages, triage_schema(), max_tokens=120)
-        except UpstreamError as exc:
-            await state.note(
-                TimelineStep(step="triage", what="asked the model for the route", outcome=exc.code, ms=_ms(began))
-            )
-            return triaged
-        self._charge(state, choice.endpoint, messages, text, model.last_usage)
-        answer = parse_route(text)
-        route = answer[0] if answer is not None else None
-        await state.note(
-            TimelineStep(
-                step="triage",
-                what=f"the {choice.endpoint} model chose route {route}"
-                if route
-                else "the model's answer was not a route",
-                why="the rules were unsure",
-                outcome="model" if route else "rules kept",
-                ms=_ms(began),
-            )
-        )
-        if route is None or route == triaged.route:
-            return triaged
-        state.budget.reroute(route, self.seconds_by_route, subtasks=max(1, len(triaged.intents)))
-        return Triage(route, triaged.intents, False, f"{triaged.reason}; the model chose {route}")  # type: ignore[arg-type]
-
-    def _model_should_plan(self, state: _State, triaged: Triage, plan: Plan) -> bool:
-        """A tool-calling model plans where the rules are not enough: an unsure triage, a reasoning or
-        multi-step route, or nothing the rules could plan but the knowledge base or a refusal."""
-        if not (self.tool_calling and self._may_use_model(state)) or triaged.route == "direct" or plan.direct:
-            return False
-        only_fallback = all(s.tool == "kb.ask" for s in plan.steps)
-        return (
-            not triaged.confident or triaged.route in ("reasoning", "multi_step") or bool(plan.cannot) or only_fallback
-        )
-
-    async def _plan_with_model(self, state: _State, triaged: Triage) -> bool:
-        """Plan and run the tools with the model's tool calls; False (nothing run) sends the turn back to the
-        rules: no model allowed, budget spent, or the model failed at once."""
-        choice = await self._choose_model(state)
-        assert state.budget is not None
-        if choice is None or choice.endpoint is None or state.budget.refusal() is not None:
-            return False
-        assert self.llm is not None
-        endpoint = choice.endpoint
-        named = [
-            str(i.slots["calculator"]) for i in triaged.intents if i.kind == "calculator" and i.slots.get("calculator")
-        ]
-        specs = offered_tools(
-            self.executor.registry, role=state.caller.role, local=endpoint == "local", calculators=named
-        )
-        takes_patient = {s.name for s in specs if "patient_id" in s.input_schema().get("properties", {})}
-        user = state.request.message
-        if state.patient_id:
-            user += f"\n\nActive patient id: {state.patient_id}"
-        messages: list[dict[str, Any]] = [
-            {"role": "system", "content": PLANNER_SYSTEM},
-            {"role": "user", "content": user},
-        ]
-
-        async def run_tool(tool: str, arguments: dict[str, Any]) -> ToolResult | None:
-            if state.patient_id and tool in takes_patient and not arguments.get("patient_id"):
-                arguments = {**arguments, "patient_id": state.patient_id}
-            if state.budget is not None and state.budget.out_of_time():
-                return None
-            step = Step(tool, arguments, Intent("unknown", {}, state.request.message), "chosen by the model")
-            return await self._run_step(state, step)
-
-        began = time.perf_counter()
-        settings = self.llm.settings
-        try:
-            outcome = await run_tool_loop(
-                self.llm.client(endpoint),
-                messages,
-                openai_tools(specs),
-                run_tool,
-                may_call=state.budget.refusal,
-                charge=lambda reply, sent: self._charge(
-                    state, endpoint, sent, reply.text, (reply.prompt_tokens, reply.completion_tokens)
-                ),
-                max_rounds=6,
-                max_tokens=min(400, settings.llm_max_tokens),
-                temperature=0.0,
-            )
-        except UpstreamError as exc:
-            state.warnings.append(f"The {endpoint} model could not plan ({exc.message}); the rules planned instead.")
-            await state.note(
-                TimelineStep(step="plan", what=f"asked the {endpoint} model to plan", outcome=exc.code, ms=_ms(began))
-            )
-            return False
-        if outcome.calls == 0:
-            await state.note(
-                TimelineStep(
-                    step="plan",
-                    what=f"the {endpoint} model called no tool",
-                    why=outcome.note or outcome.stopped or "no call",
-                    outcome="rules plan instead",
-                    ms=_ms(began),
-                )
-            )
-            return False
-        if outcome.stopped:
-            state.warnings.append(f"The model's planning stopped early: {outcome.stopped}.")
-        await state.note(
-            TimelineStep(
-                step="plan",
-                what=f"the {endpoint} model planned {outcome.calls} tool calls in {outcome.rounds} rounds",
-                why=outcome.note or outcome.stopped or "tool calling",
-                outcome="model",
-                ms=_ms(began),
-            )
-        )
-        return True
-
-    def _charge(
-        self,
-        state: _State,
-        endpoint: str,
-        messages: list[dict[str, Any]],
-        reply: str,
-        reported: tuple[int | None, int | None],
-    ) -> None:
-        assert state.budget is not None and self.llm is not None
-        prompt_price, completion_price = self.llm.prices(endpoint)  # type: ignore[arg-type]
-        state.budget.charge(
-            endpoint,
-            prompt_tokens=reported[0],
-            completion_tokens=reported[1],
-            prompt_chars=sum(len(str(m.get("content") or "")) for m in messages),
-            completion_chars=len(reply),
-            price_prompt_per_1k=prompt_price,
-            price_completion_per_1k=completion_price,
-        )
-        if endpoint not in state.models_used:
-            state.models_used.append(endpoint)
-
-    async def _run_step(self, state: _State, step: Step) -> ToolResult | None:
+    async def _run_step(self, state: TurnState, step: Step) -> ToolResult | None:
         """Run one step through the executor; its result (None: not run)."""
         if step.needs_patient and not state.patient_id:
             state.warnings.append(f"Skipped {step.tool}: no patient was identified.")
@@ -454,7 +253,7 @@ class ConsultTurn:
         state.rendered.append((step, render(step.tool, result.result, step.intent.slots)))
         return result
 
-    async def _condition_met(self, state: _State, step: Step, arguments: dict[str, Any]) -> bool:
+    async def _condition_met(self, state: TurnState, step: Step, arguments: dict[str, Any]) -> bool:
         """Does the lab read earlier in this turn meet the step's condition? Sets a dose by rule when it does."""
         assert step.condition is not None
         lab = next((r for s, r in reversed(state.rendered) if s.tool == "ehr.get_observations"), None)
@@ -478,14 +277,14 @@ class ConsultTurn:
         await state.note(TimelineStep(step="tool", what=step.why, tool=step.tool, outcome="skipped: condition not met"))
         return False
 
-    def _arguments(self, state: _State, step: Step) -> dict[str, Any]:
+    def _arguments(self, state: TurnState, step: Step) -> dict[str, Any]:
         arguments = {k: (state.patient_id if v == PATIENT else v) for k, v in step.arguments.items()}
         if step.tool.startswith("calc.") and state.chart is not None:
             # chart values fill what the clinician did not give; their own words win
             arguments = {**chart_inputs(state.chart), **arguments}
         return arguments
 
-    async def _call(self, state: _State, step: Step, arguments: dict[str, Any]) -> tuple[ToolResult, int]:
+    async def _call(self, state: TurnState, step: Step, arguments: dict[str, Any]) -> tuple[ToolResult, int]:
         attempts = 0
         while True:
             attempts += 1
@@ -499,7 +298,7 @@ class ConsultTurn:
                     tool=step.tool,
                     arguments=dict(arguments),
                     outcome=code or result.status,
-                    ms=_ms(began),
+                    ms=elapsed_ms(began),
                 )
             )
             if attempts > _MAX_RETRIES or result.ok or result.status == "needs_confirmation":
@@ -512,7 +311,7 @@ class ConsultTurn:
                 continue
             return result, attempts  # skip: not found, refused, or nothing to change
 
-    async def _proposed(self, state: _State, step: Step, result: ToolResult) -> None:
+    async def _proposed(self, state: TurnState, step: Step, result: ToolResult) -> None:
         assert result.confirmation is not None
         waiting = result.confirmation
         if state.on_event is not None:
@@ -532,7 +331,7 @@ class ConsultTurn:
             TimelineStep(step="tool", what="approved write (--yes)", tool=step.tool, outcome=decided.status)
         )
 
-    async def _clarify(self, state: _State, triaged: Triage, question: str) -> TurnResult:
+    async def _clarify(self, state: TurnState, triaged: Triage, question: str) -> TurnResult:
         await state.note(TimelineStep(step="clarify", what=question))
         return TurnResult(
             status="clarify",
@@ -548,9 +347,9 @@ class ConsultTurn:
             reference_time=state.now,
         )
 
-    async def _synthesize(self, state: _State, triaged: Triage, plan: Plan) -> TurnResult:
+    async def _synthesize(self, state: TurnState, triaged: Triage, plan: Plan) -> TurnResult:
         began = time.perf_counter()
-        sentences, citations = _draft(state, plan)
+        sentences, citations = draft_answer(state, plan)
         answered = bool(state.rendered or state.writes or plan.direct)
         if not answered:
             sentences.append("Nothing I could run answered this; see the warnings for what failed.")
@@ -560,19 +359,19 @@ class ConsultTurn:
         confidence = "high" if status == "answered" and triaged.confident else ("medium" if answered else "low")
         draft = " ".join(sentences)
         text, how = draft, "from the tools' results, no model"
-        if _model_may_write(state, plan):
+        if model_may_write(state, plan):
             written = await self._write(state, triaged, draft, citations)
             if written is not None:
                 text, how = written
         else:
-            await _stream_text(state, draft, citations)
+            await stream_text(state, draft, citations)
         cited = set(marker_numbers(text))
         await state.note(
             TimelineStep(
                 step="synthesis",
                 what=f"{len(sentence_pieces(text))} sentences, {len(cited)} sources",
                 why=how,
-                ms=_ms(began),
+                ms=elapsed_ms(began),
             )
         )
         assert state.budget is not None
@@ -596,176 +395,3 @@ class ConsultTurn:
             phi_detected=state.model.phi if state.model is not None else None,
             usage=state.budget.usage(),
         )
-
-    async def _write(
-        self, state: _State, triaged: Triage, draft: str, citations: list[TurnCitation]
-    ) -> tuple[str, str] | None:
-        """The answer in the model's words, streamed as it passes the checks; None: the draft stands
-        (and has been streamed)."""
-        choice = await self._choose_model(state, draft)
-        assert state.budget is not None
-        refusal = state.budget.refusal() if choice is not None else None
-        if choice is None or choice.endpoint is None or refusal is not None:
-            if refusal is not None:
-                state.warnings.append(f"The answer is in the tools' own words: {refusal}.")
-            await _stream_text(state, draft, citations)
-            return None
-        assert self.llm is not None
-        endpoint = choice.endpoint
-        client = self.llm.client(endpoint)
-        breaker = self.llm.router.breakers[endpoint]
-        if not breaker.allow():
-            state.warnings.append(
-                f"The {endpoint} model failed {breaker.consecutive_failures} times in a row and is skipped for "
-                f"{breaker.retry_in():.0f} s more; the answer is in the tools' own words."
-            )
-            await _stream_text(state, draft, citations)
-            return None
-        preferences = state.preferences
-        length = preferences.answer_length if preferences is not None else "normal"
-        messages = writer_messages(
-            state.request.message,
-            draft,
-            length=length,
-            specialty=preferences.specialty if preferences is not None else None,
-            route=triaged.route,
-        )
-        sources = {c.n for c in citations}
-        allowed = numbers_in(draft) | numbers_in(state.request.message)
-        guard = SentenceGuard(AnswerStream(state.on_event, citations), allowed, sources)
-        settings = self.llm.settings
-        began = time.perf_counter()
-        try:
-            completion = await client.complete(
-                messages,
-                max_tokens=max_tokens_for(length, settings.llm_max_tokens),
-                temperature=settings.llm_temperature,
-                on_token=guard.feed,
-            )
-            await guard.finish()
-            written = write_answer("".join(guard.accepted), bool(sources), sources)
-        except (Ungrounded, UpstreamError) as exc:
-            if isinstance(exc, UpstreamError):
-                breaker.record_failure()
-                why, outcome = exc.message, exc.code
-            else:
-                breaker.record_success()  # the endpoint works; its wording did not pass
-                self._charge(state, endpoint, messages, guard.text, (None, None))
-                why, outcome = exc.reason, "not used"
-            state.warnings.append(
-                f"The {endpoint} model's wording was not used ({why}); the answer is in the tools' own words."
-            )
-            await state.note(
-                TimelineStep(
-                    step="synthesis",
-                    what=f"asked the {endpoint} model to write the answer",
-                    why=why,
-                    outcome=outcome,
-                    ms=_ms(began),
-                )
-            )
-            if guard.streamed and state.on_event is not None:
-                await state.on_event("retract", {"reason": why})
-            await _stream_text(state, draft, citations)
-            return None
-        except BaseException:
-            breaker.abandon()  # cancelled mid-call: no verdict on the model
-            raise
-        breaker.record_success()
-        self._charge(
-            state, endpoint, messages, completion.text, (completion.prompt_tokens, completion.completion_tokens)
-        )
-        if completion.finish_reason == "length":
-            state.warnings.append("The model's answer was cut at its length limit.")
-        state.warnings.append(
-            f"Worded by the {endpoint} model from the tools' results; its numbers and sources were checked against them."
-        )
-        first = f", first token {completion.ttft_ms:.0f} ms" if completion.ttft_ms is not None else ""
-        how = f"written by the {endpoint} model ({completion.model}{first}), checked against the tools' results"
-        return written.text, how
-
-
-def _draft(state: _State, plan: Plan) -> tuple[list[str], list[TurnCitation]]:
-    """The answer from the tools' results, each fact with its marker: what a model may only reword."""
-    sentences: list[str] = []
-    citations: list[TurnCitation] = []
-    numbered: dict[tuple[str, str | None, str], int] = {}
-    style = state.preferences.citation_style if state.preferences is not None else "vancouver"
-    if plan.direct:
-        sentences.append(plan.direct)
-    for _, rendered in state.rendered:
-        for text, source in rendered.lines:
-            if not text:
-                continue
-            if source is None:
-                sentences.append(text)
-                continue
-            n = _number(source, numbered, citations, style)
-            sentences.append(_with_marker(text, n))
-    for write in state.writes:
-        if write.outcome == "waiting" and write.confirmation is not None:
-            sentences.append(f"Proposed, waiting for your approval ({write.confirmation.id}): {write.summary}.")
-        elif write.outcome == "approved":
-            sentences.append(f"Written after approval: {write.summary} ({write.resource}).")
-        else:
-            sentences.append(f"Not written: {write.summary}.")
-    sentences.extend(dict.fromkeys(state.skipped))
-    for reason in plan.cannot:
-        sentences.append(f"I cannot do this here: {reason}.")
-    if plan.clarify:
-        sentences.append(plan.clarify)
-    return sentences, citations
-
-
-def _model_may_write(state: _State, plan: Plan) -> bool:
-    """Only an answer made of tool results is reworded: writes, refusals and questions keep their exact words."""
-    return bool(state.rendered) and not (state.writes or state.skipped or plan.cannot or plan.clarify or plan.direct)
-
-
-async def _stream_text(state: _State, text: str, citations: list[TurnCitation]) -> None:
-    if state.on_event is None:
-        return
-    stream = AnswerStream(state.on_event, citations)
-    for piece in sentence_pieces(text):
-        await stream.feed(piece)
-    await stream.close()
-
-
-def _number(
-    source: Source, numbered: dict[tuple[str, str | None, str], int], citations: list[TurnCitation], style: str
-) -> int:
-    key = (source.tool, source.id, source.title)
-    if key not in numbered:
-        numbered[key] = len(citations) + 1
-        kind = "passage" if source.tool in ("kb.ask", "evidence.search_medical_guidelines") else "tool"
-        citations.append(
-            TurnCitation(
-                n=numbered[key],
-                kind=kind,
-                title=source.title,
-                tool=source.tool,
-                id=source.id,
-                url=source.url,
-                detail=source.detail,
-                reference=_reference(source, style),
-            )
-        )
-    return numbered[key]
-
-
-def _reference(source: Source, style: str) -> str | None:
-    """The source as a reference in ``style``, when it is a document (an article, a guideline, a passage)."""
-    if source.record is None:
-        return None
-    return format_citation(Reference.from_record(source.record), style)
-
-
-def _with_marker(text: str, n: int) -> str:
-    text = text.rstrip()
-    if text.endswith((".", "!", "?")):
-        return f"{text[:-1]} [{n}]{text[-1]}"
-    return f"{text} [{n}]"
-
-
-def _ms(began: float) -> float:
-    return round((time.perf_counter() - began) * 1000, 1)
