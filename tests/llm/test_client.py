@@ -85,3 +85,57 @@ def test_refused_connection_is_an_upstream_error() -> None:
     with pytest.raises(UpstreamError) as info:
         complete(client_for(f"http://127.0.0.1:{port}/v1"))
     assert "Cannot reach the local model" in info.value.message
+
+
+# --- tool calling ------------------------------------------------------------------------------------
+TOOLS = [{"type": "function", "function": {"name": "calc__bmi", "parameters": {"type": "object"}}}]
+
+
+def call_tools(client: ChatClient):
+    return asyncio.run(client.call_tools(MESSAGES, TOOLS, max_tokens=50, temperature=0.0))
+
+
+def test_tool_calls_are_read_from_the_reply(llm: ScriptedLLM) -> None:
+    import json
+
+    message = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "calc__bmi", "arguments": '{"weight": 80}'}}
+        ],
+    }
+    body = {"model": "m", "choices": [{"message": message}], "usage": {"prompt_tokens": 40, "completion_tokens": 9}}
+    llm.replies.append(Reply(raw=json.dumps(body).encode(), stream=False))
+    reply = call_tools(client_for(llm.url))
+    assert [(c.id, c.name, c.arguments) for c in reply.calls] == [("c1", "calc__bmi", '{"weight": 80}')]
+    assert (reply.prompt_tokens, reply.completion_tokens) == (40, 9)
+    sent = llm.requests[0]["body"]
+    assert sent["tools"] == TOOLS and sent["tool_choice"] == "auto" and "stream" not in sent
+
+
+def test_a_call_the_model_wrote_as_text_is_a_call(llm: ScriptedLLM) -> None:
+    # what llama-cpp-python's server returns for Qwen2.5 without a function-calling chat format (seen here)
+    llm.replies.append(Reply('{{"name": "calc__bmi", "arguments": {"weight": 80, "height": 180}}}', stream=False))
+    reply = call_tools(client_for(llm.url))
+    assert [(c.name, c.arguments) for c in reply.calls] == [("calc__bmi", '{"weight": 80, "height": 180}')]
+    assert reply.text == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ('<tool_call>\n{"name": "a__b", "arguments": {"x": 1}}\n</tool_call>', ["a__b"]),
+        (
+            '<tool_call>{"name": "a", "arguments": {}}</tool_call>\n<tool_call>{"name": "b", "arguments": "{}"}</tool_call>',
+            ["a", "b"],
+        ),
+        ("The BMI is 24.7 kg/m².", []),
+        ('{"route": "lookup", "intents": []}', []),  # JSON, but not a call
+        ('[{"name": "a", "arguments": {}}, {"no": "name"}]', []),
+    ],
+)
+def test_calls_in_text(text: str, names: list[str]) -> None:
+    from curbside.llm.client import calls_in_text
+
+    assert [c.name for c in calls_in_text(text)] == names

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ import httpx
 
 from curbside.errors import UpstreamError
 
-__all__ = ["ChatClient", "Completion", "LLMClient", "Message", "RequestedCall", "ToolReply"]
+__all__ = ["ChatClient", "Completion", "LLMClient", "Message", "RequestedCall", "ToolReply", "calls_in_text"]
 
 Message = dict[str, str]
 TokenSink = Callable[[str], Awaitable[None]]  # receives each piece of text as the model writes it
@@ -177,9 +178,12 @@ class ChatClient:
                     arguments=arguments if isinstance(arguments, str) else json.dumps(arguments or {}),
                 )
             )
+        text = str(message.get("content") or "")
+        if not calls and (written := calls_in_text(text)):
+            calls, text = list(written), ""
         elapsed = (time.perf_counter() - started) * 1000
         return ToolReply(
-            str(message.get("content") or ""),
+            text,
             tuple(calls),
             payload.get("model") or self.model,
             elapsed,
@@ -231,6 +235,44 @@ class ChatClient:
         elapsed = (time.perf_counter() - started) * 1000
         ttft = (first - started) * 1000 if first is not None else None
         return Completion("".join(parts), model, finish, ttft, elapsed, *_usage(usage))
+
+
+_TOOL_CALL_TAGS = re.compile(r"</?tool_call>")
+
+
+def calls_in_text(text: str) -> tuple[RequestedCall, ...]:
+    """Tool calls a model wrote as text because its server parses none (llama-cpp-python without a
+    function-calling chat format; Qwen's ``<tool_call>{…}</tool_call>``; a bare ``{"name", "arguments"}``,
+    sometimes with doubled braces). Anything else is not a call: ()."""
+    body = _TOOL_CALL_TAGS.sub("\n", text).strip()
+    if not body.startswith(("{", "[")):
+        return ()
+    candidates = [body]
+    if body.startswith("{{") and body.endswith("}}"):
+        candidates.append(body[1:-1])
+    for candidate in candidates:
+        try:
+            value = json.loads(candidate)
+        except ValueError:
+            try:  # one call per line (several <tool_call> blocks)
+                value = [json.loads(line) for line in candidate.splitlines() if line.strip()]
+            except ValueError:
+                continue
+        items = value if isinstance(value, list) else [value]
+        calls = []
+        for i, item in enumerate(items):
+            if not (isinstance(item, dict) and isinstance(item.get("name"), str) and "arguments" in item):
+                return ()
+            arguments = item["arguments"]
+            calls.append(
+                RequestedCall(
+                    id=f"text_call_{i}",
+                    name=item["name"],
+                    arguments=arguments if isinstance(arguments, str) else json.dumps(arguments),
+                )
+            )
+        return tuple(calls)
+    return ()
 
 
 def _json(raw: bytes, name: str) -> dict[str, Any]:
