@@ -47,3 +47,31 @@ def test_the_outline_of_a_document_is_its_section_paths(make_core) -> None:
     assert any(p.endswith("Sertraline (Zoloft®)") for p in paths)
     assert len(paths) == len(set(paths))
     assert core.search_engine.outline("cep-anxiety-and-depression", version.version + 5) == []
+
+
+def test_a_dose_found_only_under_another_drug_is_not_the_answer(make_core) -> None:
+    # the CEP page names quetiapine once, in aripiprazole's side effects; its doses are other drugs'
+    answer = ask(make_core(), "quetiapine dose as an add-on for depression?")
+    assert answer.status == "no_source" and answer.citations == []
+    assert "no dose for 'quetiapine'" in answer.answer
+    assert answer.metadata["abstention"]["typed_answer"] == 0.0
+    assert "guard" in answer.metadata["abstention"]
+
+
+def test_an_adult_dose_is_not_the_answer_for_a_population_no_passage_mentions(make_core) -> None:
+    answer = ask(make_core(), "escitalopram dose for a 15 year old with generalized anxiety?")
+    assert answer.status == "no_source"
+    assert "dose for adolescents" in answer.answer
+
+
+def test_the_guards_leave_doses_the_page_gives_for_the_drug_and_population_asked(make_core) -> None:
+    core = make_core()
+    assert "Initial: 25-50 mg daily" in ask(core, "sertraline starting dose?").answer
+    older = ask(core, "highest citalopram dose in an 80 year old?")  # the page: "20 mg in older adults"
+    assert older.status == "answered" and "20 mg in older adults" in older.answer
+
+
+def test_the_guards_are_off_with_abstention(make_core) -> None:
+    answer = ask(make_core(abstain=False), "quetiapine dose as an add-on for depression?")
+    assert answer.status == "answered"
+    assert "guard" not in answer.metadata["abstention"]

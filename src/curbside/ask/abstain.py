@@ -27,7 +27,11 @@ combines what we know about the hits:
   another drug's heading is not an answer about this one.
 
 A logistic model over these gives P(answerable); below the fitted threshold the answer
-is ``no_source``. Coefficients and threshold are fitted with cross-validation on the
+is ``no_source``. Two guards stand before it, because the answer they stop would be confidently
+wrong rather than merely weak (``withheld_value``): a question asking for a dose or an amount whose
+passages state that kind of value only for something else (a dose of aripiprazole for "quetiapine
+dose?"), and a question asking for a dose for a population (children, pregnancy, older adults) that
+none of the passages mentions (an adult dose for "a 15 year old"). Coefficients and threshold are fitted with cross-validation on the
 labelled guideline QA set and BioASQ questions (``benchmarks/fit_abstention.py``) and
 kept in ``abstention.toml`` beside this file, with the figures they reached.
 """
@@ -42,9 +46,10 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from curbside.ask.focus import AGE as _AGE
 from curbside.llm.extractive import Sentence, answer_kind, terms
 
-__all__ = ["FEATURES", "AbstentionModel", "Evidence", "abstention_model", "key_words"]
+__all__ = ["FEATURES", "AbstentionModel", "Evidence", "abstention_model", "key_words", "withheld_value"]
 
 _MODEL_FILE = Path(__file__).with_name("abstention.toml")
 FEATURES = (
@@ -58,7 +63,7 @@ FEATURES = (
     "population_missing",
     "subject_in_answer",
 )
-_RAW_WORD = re.compile(r"[a-z][a-z0-9]*")
+_RAW_WORD = re.compile(r"[a-z0-9]*[a-z][a-z0-9]*")  # "1p21", "p53", "cd4": a token as the keyword index cuts it
 _ASKING = re.compile(r"\bhow (?:long|much|many|often|old|soon|far|frequently)\b|\b(?:must|need|needs|shall)\b")
 TYPED_SHARE = 0.5
 COMMON_ZIPF = 4.0  # wordfreq's Zipf scale: a word used this often in English names no subject ("bought" 4.9)
@@ -108,9 +113,10 @@ def key_words(question: str) -> dict[str, str]:
 
     Words of the asking are left out: "long" in "how long", "much" in "how much", a modal "must". The
     kind of value they ask for is ``typed_answer``'s to check; as key words they would weigh a time span
-    by whether the passage says "long".
+    by whether the passage says "long". So is an age ("a 15 year old"): the population it names is
+    ``population_missing``'s to check, and no passage on the drug says "year old".
     """
-    lowered = _ASKING.sub(" ", question.lower().replace("'s ", " "))
+    lowered = _ASKING.sub(" ", _AGE.sub(" ", question.lower().replace("'s ", " ")))
     out: dict[str, str] = {}
     for word in _RAW_WORD.findall(lowered):
         stems = terms(word, question=True)
@@ -248,6 +254,38 @@ def typed_answer(
         and weighted_share(set(u.terms | u.context), keys, idf) >= TYPED_SHARE
         for u in units
     )
+
+
+GUARDED_KINDS = ("dose", "amount")  # a value of another subject's would be stated as this one's
+
+
+def withheld_value(kind: str | None, evidence: Evidence, subject: str | None, populations: Sequence[str]) -> str | None:
+    """Why a dose or amount must not be answered from these passages (the no_source message), or None.
+
+    ``kind`` is the kind of value asked (``asked_kind``), ``subject`` the question's rarest word the
+    knowledge base knows, ``populations`` those the question names that no passage found mentions.
+    """
+    if kind not in GUARDED_KINDS:
+        return None
+    if not evidence.typed_answer:
+        about = f" for '{subject}'" if subject else " for what the question names"
+        return (
+            f"The passages found state no {kind}{about} (the {kind}s they give are about something else), so no "
+            f"answer is given rather than another {kind}. Ingest a source that covers it."
+        )
+    if kind == "dose" and populations:
+        named = " and ".join(populations)
+        return (
+            f"The question asks for a dose for {named}, but none of the passages found mentions {named}; a dose "
+            "from a source about other patients is not given as the answer. Ingest a source that covers them."
+        )
+    return None
+
+
+def subject_word(keys: Mapping[str, str], idf: Mapping[str, float], frequencies: Mapping[str, int]) -> str | None:
+    """The question's rarest key word the knowledge base knows, as the question writes it."""
+    known = [w for w in keys if frequencies.get(w, 0) > 0]
+    return max(known, key=lambda w: idf[w]) if known else None
 
 
 def coverage_terms(texts: Sequence[str]) -> set[str]:

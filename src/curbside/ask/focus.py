@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from curbside.llm.extractive import terms
 
-__all__ = ["OffSubject", "Outline", "missing_population", "off_subject", "question_populations"]
+__all__ = ["AGE", "OffSubject", "Outline", "missing_population", "off_subject", "question_populations"]
 
 SEPARATOR = " > "
 # A heading of at most this many words names a subject ("Anxiety", "Sertraline (Zoloft®)", "Older
@@ -98,7 +98,7 @@ _POPULATION_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:breast-?feeding|lactating|lactation|nursing mothers?)\b", re.I), "breastfeeding"),
     (re.compile(r"\b(?:infants?|neonates?|newborns?|babies|baby)\b", re.I), "infants"),
 )
-_AGE = re.compile(r"\b(\d{1,3})[- ](?:year|yr)s?[- ]old\b", re.I)
+AGE = re.compile(r"\b(\d{1,3})[- ](?:year|yr)s?[- ]old\b", re.I)  # "a 15 year old", "an 80-year-old"
 CHILD_BELOW = 13  # years: "a 10 year old" is a child
 ADOLESCENT_BELOW = 18
 OLDER_FROM = 65  # the age the guideline documents use for older adults
@@ -107,7 +107,7 @@ OLDER_FROM = 65  # the age the guideline documents use for older adults
 def question_populations(question: str) -> list[str]:
     """The populations a question names, in words or as an age ("an 80 year old" -> older adults)."""
     found = [name for pattern, name in _POPULATION_WORDS if pattern.search(question)]
-    for match in _AGE.finditer(question):
+    for match in AGE.finditer(question):
         age = int(match.group(1))
         if age < CHILD_BELOW:
             found.append("children")

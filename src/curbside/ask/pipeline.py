@@ -27,16 +27,18 @@ from curbside.ask.abstain import (
     rarity,
     resolve_unknown,
     subject_terms,
+    subject_word,
     typed_answer,
     unknown_words,
     weighted_share,
+    withheld_value,
 )
 from curbside.ask.clarify import clarifying_question
 from curbside.ask.focus import Outline, missing_population, off_subject
 from curbside.ask.query import compose_query
 from curbside.ask.stream import EventSink, RenumberingStream
 from curbside.errors import UpstreamError, ValidationError
-from curbside.llm.extractive import ExtractiveAnswer, extractive_answer
+from curbside.llm.extractive import ExtractiveAnswer, asked_kind, extractive_answer
 from curbside.llm.markers import check_markers
 from curbside.llm.prompts import answer_messages
 from curbside.sentences import split_sentences
@@ -141,10 +143,10 @@ class Asker:
         meta["top_similarity"] = _round(max((h.similarity or 0.0) for h in hits))
         hits, all_off = await asyncio.to_thread(self._stay_on_question, text, hits, warnings, meta)
         extract = extractive_answer(text, hits, s.answer_max_sentences)
-        unknown = await asyncio.to_thread(self._judge, text, hits, extract, all_off, meta)
-        if unknown is not None:
+        withheld = await asyncio.to_thread(self._judge, text, hits, extract, all_off, meta)
+        if withheld is not None:
             meta["took_ms"] = _ms(started)
-            return self._abstained(unknown, warnings, meta)
+            return self._abstained(withheld, warnings, meta)
 
         if not request.use_llm:
             meta["routing_reason"] = "the request asked for the extractive answer"
@@ -190,8 +192,8 @@ class Asker:
 
     def _judge(
         self, text: str, hits: Sequence[Passage], extract: ExtractiveAnswer, all_off: bool, meta: dict[str, object]
-    ) -> tuple[str, ...] | None:
-        """The abstention evidence into ``meta``; the unknown words (maybe none) when the answer should be withheld."""
+    ) -> str | None:
+        """The abstention evidence into ``meta``; the no_source message when the answer should be withheld."""
         model = abstention_model()
         keys = key_words(text)
         frequencies, chunks = self.engine.word_frequencies(list(keys))
@@ -217,25 +219,21 @@ class Asker:
         )
         judged: dict[str, object] = evidence.as_dict()
         meta["abstention"] = judged
-        if model is None or not relevance or not self.settings.abstain:
-            return None  # no calibrated relevance (bm25, an unfitted embedder) or switched off: never guess
+        if not self.settings.abstain:
+            return None
+        guard = withheld_value(
+            asked_kind(text), evidence, subject_word(keys, idf, frequencies), missing_population(text, passages)
+        )
+        if guard is not None:
+            judged["guard"] = guard
+            return _not_answered(evidence.unknown) if evidence.unknown else guard  # name what the KB lacks
+        if model is None or not relevance:
+            return None  # no calibrated relevance (bm25, an unfitted embedder): never guess
         p = model.probability(evidence)
         judged |= {"p_answerable": round(p, 4), "threshold": model.threshold}
-        return evidence.unknown if p < model.threshold else None
+        return _not_answered(evidence.unknown) if p < model.threshold else None
 
-    def _abstained(self, unknown: tuple[str, ...], warnings: list[str], meta: dict[str, object]) -> Answer:
-        if unknown:
-            quoted = [f"'{w}'" for w in unknown]
-            named = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + f" or {quoted[-1]}"
-            message = (
-                f"The knowledge base does not mention {named}, so it cannot answer this question; no answer is given. "
-                "Ingest a source that covers it."
-            )
-        else:
-            message = (
-                "The passages found do not answer this question well enough (they miss what the question asks "
-                "about), so no answer is given. Rephrase it, or ingest a source that covers it."
-            )
+    def _abstained(self, message: str, warnings: list[str], meta: dict[str, object]) -> Answer:
         meta |= {"mode": None, "model_used": "extractive", "abstained": True}
         return Answer(status="no_source", answer=message, warnings=warnings, metadata=meta)
 
@@ -395,6 +393,21 @@ class Asker:
             )
         meta |= {"mode": None, "model_used": "extractive"}
         return Answer(status="no_source", answer=message, warnings=warnings, metadata=meta)
+
+
+def _not_answered(unknown: Sequence[str]) -> str:
+    """The no_source message of the abstention model: the words the knowledge base lacks, if any."""
+    if unknown:
+        quoted = [f"'{w}'" for w in unknown]
+        named = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + f" or {quoted[-1]}"
+        return (
+            f"The knowledge base does not mention {named}, so it cannot answer this question; no answer is given. "
+            "Ingest a source that covers it."
+        )
+    return (
+        "The passages found do not answer this question well enough (they miss what the question asks "
+        "about), so no answer is given. Rephrase it, or ingest a source that covers it."
+    )
 
 
 def _uncited_sentences(text: str) -> list[str]:

@@ -26,7 +26,17 @@ from dataclasses import dataclass, field
 from curbside.sentences import split_sentences
 from curbside.types import Citation, Passage
 
-__all__ = ["ANSWER_KINDS", "ExtractiveAnswer", "Sentence", "answer_kind", "extractive_answer", "passage_units", "terms"]
+__all__ = [
+    "ANSWER_KINDS",
+    "KIND_NAMES",
+    "ExtractiveAnswer",
+    "Sentence",
+    "answer_kind",
+    "asked_kind",
+    "extractive_answer",
+    "passage_units",
+    "terms",
+]
 
 _WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _STOP = frozenset(
@@ -111,9 +121,17 @@ ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
 _CLAUSE_NUMBER = re.compile(r"^\(?\d+(?:\.\d+)+\)?\s+")  # "1000.12 During …": a manual's clause, not a value
 
 
+KIND_NAMES = ("dose", "amount", "time span")  # the kinds of ANSWER_KINDS, in its order (amount: money or a share)
+
+
 def answer_kind(question: str) -> re.Pattern[str] | None:
     """How a unit shows the kind of value the question asks for, or None when it asks for no particular kind."""
     return next((shows for asks, shows in ANSWER_KINDS if asks.search(question)), None)
+
+
+def asked_kind(question: str) -> str | None:
+    """The name of the kind of value the question asks for ("dose", "amount", "time span"), or None."""
+    return next((name for (asks, _), name in zip(ANSWER_KINDS, KIND_NAMES, strict=True) if asks.search(question)), None)
 
 
 _QUANTITY_CUE = re.compile(
