@@ -213,8 +213,8 @@ def test_budgets_follow_the_reference_table() -> None:
         )
     assert budget.refusal() == "the direct route's budget of 2 model calls is spent"
     assert budget.prompt_tokens == 20 and budget.completion_tokens == 14 and budget.estimated
-    late = TurnBudget.for_route("lookup", {"lookup": 0.0})
-    assert late.refusal() == "the lookup route's 0 s are spent"
+    late = TurnBudget.for_route("lookup", {"lookup": 1.2})  # 75 % of it is under a second: no model call
+    assert late.refusal() == "the lookup route's 1.2 s leave no time for a model call"
 
 
 def test_sentence_checks_and_the_stream_hold_back_an_open_marker() -> None:
@@ -287,8 +287,10 @@ def test_a_tool_calling_model_plans_what_the_rules_cannot(tmp_path: Path, llm: S
     assert result.final_response == f"The BMI is {DRAFT_VALUE} kg/m² [1], normal for an adult."
     plan = next(s for s in result.reasoning_timeline if s.step == "plan")
     assert plan.what == "the local model planned 1 tool calls in 2 rounds" and plan.why == "The BMI answers it."
-    offered = {t["function"]["name"] for t in llm.requests[1]["body"]["tools"]}
-    assert "calc__bmi" in offered and "ehr__get_observations" in offered and "consult__turn" not in offered
+    tools = llm.requests[1]["body"]["tools"]
+    offered = {t["function"]["name"] for t in tools}
+    assert "calc__bmi" in offered and "kb__ask" in offered and "consult__turn" not in offered
+    assert len(json.dumps(tools)) <= 6_000  # a small local model's context holds a few schemas, not all
     # the unknown tool was answered with an error for the model, never run
     sent_back = [m for m in llm.requests[2]["body"]["messages"] if m["role"] == "tool"]
     assert "no tool named no__such_tool" in sent_back[1]["content"] and DRAFT_VALUE in sent_back[0]["content"]
@@ -336,3 +338,33 @@ def test_with_one_source_a_sentence_stating_a_number_is_cited_to_it(tmp_path: Pa
         app.close()
     assert result.final_response == f"His BMI is {DRAFT_VALUE} kg/m² [1]. That is in the normal range for an adult."
     assert streamed_text(events).strip() == result.final_response
+
+
+def test_the_tools_an_intent_names_are_offered_first_within_the_schema_budget(tmp_path: Path) -> None:
+    from curbside.agent.tool_loop import offered_tools, openai_tools
+
+    app = Curbside(Settings(home=tmp_path / "home"))
+    try:
+        registry = app.tools.registry
+        local = offered_tools(registry, role="clinician", local=True, intents=["patient_labs", "drug_label"])
+        cloud = offered_tools(registry, role="clinician", local=False, intents=["patient_labs", "drug_label"])
+    finally:
+        app.close()
+    assert [s.name for s in local[:2]] == ["ehr.get_observations", "evidence.check_drug_safety"]
+    assert [s.name for s in cloud[:2]] == ["evidence.check_drug_safety", "kb.ask"]
+    assert len(json.dumps(openai_tools(local))) <= 6_000 < len(json.dumps(openai_tools(cloud)))
+    assert not any(s.name.startswith("ehr.") for s in cloud)  # the chart never goes to a cloud model
+
+
+def test_a_slow_model_is_cut_at_the_routes_time_budget_and_the_tools_answer_stands(
+    tmp_path: Path, llm: ScriptedLLM
+) -> None:
+    llm.default = Reply(f"The BMI is {DRAFT_VALUE} kg/m² [1].", delay_s=6.0)
+    app = make_app(tmp_path, llm, turn_time_budget_s={"lookup": 3.0})
+    try:
+        result, _ = run(app)
+    finally:
+        app.close()
+    assert result.final_response.startswith("Body mass index: 24.7 kg/m²")
+    assert result.usage is not None and result.usage.seconds < 3.0  # the model had 75 % of the 3 s
+    assert any("stopped at the route's time budget" in w for w in result.warnings)

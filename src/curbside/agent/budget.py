@@ -8,16 +8,35 @@ they are estimated at four characters a token, and the usage says so.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from curbside.agent.models import TurnUsage
+from curbside.errors import UpstreamError
 
-__all__ = ["MAX_SUBTASKS", "TurnBudget", "max_llm_calls"]
+__all__ = ["MAX_SUBTASKS", "MODEL_RESERVE", "TurnBudget", "max_llm_calls", "within"]
 
 MAX_SUBTASKS = 5
 _CALLS = {"direct": 2, "lookup": 3, "reasoning": 5}
 _CHARS_PER_TOKEN = 4  # a rough rule for English text; used only when the server reports no counts
+MODEL_RESERVE = 0.25  # of a route's seconds kept for its tools and its answer, whatever the model takes
+MIN_MODEL_SECONDS = 1.0  # less than this left: no model call is started
+
+
+@contextlib.asynccontextmanager
+async def within(seconds: float, what: str) -> AsyncIterator[None]:
+    """A model call cut at ``seconds``: past it, an UPSTREAM_TIMEOUT naming the route's time budget."""
+    try:
+        async with asyncio.timeout(max(seconds, 0.0)):
+            yield
+    except TimeoutError:
+        raise UpstreamError(
+            f"{what} was stopped at the route's time budget ({seconds:.1f} s were left for it)",
+            code="UPSTREAM_TIMEOUT",
+        ) from None
 
 
 def max_llm_calls(route: str, subtasks: int = 1) -> int:
@@ -74,12 +93,17 @@ class TurnBudget:
     def out_of_time(self) -> bool:
         return self.elapsed() >= self.seconds
 
+    def model_seconds_left(self) -> float:
+        """Seconds a model call may still take: the route's time less a reserve for the tools and the
+        answer, so a slow model never leaves the turn without the answer its tools can give."""
+        return self.seconds * (1 - MODEL_RESERVE) - self.elapsed()
+
     def refusal(self) -> str | None:
         """Why another model call may not start, or None when it may."""
         if self.calls >= self.max_calls:
             return f"the {self.route} route's budget of {self.max_calls} model calls is spent"
-        if self.out_of_time():
-            return f"the {self.route} route's {self.seconds:g} s are spent"
+        if self.model_seconds_left() < MIN_MODEL_SECONDS:
+            return f"the {self.route} route's {self.seconds:g} s leave no time for a model call"
         if self.daily_limit is not None and self.spent_before + self.cost >= self.daily_limit:
             return f"your daily model budget ({self.daily_limit:g}) is spent"
         return None

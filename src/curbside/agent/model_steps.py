@@ -8,6 +8,7 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from curbside.agent.budget import within
 from curbside.agent.intents import Intent, Triage
 from curbside.agent.models import TimelineStep, TurnCitation
 from curbside.agent.planner import Plan, Step
@@ -73,7 +74,8 @@ class ModelSteps:
         messages = triage_messages(state.request.message, has_patient=state.patient_id is not None, rules=triaged)
         model = self.llm.json_model(choice.endpoint)
         try:
-            text = await model.complete_json(messages, triage_schema(), max_tokens=120)
+            async with within(state.budget.model_seconds_left(), "the route vote"):
+                text = await model.complete_json(messages, triage_schema(), max_tokens=120)
         except UpstreamError as exc:
             await state.note(
                 TimelineStep(
@@ -123,7 +125,11 @@ class ModelSteps:
             str(i.slots["calculator"]) for i in triaged.intents if i.kind == "calculator" and i.slots.get("calculator")
         ]
         specs = offered_tools(
-            self.executor.registry, role=state.caller.role, local=endpoint == "local", calculators=named
+            self.executor.registry,
+            role=state.caller.role,
+            local=endpoint == "local",
+            intents=triaged.kinds,
+            calculators=named,
         )
         takes_patient = {s.name for s in specs if "patient_id" in s.input_schema().get("properties", {})}
         user = state.request.message
@@ -151,6 +157,7 @@ class ModelSteps:
                 openai_tools(specs),
                 run_tool,
                 may_call=state.budget.refusal,
+                seconds_left=state.budget.model_seconds_left,
                 charge=lambda reply, sent: self._charge(
                     state, endpoint, sent, reply.text, (reply.prompt_tokens, reply.completion_tokens)
                 ),
@@ -251,12 +258,13 @@ class ModelSteps:
         settings = self.llm.settings
         began = time.perf_counter()
         try:
-            completion = await client.complete(
-                messages,
-                max_tokens=max_tokens_for(length, settings.llm_max_tokens),
-                temperature=settings.llm_temperature,
-                on_token=guard.feed,
-            )
+            async with within(state.budget.model_seconds_left(), "the wording"):
+                completion = await client.complete(
+                    messages,
+                    max_tokens=max_tokens_for(length, settings.llm_max_tokens),
+                    temperature=settings.llm_temperature,
+                    on_token=guard.feed,
+                )
             await guard.finish()
             written = write_answer("".join(guard.accepted), bool(sources), sources)
         except (Ungrounded, UpstreamError) as exc:

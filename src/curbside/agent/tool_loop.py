@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from curbside.agent.budget import within
 from curbside.llm.client import ChatClient, RequestedCall, ToolReply
 
 if TYPE_CHECKING:
@@ -37,6 +38,27 @@ _COMMON_CALCULATORS = (
     "calc.curb_65",
     "calc.heart",
 )
+# the tools each intent names first: a small local model's context (4,096 tokens for the shipped 1.5B) holds a
+# few tools' schemas, not all of them (about 19,000 tokens)
+_INTENT_TOOLS: dict[str, tuple[str, ...]] = {
+    "patient_find": ("ehr.search_patient",),
+    "patient_summary": ("ehr.get_patient_chart",),
+    "patient_labs": ("ehr.get_observations",),
+    "patient_vitals": ("ehr.get_observations",),
+    "patient_medications": ("ehr.get_medications",),
+    "patient_allergies": ("ehr.get_allergies",),
+    "patient_problems": ("ehr.get_conditions",),
+    "chart_write": ("ehr.record_vital", "ehr.add_allergy", "ehr.prescribe_medication", "ehr.order_service"),
+    "coverage": ("coverage.answer",),
+    "drug_label": ("evidence.check_drug_safety",),
+    "drug_interactions": ("evidence.check_drug_interactions",),
+    "adverse_events": ("evidence.adverse_events",),
+    "literature": ("evidence.search_pubmed",),
+    "trials": ("evidence.find_clinical_trials",),
+    "guideline": ("evidence.search_medical_guidelines",),
+    "knowledge": ("kb.ask",),
+}
+SCHEMA_CHARS = {"local": 6_000, "cloud": 80_000}  # JSON of the offered tools, about 4 characters a token
 _RESULT_CHARS = 3000  # of each tool result given back to the model
 _CALLS_PER_ROUND = 5
 SYSTEM = (
@@ -67,19 +89,38 @@ def tool_name(function: str) -> str:
 
 
 def offered_tools(
-    specs: Iterable[ToolSpec[Any, Any]], *, role: str, local: bool, calculators: Sequence[str] = ()
+    specs: Iterable[ToolSpec[Any, Any]],
+    *,
+    role: str,
+    local: bool,
+    intents: Sequence[str] = (),
+    calculators: Sequence[str] = (),
+    max_chars: int | None = None,
 ) -> list[ToolSpec[Any, Any]]:
-    """The tools a planning model may call: the clinical families, common and named calculators; chart
-    tools only for a local model (PHI)."""
-    wanted_calcs = set(_COMMON_CALCULATORS) | {f"calc.{c}" for c in calculators}
-    offered = []
+    """The tools a planning model may call: the clinical families, common and named calculators; chart tools
+    only for a local model (PHI). Those the triaged intents name come first, then the knowledge base; the rest
+    follow while their schemas fit in ``max_chars`` (default by endpoint, ``SCHEMA_CHARS``)."""
+    wanted_calcs = {f"calc.{c}" for c in calculators}
+    allowed = []
     for spec in specs:
         if spec.allowed_roles is not None and role not in spec.allowed_roles:
             continue
         if spec.name.startswith("ehr.") and not local:
             continue
-        if spec.name.startswith(_FAMILIES) or spec.name in wanted_calcs:
-            offered.append(spec)
+        if spec.name.startswith(_FAMILIES) or spec.name in wanted_calcs or spec.name in _COMMON_CALCULATORS:
+            allowed.append(spec)
+    first = [name for kind in intents for name in _INTENT_TOOLS.get(kind, ())] + sorted(wanted_calcs) + ["kb.ask"]
+    rank = {name: i for i, name in enumerate(dict.fromkeys(first))}
+    allowed.sort(key=lambda spec: rank.get(spec.name, len(rank)))
+    budget = max_chars if max_chars is not None else SCHEMA_CHARS["local" if local else "cloud"]
+    offered: list[ToolSpec[Any, Any]] = []
+    used = 0
+    for spec in allowed:
+        size = len(json.dumps(openai_tools([spec])))
+        if offered and used + size > budget:
+            continue  # a smaller one further down may still fit
+        offered.append(spec)
+        used += size
     return offered
 
 
@@ -104,6 +145,7 @@ async def run_tool_loop(
     run_tool: RunTool,
     *,
     may_call: Callable[[], str | None],
+    seconds_left: Callable[[], float],
     charge: Callable[[ToolReply, list[dict[str, Any]]], None],
     max_rounds: int,
     max_tokens: int,
@@ -120,7 +162,8 @@ async def run_tool_loop(
             outcome.stopped = refusal
             break
         try:
-            reply = await client.call_tools(messages, tools, max_tokens=max_tokens, temperature=temperature)
+            async with within(seconds_left(), "planning"):
+                reply = await client.call_tools(messages, tools, max_tokens=max_tokens, temperature=temperature)
         except Exception as exc:
             if outcome.rounds == 0:
                 raise
