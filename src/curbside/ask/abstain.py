@@ -28,12 +28,15 @@ combines what we know about the hits:
 
 A logistic model over these gives P(answerable); below the fitted threshold the answer
 is ``no_source``. Two guards stand before it, because the answer they stop would be confidently
-wrong rather than merely weak (``withheld_value``): a question asking for a dose or an amount whose
-passages state that kind of value only for something else (a dose of aripiprazole for "quetiapine
-dose?"), and a question asking for a dose for a population (children, pregnancy, older adults) that
-none of the passages mentions (an adult dose for "a 15 year old"). Coefficients and threshold are fitted with cross-validation on the
-labelled guideline QA set and BioASQ questions (``benchmarks/fit_abstention.py``) and
-kept in ``abstention.toml`` beside this file, with the figures they reached.
+wrong rather than merely weak (``withheld_value``): a question asking for a dose whose passages state
+doses only for something else (a dose of aripiprazole for "quetiapine dose?"), and a question asking
+for a dose for a population (children, pregnancy, older adults) that none of the passages mentions
+(an adult dose for "a 15 year old"). Doses only: a dose belongs to one drug, while an amount (a
+price, a share) is often a rule stated for every device ("the ADP pays 75% of the Approved Price"
+answers "what share of a walker's price?" without naming walkers), so guarding amounts withheld right
+answers. Coefficients and threshold are fitted with cross-validation on the labelled guideline QA set
+and BioASQ questions (``benchmarks/fit_abstention.py``) and kept in ``abstention.toml`` beside this
+file, with the figures they reached.
 """
 
 from __future__ import annotations
@@ -256,11 +259,11 @@ def typed_answer(
     )
 
 
-GUARDED_KINDS = ("dose", "amount")  # a value of another subject's would be stated as this one's
+GUARDED_KINDS = ("dose",)  # another drug's dose would be stated as this one's (amounts: see the docstring)
 
 
 def withheld_value(kind: str | None, evidence: Evidence, subject: str | None, populations: Sequence[str]) -> str | None:
-    """Why a dose or amount must not be answered from these passages (the no_source message), or None.
+    """Why a dose must not be answered from these passages (the no_source message), or None.
 
     ``kind`` is the kind of value asked (``asked_kind``), ``subject`` the question's rarest word the
     knowledge base knows, ``populations`` those the question names that no passage found mentions.
