@@ -178,7 +178,7 @@ class ModelSteps:
                 TimelineStep(
                     step="plan",
                     what=f"the {endpoint} model called no tool",
-                    why=outcome.note or outcome.stopped or "no call",
+                    why=outcome.stopped or "it answered in words, which are not shown: only tool results are",
                     outcome="rules plan instead",
                     ms=elapsed_ms(began),
                 )
@@ -190,7 +190,7 @@ class ModelSteps:
             TimelineStep(
                 step="plan",
                 what=f"the {endpoint} model planned {outcome.calls} tool calls in {outcome.rounds} rounds",
-                why=outcome.note or outcome.stopped or "tool calling",
+                why=outcome.stopped or "tool calling",
                 outcome="model",
                 ms=elapsed_ms(began),
             )

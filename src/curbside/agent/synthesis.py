@@ -49,9 +49,13 @@ def draft_answer(state: TurnState, plan: Plan) -> tuple[list[str], list[TurnCita
     return sentences, citations
 
 
-def model_may_write(state: TurnState, plan: Plan) -> bool:
-    """Only an answer made of tool results is reworded: writes, refusals and questions keep their exact words."""
-    return bool(state.rendered) and not (state.writes or state.skipped or plan.cannot or plan.clarify or plan.direct)
+def model_may_write(state: TurnState, plan: Plan, citations: list[TurnCitation]) -> bool:
+    """Only an answer of cited tool results is reworded. Writes, refusals and questions keep their exact
+    words; so does an answer citing nothing ("the knowledge base holds nothing relevant"), which a model
+    would otherwise turn into a judgement no source supports."""
+    if not (state.rendered and citations):
+        return False
+    return not (state.writes or state.skipped or plan.cannot or plan.clarify or plan.direct)
 
 
 async def stream_text(state: TurnState, text: str, citations: list[TurnCitation]) -> None:

@@ -4,7 +4,7 @@ Used only where the rules are not enough (an unsure triage, a reasoning or multi
 the rules could plan) and only when ``CURBSIDE_TURN_TOOL_CALLING`` says the configured model can call
 tools. The model chooses tools and arguments; every call still goes through the executor as the
 clinician (permissions, confirmations for writes, rate limits, audit), and the answer is still built
-from the tools' results (the model's own closing words are a timeline note, never the answer).
+from the tools' results (the model's own closing words are unchecked: never shown, never the answer).
 
 PHI: chart tools are offered to a local model only, so a cloud model never sees a chart's values.
 """
@@ -75,7 +75,7 @@ RunTool = Callable[[str, dict[str, Any]], Awaitable["ToolResult | None"]]
 class LoopOutcome:
     rounds: int = 0
     calls: int = 0
-    note: str = ""  # the model's closing words (timeline only)
+    note: str = ""  # the model's closing words: unchecked, so never shown to the clinician
     stopped: str | None = None  # why the loop ended early (budget, an error)
 
 

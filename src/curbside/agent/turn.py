@@ -359,7 +359,7 @@ class ConsultTurn(ModelSteps):
         confidence = "high" if status == "answered" and triaged.confident else ("medium" if answered else "low")
         draft = " ".join(sentences)
         text, how = draft, "from the tools' results, no model"
-        if model_may_write(state, plan):
+        if model_may_write(state, plan, citations):
             written = await self._write(state, triaged, draft, citations)
             if written is not None:
                 text, how = written
