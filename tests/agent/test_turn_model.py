@@ -389,3 +389,16 @@ def test_an_answer_citing_nothing_is_never_reworded_into_a_judgement(tmp_path: P
     assert "not a problem" not in result.final_response
     assert "nothing relevant" in result.final_response and not result.sources_used
     assert len(llm.requests) == 1  # the route vote only: nothing was sent to be worded
+
+
+def test_a_sentence_of_the_models_own_is_flagged(tmp_path: Path, llm: ScriptedLLM) -> None:
+    llm.default = Reply(f"The BMI is {DRAFT_VALUE} kg/m² [1]. That is a healthy weight for him.")
+    app = make_app(tmp_path, llm)
+    try:
+        result, _ = run(app)
+    finally:
+        app.close()
+    assert result.final_response.endswith("That is a healthy weight for him.")
+    assert any(w.startswith("1 sentence(s) of the model's wording cite no source") for w in result.warnings)
+    system = llm.requests[0]["body"]["messages"][0]["content"]
+    assert "judgements" in system and "you may add" not in system

@@ -250,7 +250,6 @@ class ModelSteps:
             draft,
             length=length,
             specialty=preferences.specialty if preferences is not None else None,
-            route=triaged.route,
         )
         sources = {c.n for c in citations}
         allowed = numbers_in(draft) | numbers_in(state.request.message)
@@ -303,6 +302,11 @@ class ModelSteps:
         state.warnings.append(
             f"Worded by the {endpoint} model from the tools' results; its numbers and sources were checked against them."
         )
+        if written.uncited:
+            state.warnings.append(
+                f"{written.uncited} sentence(s) of the model's wording cite no source: read them as its words, not a "
+                "source's."
+            )
         first = f", first token {completion.ttft_ms:.0f} ms" if completion.ttft_ms is not None else ""
         how = f"written by the {endpoint} model ({completion.model}{first}), checked against the tools' results"
         return written.text, how

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from curbside.agent.stream import AnswerStream, marker_numbers
 from curbside.llm.client import Message
+from curbside.sentences import split_sentences
 
 __all__ = ["Ungrounded", "Written", "check_sentence", "writer_messages", "write_answer"]
 
@@ -44,6 +45,7 @@ class Ungrounded(Exception):
 class Written:
     text: str
     cited: list[int]
+    uncited: int = 0  # sentences citing no source: read as the model's own words
 
 
 def numbers_in(text: str) -> set[float]:
@@ -69,19 +71,15 @@ def check_sentence(sentence: str, allowed_numbers: set[float], sources: Collecti
     return None
 
 
-def writer_messages(question: str, draft: str, *, length: str, specialty: str | None, route: str) -> list[Message]:
+def writer_messages(question: str, draft: str, *, length: str, specialty: str | None) -> list[Message]:
+    # no invitation to judge: the local 1.5B model called a potassium of 6.2 mmol/L "normal", and a judgement
+    # holds no number the checks could hold it to
     reader = f"a {specialty} clinician" if specialty else "a clinician"
-    judgement = (
-        " If the question asks for a judgement, you may add one sentence saying what the facts suggest, with no new "
-        "numbers."
-        if route in ("reasoning", "multi_step")
-        else ""
-    )
     system = (
         f"You write the answer of a clinical assistant for {reader}. Rewrite the DRAFT as a clear, short answer to "
         "the QUESTION. Use only facts in the DRAFT; copy every number, unit and date exactly; keep each citation "
-        "marker such as [1] right after the fact it supports. Do not add doses, values, advice or sources that the "
-        f"DRAFT does not hold.{judgement} {_LENGTH.get(length, _LENGTH['normal'])} Plain text, no headings."
+        "marker such as [1] right after the fact it supports. Do not add doses, values, advice, judgements or "
+        f"sources that the DRAFT does not hold. {_LENGTH.get(length, _LENGTH['normal'])} Plain text, no headings."
     )
     return [
         {"role": "system", "content": system},
@@ -153,4 +151,5 @@ def write_answer(text: str, draft_cited: bool, sources: Collection[int]) -> Writ
         raise Ungrounded("it had no text beside its markers" if text else "it was empty")
     if draft_cited and not cited:
         raise Ungrounded("it cited no source")
-    return Written(text, cited)
+    uncited = sum(1 for sentence in split_sentences(text) if not marker_numbers(sentence))
+    return Written(text, cited, uncited)
