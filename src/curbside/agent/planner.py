@@ -64,8 +64,8 @@ def plan_turn(triage: Triage, *, has_patient: bool, now: datetime, message: str)
         plan.clarify = (
             "Nothing was proposed: the write depends on a condition I could not check"
             + ("" if has_patient else " without a patient")
-            + ". Say it as, for example, \"order an HbA1c if the last one is more than a year old\" or "
-            "\"if her potassium is below 3.5, …\"."
+            + '. Say it as, for example, "order an HbA1c if the last one is more than a year old" or '
+            '"if her potassium is below 3.5, …".'
         )
     for intent in intents:
         _plan_intent(plan, intent, has_patient=has_patient, now=now, message=message)
