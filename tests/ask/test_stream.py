@@ -7,17 +7,25 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from scripted_llm import Reply, ScriptedLLM
-from test_pipeline import DEPRESSION, llm, quoting_model  # noqa: F401
+from test_pipeline import DEPRESSION, quoting_model
 
 from curbside.api.app import create_app
 from curbside.app import Curbside
 from curbside.types import Answer, AskRequest
 
 Events = list[tuple[str, dict[str, Any]]]
+
+
+@pytest.fixture
+def llm() -> Iterator[ScriptedLLM]:
+    with ScriptedLLM() as server:
+        yield server
 
 
 def ask_with_events(core: Curbside, question: str) -> tuple[Answer, Events]:

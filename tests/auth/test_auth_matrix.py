@@ -45,6 +45,20 @@ ROUTES: list[tuple[str, str, dict[str, Any], int, set[str]]] = [
     ("get", "/metrics", {"url": "/metrics"}, 200, ADMIN),
     ("get", "/v1/audit/export", {"url": "/v1/audit/export"}, 422, AUDIT),
     ("get", "/v1/audit/verify", {"url": "/v1/audit/verify"}, 200, AUDIT),
+    # the page's routes (#19): who am I for every key; conversations are clinical; the index's state is admin's
+    ("get", "/v1/me", {"url": "/v1/me"}, 200, {"clinician", "admin", "auditor"}),
+    ("get", "/v1/sessions", {"url": "/v1/sessions"}, 200, CLINICAL),
+    ("get", "/v1/sessions/{session_id}", {"url": "/v1/sessions/no-such-session"}, 404, CLINICAL),
+    (
+        "put",
+        "/v1/sessions/{session_id}/patient",
+        {"url": "/v1/sessions/no-such-session/patient", "json": {"patient_id": 42}},
+        422,
+        CLINICAL,
+    ),
+    ("delete", "/v1/sessions/{session_id}", {"url": "/v1/sessions/no-such-session"}, 200, CLINICAL),
+    ("get", "/v1/status", {"url": "/v1/status"}, 200, ADMIN),
+    ("get", "/v1/documents", {"url": "/v1/documents"}, 200, ADMIN),
 ]
 CALLERS = ["clinician", "admin", "auditor", "none", "bad"]
 
