@@ -22,6 +22,8 @@ def test_passage_sources_follow_the_sessions_citation_style(make_core) -> None:
         result = asyncio.run(core.turns.run(TurnRequest(message=QUESTION, session_id=session, use_llm=False), DR))
         passages = [c for c in result.sources_used if c.kind == "passage"]
         assert passages and all(c.reference for c in passages), result.sources_used
+        # each passage carries its calibrated relevance, as ask's citations do
+        assert all(0 <= (c.relevance or -1) <= 1 and c.relevance_label in ("high", "medium", "low") for c in passages)
         written[style] = passages[0].reference
     vancouver, apa = written["vancouver"], written["apa"]
     assert vancouver != apa

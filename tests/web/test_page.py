@@ -67,6 +67,9 @@ def test_a_streamed_answer_whose_marker_opens_the_cited_passage(visit: Any) -> N
     expect(popover).to_contain_text("Hypertension in adults")
     expect(popover.get_by_test_id("popover-details")).to_contain_text("Passage from the knowledge base")
     expect(popover.get_by_test_id("popover-details")).to_contain_text("1 of 1")
+    expect(popover.get_by_test_id("popover-details")).to_contain_text(
+        re.compile(r"Relevance\s*(high|medium|low) \(\d+ %\)")
+    )
     seen.shot("consult-popover")
     popover.get_by_test_id("popover-open").click()
 

@@ -56,6 +56,9 @@ class TurnCitation(BaseModel):
     id: str | None = Field(None, description="The resource, PMID, NCT, chunk or call id it points at.")
     url: str | None = None
     detail: str | None = Field(None, description="e.g. the date of an observation, a formula's source.")
+    relevance: float | None = Field(None, description="A passage's calibrated relevance (0-1), where known.")
+    relevance_label: str | None = Field(None, description="high, medium or low.")
+    year: int | None = Field(None, description="An article's or guideline's year, where known.")
     reference: str | None = Field(
         None,
         description="An article, guideline or passage written as a reference in the session's citation style "

@@ -3,7 +3,7 @@ reference in the session's citation style where the source is a document), and t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from curbside.agent.models import TurnCitation
 from curbside.agent.render import Source
@@ -84,9 +84,23 @@ def _number(
                 url=source.url,
                 detail=source.detail,
                 reference=_reference(source, style),
+                **_relevance_and_year(source.record),
             )
         )
     return numbered[key]
+
+
+def _relevance_and_year(record: dict[str, Any] | None) -> dict[str, Any]:
+    """A passage's calibrated relevance and an article's year, where the tool's row gives them."""
+    if not record:
+        return {}
+    relevance = record.get("relevance")
+    year = record.get("year")
+    return {
+        "relevance": relevance if isinstance(relevance, int | float) else None,
+        "relevance_label": record.get("relevance_label"),
+        "year": int(year) if isinstance(year, int | str) and str(year).isdigit() else None,
+    }
 
 
 def _reference(source: Source, style: str) -> str | None:

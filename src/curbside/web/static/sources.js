@@ -50,12 +50,21 @@ export function closePopover() {
   returnFocus = null;
 }
 
+// the calibrated relevance a reader understands: its label, with the probability beside it
+function relevanceText(citation) {
+  if (citation.relevance == null) return citation.relevance_label || null;
+  const share = `${Math.round(citation.relevance * 100)} %`;
+  return citation.relevance_label ? `${citation.relevance_label} (${share})` : share;
+}
+
 export function openPopover(citation, anchor, sentence) {
   const pop = $("#popover");
   returnFocus = anchor;
   const details = h("div", { testid: "popover-details" }, meta([
     ["Type", sourceKind(citation)],
     ["Detail", citation.detail],
+    ["Year", citation.year],
+    ["Relevance", relevanceText(citation)],
     ["Reference", citation.reference],
   ]));
   const open = h("button", { type: "button", class: "primary", testid: "popover-open" }, citation.kind === "passage" ? "Show the passage" : "Show the source");
@@ -77,6 +86,7 @@ export function openPopover(citation, anchor, sentence) {
         ["Page", p.page ? (p.page_end && p.page_end !== p.page ? `${p.page}–${p.page_end}` : p.page) : null],
         ["Version", parts ? `v${parts.version}` : null],
         ["Passage", parts ? `${parts.ordinal + 1} of ${p.total}` : null],
+        ["Relevance", relevanceText(citation)],
         ["Reference", citation.reference],
       ]));
     }).catch((e) => details.append(h("p", { class: "error" }, e.message)));
