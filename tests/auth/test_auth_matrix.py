@@ -45,6 +45,7 @@ ROUTES: list[tuple[str, str, dict[str, Any], int, set[str]]] = [
     ("get", "/metrics", {"url": "/metrics"}, 200, ADMIN),
     ("get", "/v1/audit/export", {"url": "/v1/audit/export"}, 422, AUDIT),
     ("get", "/v1/audit/verify", {"url": "/v1/audit/verify"}, 200, AUDIT),
+    ("get", "/v1/audit/rows", {"url": "/v1/audit/rows"}, 422, AUDIT),
     # the page's routes (#19): who am I for every key; conversations are clinical; the index's state is admin's
     ("get", "/v1/me", {"url": "/v1/me"}, 200, {"clinician", "admin", "auditor"}),
     ("get", "/v1/sessions", {"url": "/v1/sessions"}, 200, CLINICAL),

@@ -210,6 +210,8 @@ def test_an_auditor_verifies_browses_and_exports_the_trail(visit: Any) -> None:
     page.get_by_test_id("audit-browse").click()
     expect(page.get_by_test_id("audit-summary")).to_contain_text("verified")
     expect(page.get_by_test_id("audit-row").first).to_be_visible()
+    expect(page.get_by_test_id("audit-summary")).to_contain_text("Rows 1–")
+    expect(page.get_by_test_id("audit-prev")).to_be_disabled()  # the first page
     seen.shot("audit")
     with page.expect_download() as download:
         page.get_by_test_id("audit-export").click()

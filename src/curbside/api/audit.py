@@ -1,4 +1,4 @@
-"""Audit routes (auditor key): export the trail as JSON Lines, and verify it.
+"""Audit routes (auditor key): export the trail as JSON Lines, browse it a page at a time, and verify it.
 
 Both are recorded on the trail themselves. A trail that fails verification is
 still exported (that is when an auditor needs it most), marked by the
@@ -7,6 +7,7 @@ still exported (that is when an auditor needs it most), marked by the
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 from collections.abc import Iterator
@@ -15,6 +16,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, Field
 
 from curbside.api.deps import AuditorCaller, Core, auditor_caller
 from curbside.api.errors import ERROR_RESPONSES
@@ -67,6 +69,35 @@ def export(
             yield json.dumps(row, ensure_ascii=False) + "\n"
 
     return StreamingResponse(lines(), media_type="application/x-ndjson", headers=headers)
+
+
+class AuditPage(BaseModel):
+    rows: list[dict[str, Any]]
+    offset: int
+    limit: int
+    more: bool = Field(description="Rows follow this page in the window: ask again with offset + limit.")
+    verified: bool = Field(description="Whether the whole trail verified when this page was read.")
+
+
+@router.get("/rows", response_model=AuditPage)
+def browse(
+    core: Core,
+    caller: AuditorCaller,
+    since: Annotated[str, Query(description="ISO 8601 time or date (UTC if no zone).")],
+    until: Annotated[str | None, Query(description="End (exclusive), same format; default: now.")] = None,
+    offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> AuditPage:
+    """A page of the rows recorded from ``since`` up to ``until``, in order (the page's browse view)."""
+    from curbside.audit.timeparse import parse_range
+
+    start, end = parse_range(since, until)
+    end = end or datetime.now(UTC)
+    report = core.audit.verify()
+    rows = list(itertools.islice(core.audit.export(start, end), offset, offset + limit + 1))
+    window = {"since": utc_text(start), "until": utc_text(end), "offset": offset, "limit": limit}
+    _record(core, caller, "audit.browse", outcome="ok", verified=report.ok, **window)
+    return AuditPage(rows=rows[:limit], offset=offset, limit=limit, more=len(rows) > limit, verified=report.ok)
 
 
 def _record(core: Curbside, caller: Any, action: str, *, outcome: str, **details: Any) -> None:

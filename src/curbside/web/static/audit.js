@@ -1,9 +1,11 @@
-// Audit (auditor role): verify the trail, browse a window of rows, export them as JSON Lines.
+// Audit (auditor role): verify the trail, browse a window of rows a page at a time (GET /v1/audit/rows),
+// export them as JSON Lines.
 
 import { get, raw } from "./api.js";
 import { $, h, toast, when } from "./dom.js";
 
-const SHOWN = 500;
+const PAGE = 100;
+let offset = 0;
 
 function windowQuery() {
   const since = $("#audit-since").value;
@@ -33,13 +35,20 @@ async function fetchRows() {
   return { text, verified: response.headers.get("X-Audit-Verified"), rows: text.split("\n").filter(Boolean).map((l) => JSON.parse(l)) };
 }
 
-async function browse() {
+async function browse(at = 0) {
   try {
-    const { rows, verified } = await fetchRows();
-    $("#audit-summary").textContent = `${rows.length} rows${rows.length > SHOWN ? ` (the first ${SHOWN} shown; export for all)` : ""}; trail ${verified === "true" ? "verified" : "NOT verified"}.`;
-    $("#audit-body").replaceChildren(...rows.slice(0, SHOWN).map((r) =>
+    const q = windowQuery();
+    q.set("offset", String(at));
+    q.set("limit", String(PAGE));
+    const page = await get(`/v1/audit/rows?${q}`);
+    offset = page.offset;
+    const first = page.rows.length ? offset + 1 : 0;
+    $("#audit-summary").textContent = `Rows ${first}–${offset + page.rows.length}${page.more ? " (more follow)" : ""}; trail ${page.verified ? "verified" : "NOT verified"}.`;
+    $("#audit-body").replaceChildren(...page.rows.map((r) =>
       h("tr", { testid: "audit-row" }, h("td", {}, r.seq ?? r.id ?? ""), h("td", {}, when(r.at)), h("td", {}, r.action),
         h("td", {}, r.user ?? ""), h("td", {}, r.role ?? ""), h("td", {}, r.channel ?? ""), h("td", {}, r.outcome ?? ""))));
+    $("#audit-prev").disabled = offset === 0;
+    $("#audit-next").disabled = !page.more;
   } catch (e) {
     $("#audit-summary").textContent = `Not loaded: ${e.message}`;
   }
@@ -63,6 +72,8 @@ export function installAudit() {
   const weekAgo = new Date(today.getTime() - 7 * 86400e3);
   $("#audit-since").value = weekAgo.toISOString().slice(0, 10);
   $("#verify").addEventListener("click", verify);
-  $("#audit-form").addEventListener("submit", (e) => { e.preventDefault(); browse(); });
+  $("#audit-form").addEventListener("submit", (e) => { e.preventDefault(); browse(0); });
+  $("#audit-prev").addEventListener("click", () => browse(Math.max(0, offset - PAGE)));
+  $("#audit-next").addEventListener("click", () => browse(offset + PAGE));
   $("#audit-export").addEventListener("click", () => { if ($("#audit-form").reportValidity()) exportRows(); });
 }
