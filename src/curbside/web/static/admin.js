@@ -65,6 +65,13 @@ function jobRow(job) {
       try { await request("POST", `/v1/jobs/${job.id}/retry`); toast(`Job ${job.id} queued again.`); refreshJobs(); }
       catch (e) { toast(`Not retried: ${e.message}`); }
     });
+  } else if (job.state === "pending" || job.state === "running") {
+    // a pending job fails at once (CANCELLED); a running one stops at its next step: either can be retried
+    action = h("button", { type: "button", testid: `cancel-${job.id}` }, "Cancel");
+    action.addEventListener("click", async () => {
+      try { await request("POST", `/v1/jobs/${job.id}/cancel`); toast(`Job ${job.id} cancelled.`); refreshJobs(); }
+      catch (e) { toast(`Not cancelled: ${e.message}`); }
+    });
   }
   return h("tr", { testid: `job-${job.id}`, "data-state": job.state, "data-doc": job.doc_key },
     h("td", {}, `#${job.id}`), h("td", {}, job.doc_key, h("div", { class: "muted" }, job.original_name)),
