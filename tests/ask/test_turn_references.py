@@ -30,3 +30,12 @@ def test_passage_sources_follow_the_sessions_citation_style(make_core) -> None:
     # a passage has no date: APA says "(n.d.)"; Vancouver names the section cited
     assert "(n.d.)" in apa and "(n.d.)" not in vancouver
     assert "First-line medication options" in vancouver
+
+
+def test_the_knowledge_bases_warnings_reach_the_turn(make_core) -> None:
+    # the answer comes from passages that never name the population asked about: the clinician must be told
+    core = make_core()
+    request = TurnRequest(message="how long to continue an antidepressant after remission in pregnancy?", use_llm=False)
+    result = asyncio.run(core.turns.run(request, DR))
+    assert result.status == "answered"
+    assert any("pregnancy" in w and "do not mention" in w for w in result.warnings), result.warnings

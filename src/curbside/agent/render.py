@@ -29,6 +29,7 @@ class Rendered:
     # (sentence, source or None); the synthesis puts [n] after a sentence that has a source
     lines: list[tuple[str, Source | None]]
     values: dict[str, Any]  # structured facts (for evaluations and cards)
+    warnings: list[str] = field(default_factory=list)  # the tool's own (weak retrieval, another condition …)
 
 
 Renderer = Callable[[str, dict[str, Any], dict[str, Any]], Rendered]
@@ -327,7 +328,7 @@ def _kb_answer(tool: str, result: dict[str, Any], slots: dict[str, Any]) -> Rend
         )
         if text:
             lines.append((text, source))
-    return Rendered(lines, {"status": status})
+    return Rendered(lines, {"status": status}, list(result.get("warnings") or []))
 
 
 _RENDERERS: tuple[tuple[str, Renderer], ...] = (

@@ -250,7 +250,10 @@ class ConsultTurn(ModelSteps):
             matches = result.result.get("matches") or []
             if len(matches) == 1:
                 state.patient_id = matches[0]["id"]
-        state.rendered.append((step, render(step.tool, result.result, step.intent.slots)))
+        rendered = render(step.tool, result.result, step.intent.slots)
+        state.rendered.append((step, rendered))
+        # the tool's own warnings reach the clinician (a passage about another condition, weak retrieval)
+        state.warnings.extend(w for w in rendered.warnings if w not in state.warnings)
         return result
 
     async def _condition_met(self, state: TurnState, step: Step, arguments: dict[str, Any]) -> bool:
