@@ -4,6 +4,7 @@ outcome in the timeline. Slow (the sandbox starts in about 10 s), so only these 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,6 +28,11 @@ def pick_felica(page: Any) -> None:
     page.get_by_test_id("patient-find").click()
     page.get_by_test_id("patient-pick").filter(has_text="Felica").first.click()
     expect(page.get_by_test_id("patient-header")).to_contain_text("Prosacco")
+    # the compact chart header: her age, and her chart's lists in a few words (she has no allergies recorded)
+    summary = page.get_by_test_id("chart-summary")
+    expect(summary).to_contain_text("Allergies: none recorded")
+    expect(summary).to_contain_text(re.compile(r"Age \d+"))
+    expect(summary).to_contain_text("Problems:")
 
 
 @pytest.mark.parametrize(("decision", "outcome"), [("approve", "approved"), ("deny", "denied")])

@@ -32,6 +32,33 @@ async function choose(row) {
   toast(row ? `Patient: ${describe(row)}` : "No patient: answers are general.");
 }
 
+// a list of the chart, in a few words: "a, b, c (+2 more)"; a part the chart has no list for says why, in
+// the chart's words ("none recorded", "could not be read", "left out to fit")
+function listed(items, name, none) {
+  if (typeof items === "string") return `${name}: ${items}`;
+  if (!Array.isArray(items)) return `${name}: not available`;
+  if (!items.length) return `${name}: ${none}`;
+  const shown = items.slice(0, 3).join(", ");
+  return `${name}: ${shown}${items.length > 3 ? ` (+${items.length - 3} more)` : ""}`;
+}
+
+async function loadChart(id, into) {
+  const answer = await post("/v1/tools/ehr.get_patient_chart", { patient_id: id }, { ok: [403, 404, 422, 429, 500, 503, 504] })
+    .catch((err) => ({ error: err }));
+  if (answer.status !== "ok") {
+    into.textContent = `Chart not read: ${answer.error?.message || "the EHR did not answer"}.`;
+    return;
+  }
+  const chart = answer.result;
+  const display = (coded) => (coded && (coded.display || coded.code)) || "?";
+  into.replaceChildren(...[
+    chart.patient?.age != null ? `Age ${chart.patient.age} (as of ${chart.as_of})` : null,
+    listed(Array.isArray(chart.problems) ? chart.problems.map((p) => display(p.problem)) : chart.problems, "Problems", "none active"),
+    listed(Array.isArray(chart.medications) ? chart.medications.map((m) => display(m.medication)) : chart.medications, "Medications", "none active"),
+    listed(Array.isArray(chart.allergies) ? chart.allergies.map((a) => display(a.substance)) : chart.allergies, "Allergies", "none recorded"),
+  ].filter(Boolean).map((text) => h("div", {}, text)));
+}
+
 export function renderPatient() {
   const box = $("#patient");
   if (!patient.ehr) return;
@@ -43,7 +70,9 @@ export function renderPatient() {
   if (row) {
     const clearButton = h("button", { type: "button", testid: "patient-clear" }, "Clear patient");
     clearButton.addEventListener("click", () => choose(null).catch((e) => toast(e.message)));
-    box.replaceChildren(h("div", { class: "chart-header", testid: "patient-header" }, h("strong", {}, "Patient: "), describe(row)), clearButton);
+    const summary = h("div", { class: "muted", testid: "chart-summary", "aria-live": "polite" }, "Reading the chart…");
+    box.replaceChildren(h("div", { class: "chart-header", testid: "patient-header" }, h("strong", {}, "Patient: "), describe(row), summary), clearButton);
+    loadChart(row.id, summary);
     return;
   }
   const results = h("ul", { class: "plain-list", testid: "patient-results", "aria-live": "polite" });
