@@ -217,14 +217,22 @@ def _calculator(tool: str, result: dict[str, Any], slots: dict[str, Any]) -> Ren
         lines.append(("Inputs used: " + ", ".join(f"{k} {_num(v)}" for k, v in used.items()) + ".", None))
     for warning in result.get("warnings") or []:
         lines.append((warning, None))
-    return Rendered(
-        lines, {"value": result.get("value"), "unit": result.get("unit"), "category": result.get("category")}
-    )
+    values: dict[str, Any] = {
+        "value": result.get("value"),
+        "unit": result.get("unit"),
+        "category": result.get("category"),
+    }
+    criteria = [f"{p.get('label')}: {p.get('points'):+g}" for p in result.get("points") or [] if p.get("points")]
+    if criteria:
+        values["criteria"] = criteria  # what each criterion added, for the card
+    return Rendered(lines, values)
 
 
 def _coverage(tool: str, result: dict[str, Any], slots: dict[str, Any]) -> Rendered:
     source = Source("Ontario coverage (coverage.answer)", tool, detail=result.get("provenance_summary"))
-    return Rendered([(result.get("summary") or "No coverage answer.", source)], {"decision": result.get("decision")})
+    findings = [h.get("point") for h in result.get("highlights") or [] if h.get("point")][:4]  # fees, rules
+    values = {"decision": result.get("decision"), "confidence": result.get("confidence"), "findings": findings}
+    return Rendered([(result.get("summary") or "No coverage answer.", source)], values)
 
 
 def _drug_safety(tool: str, result: dict[str, Any], slots: dict[str, Any]) -> Rendered:

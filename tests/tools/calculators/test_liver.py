@@ -230,7 +230,15 @@ def test_child_pugh_worked_examples() -> None:
     result = _child_pugh(bilirubin=2.5, albumin=3.0, inr=1.5, ascites="mild")
     assert (result.value, result.category) == (8, "B")
     assert result.extra == {"bilirubin_points": 2, "albumin_points": 2, "inr_points": 1}
-    assert {p.input: p.points for p in result.points} == {"ascites": 2, "encephalopathy": 1}
+    # every part of the score, the labs' bands too, and they add up to it
+    assert {p.input: p.points for p in result.points} == {
+        "ascites": 2,
+        "encephalopathy": 1,
+        "bilirubin": 2,
+        "albumin": 2,
+        "inr": 1,
+    }
+    assert sum(p.points for p in result.points) == result.value
     # every item at its worst: 5 x 3 = 15 -> class C
     worst = _child_pugh(bilirubin=4.0, albumin=2.5, inr=2.5, ascites="moderate-severe", encephalopathy="grade 3-4")
     assert (worst.value, worst.category) == (15, "C")

@@ -352,10 +352,32 @@ def evaluate(
     base.display = outcome.display or _display(value, outcome.unit, outcome.digits)
     base.category = outcome.category
     base.meaning = outcome.meaning
+    parts = [*parts, *_scored_inputs(calculator, values, outcome.extra)]
+    if outcome.unit == "points" and parts:
+        # a score's points add up to its value: what the named parts do not account for is said, not hidden
+        rest = value - sum(part.points for part in parts)
+        if abs(rest) > 1e-9:
+            parts.append(Contribution(input="*", label="Points from the other inputs", value=None, points=rest))
     base.points = parts
     base.extra = outcome.extra
     base.warnings = [*base.warnings, *outcome.warnings]
     return base
+
+
+def _scored_inputs(calculator: Calculator, values: Mapping[str, Any], extra: Mapping[str, float]) -> list[Contribution]:
+    """The points a formula scored from a numeric input itself (its band of age, bilirubin …), which it
+    reports as ``<input>_points`` in ``extra``: each is a contribution like a criterion's."""
+    parts = []
+    for name, points in extra.items():
+        key = name.removesuffix("_points")
+        if key == name or key not in values:
+            continue
+        try:
+            label = calculator.input(key).label
+        except KeyError:
+            label = key.replace("_", " ")
+        parts.append(Contribution(input=key, label=label, value=_shown(values[key]), points=float(points)))
+    return parts
 
 
 def _number(item: Number, raw: Any) -> tuple[float, str | None]:
