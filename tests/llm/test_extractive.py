@@ -132,3 +132,15 @@ def test_a_bulleted_line_is_a_candidate_however_short_and_is_quoted_without_its_
     answer = extractive_answer("which application form for a breast prosthesis grant?", [manual], 4)
     assert answer.text.startswith("Application for Breast Prosthesis Grant [1]")
     assert all(not s.text.startswith("- ") for s in answer.sentences)
+
+
+def test_a_patients_age_in_the_question_is_not_a_quantity_to_match() -> None:
+    # seen on the CEP page: "... depression in a 15 year old?" was answered "Max: 15 mg daily"
+    dosing = passage("cep", "Mirtazapine for depression. Max: 15 mg daily.", section="Depression > Dosing")
+    options = passage(
+        "cep",
+        "First-line medication options: sertraline, escitalopram or fluoxetine.",
+        section="Depression > First-line",
+    )
+    answer = extractive_answer("first-line medication for depression in a 15 year old?", [dosing, options], 1)
+    assert "sertraline" in answer.text and "15 mg" not in answer.text

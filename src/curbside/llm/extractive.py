@@ -312,8 +312,17 @@ def _repeats(unit: Sentence, chosen: Sentence, query_terms: set[str]) -> bool:
     return _jaccard(added, said) > DUPLICATE_JACCARD
 
 
+# a patient's age in the question ("a 15 year old", "aged 72") describes the patient, not a quantity to match:
+# "first-line medication for depression in a 15 year old?" had been answered with "Max: 15 mg daily"
+_AGE = re.compile(r"\b(\d{1,3})(?:\s*|-)(?:years?|yrs?|y/?o|months?|mos?)(?:\s*|-)old\b|\baged?\s+(\d{1,3})\b", re.I)
+
+
+def _age_numbers(question: str) -> set[str]:
+    return {m.group(1) or m.group(2) for m in _AGE.finditer(question)}
+
+
 def extractive_answer(question: str, passages: Sequence[Passage], max_sentences: int) -> ExtractiveAnswer:
-    query_terms = set(terms(question, question=True))
+    query_terms = set(terms(question, question=True)) - _age_numbers(question)
     candidates = [s for rank, p in enumerate(passages) for s in passage_units(p, rank)]
     quantity = bool(_QUANTITY_CUE.search(question))
     relevance = [p.relevance for p in passages]
