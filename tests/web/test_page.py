@@ -59,6 +59,8 @@ def test_a_streamed_answer_whose_marker_opens_the_cited_passage(visit: Any) -> N
     # only the cited source is listed, under the number of its marker
     expect(answer.get_by_test_id("sources").locator("li")).to_have_count(1)
     expect(answer.get_by_test_id("source-item-1")).to_contain_text("Hypertension")
+    expect(page.get_by_test_id("timeline")).to_contain_text("kb.ask")
+    expect(page.get_by_test_id("timeline")).not_to_contain_text("use llm")  # plumbing is not shown
     seen.shot("consult-answer")
 
     answer.get_by_test_id("marker-1").click()

@@ -2,6 +2,8 @@
 
 import { $, h, inWords } from "./dom.js";
 
+const PLUMBING = new Set(["use_llm"]);
+
 const GOOD = new Set(["ok", "rules", "approved"]);
 
 export function resetTimeline() {
@@ -17,7 +19,9 @@ function outcomeBadge(outcome) {
 }
 
 export function addStep(step) {
-  const args = step.arguments && Object.keys(step.arguments).length ? inWords(step.arguments) : "";
+  // the arguments a clinician would recognise; plumbing such as use_llm stays in the JSON result
+  const shown = Object.fromEntries(Object.entries(step.arguments || {}).filter(([k]) => !PLUMBING.has(k)));
+  const args = Object.keys(shown).length ? inWords(shown) : "";
   $("#timeline").append(
     h(
       "li",
