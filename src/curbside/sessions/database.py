@@ -70,25 +70,10 @@ SESSION_MIGRATIONS: tuple[Migration, ...] = (
 class SessionDatabase(Database):
     """``Database`` with the sessions schema, and deletes that overwrite what they delete."""
 
+    migrations = SESSION_MIGRATIONS
+
     def _connect(self) -> apsw.Connection:
         conn = super()._connect()
         # a purged conversation must not linger in free pages of the file: zero them on delete
         conn.execute("PRAGMA secure_delete = ON")
         return conn
-
-    def migrate(self) -> list[int]:
-        """Apply the sessions schema's pending migrations in order, each in its own transaction."""
-        applied: list[int] = []
-        if self.schema_version() >= SESSION_MIGRATIONS[-1].version:
-            return applied
-        for migration in SESSION_MIGRATIONS:
-            with self.transaction():  # IMMEDIATE: two processes opening a new file migrate one after the other
-                if migration.version <= self.schema_version():
-                    continue
-                self.conn.execute(migration.sql)
-                self.execute(
-                    "INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, datetime('now'))",
-                    (migration.version, migration.name),
-                )
-            applied.append(migration.version)
-        return applied

@@ -24,7 +24,7 @@ import apsw
 import sqlite_vec
 
 from curbside.errors import ConfigError
-from curbside.store.migrations import MIGRATIONS
+from curbside.store.migrations import MIGRATIONS, Migration
 
 __all__ = ["Database"]
 
@@ -60,6 +60,8 @@ class Database:
     IMMEDIATE, taking the write lock at once, so two writers queue on the busy timeout
     instead of one failing when it upgrades a read to a write.
     """
+
+    migrations: tuple[Migration, ...] = MIGRATIONS  # the schema this file holds (a subclass names its own)
 
     def __init__(
         self, path: Path | str, *, mmap_bytes: int = 1 << 30, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS
@@ -204,11 +206,11 @@ class Database:
         return int(self.scalar("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
 
     def migrate(self) -> list[int]:
-        """Apply pending migrations in order, each in its own transaction."""
+        """Apply this file's pending migrations (``self.migrations``) in order, each in its own transaction."""
         applied: list[int] = []
-        if self.schema_version() >= MIGRATIONS[-1].version:
+        if self.schema_version() >= self.migrations[-1].version:
             return applied
-        for migration in MIGRATIONS:
+        for migration in self.migrations:
             with self.transaction():  # IMMEDIATE: two processes starting together migrate one after the other
                 if migration.version <= self.schema_version():
                     continue
