@@ -81,13 +81,16 @@ def test_the_fitted_model_reads_its_features_and_weighs_evidence_the_right_way()
     assert model.probability(replace(good, unit_coverage=0.1)) < model.probability(good)
 
 
-def test_withheld_value_guards_doses_only() -> None:
+def test_withheld_value_guards_doses_and_prices() -> None:
     from curbside.ask.abstain import withheld_value
 
     good = Evidence(0.95, 1.0, (), 1.0, True, False, True, False)
     untyped = replace(good, typed_answer=False)
     assert "no dose for 'quetiapine'" in (withheld_value("dose", untyped, "quetiapine", []) or "")
-    # an amount is often a rule for every device ("the ADP pays 75%"), stated without the device asked about
+    # a sum of money belongs to one device: "approved price for a power scooter?" is not answered by another's
+    assert "no price for 'scooter'" in (withheld_value("price", untyped, "scooter", []) or "")
+    assert withheld_value("price", good, "scooter", []) is None
+    # a share is often a rule for every device ("the ADP pays 75%"), stated without the device asked about
     assert withheld_value("amount", untyped, "walker", []) is None
     assert withheld_value("time span", untyped, "ptsd", []) is None  # left to the model
     assert withheld_value(None, untyped, "x", []) is None

@@ -66,6 +66,20 @@ def test_a_time_span_in_words_is_a_time_span() -> None:
     assert not shows.search("one of the devices")
 
 
+def test_a_price_is_a_sum_of_money_and_a_share_is_not() -> None:
+    from curbside.llm.extractive import asked_kind
+
+    assert asked_kind("what is the ADP approved price for a power scooter?") == "price"
+    assert asked_kind("how much is the ADP grant for insulin pump supplies?") == "price"
+    # a share of a price, or what a payer covers, may be a percentage
+    assert asked_kind("what percentage of a walker's price does ADP pay?") == "amount"
+    assert asked_kind("how much does ADP cover for a walker?") == "amount"
+    shows = answer_kind("what is the approved price for a power scooter?")
+    assert shows is not None
+    assert shows.search("The Approved Price is $3,150.00 for this scooter")
+    assert not shows.search("ADP pays 75 percent (75%) of the Approved Price")
+
+
 def test_the_abstention_evidence_is_recorded_with_the_resolved_words(make_core) -> None:
     answer = asyncio.run(
         make_core().asker.ask(
@@ -76,3 +90,24 @@ def test_the_abstention_evidence_is_recorded_with_the_resolved_words(make_core) 
     assert evidence["unknown_words"] == [] and evidence["unknown"] == 0.0
     assert "subject_in_answer" in evidence
     assert answer.status == "answered"
+
+
+def test_a_rare_word_the_knowledge_base_lacks_names_a_subject_it_does_not_cover() -> None:
+    from curbside.ask.abstain import lacking_subjects
+
+    # terms of art no chunk holds: the question is about something the knowledge base does not cover
+    assert lacking_subjects(("aspirin",)) == ("aspirin",)
+    assert lacking_subjects(("regimen", "krabbe")) == ("regimen", "krabbe")
+    assert lacking_subjects(("samhd1",)) == ("samhd1",)
+    # an abbreviation the knowledge base may spell out, and everyday English, say less about the subject
+    assert lacking_subjects(("wsib", "ect")) == ()
+    assert lacking_subjects(("wax", "slower")) == ()
+
+
+def test_a_question_about_a_drug_the_knowledge_base_never_mentions_is_not_answered(make_core) -> None:
+    answer = asyncio.run(
+        make_core().asker.ask(AskRequest(question="does aspirin reduce colorectal cancer risk?", use_llm=False))
+    )
+    assert answer.status == "no_source"
+    assert "'aspirin'" in answer.answer
+    assert answer.metadata["abstention"]["guard"] == "the knowledge base never mentions aspirin"

@@ -31,10 +31,11 @@ is ``no_source``. Two guards stand before it, because the answer they stop would
 wrong rather than merely weak (``withheld_value``): a question asking for a dose whose passages state
 doses only for something else (a dose of aripiprazole for "quetiapine dose?"), and a question asking
 for a dose for a population (children, pregnancy, older adults) that none of the passages mentions
-(an adult dose for "a 15 year old"). Doses only: a dose belongs to one drug, while an amount (a
-price, a share) is often a rule stated for every device ("the ADP pays 75% of the Approved Price"
-answers "what share of a walker's price?" without naming walkers), so guarding amounts withheld right
-answers. Coefficients and threshold are fitted with cross-validation on the labelled guideline QA set
+(an adult dose for "a 15 year old"). The first guard covers doses and sums of money ("what is the
+approved price for a power scooter?" whose passages give a price only for something else, or only a
+share): a dose belongs to one drug and a price to one device. Shares are not guarded: a share is often a
+rule stated for every device ("the ADP pays 75% of the Approved Price" answers "what share of a walker's
+price?" without naming walkers), so guarding them withheld right answers. Coefficients and threshold are fitted with cross-validation on the labelled guideline QA set
 and BioASQ questions (``benchmarks/fit_abstention.py``) and kept in ``abstention.toml`` beside this
 file, with the figures they reached.
 """
@@ -52,7 +53,15 @@ from pathlib import Path
 from curbside.ask.focus import AGE as _AGE
 from curbside.llm.extractive import Sentence, answer_kind, terms
 
-__all__ = ["FEATURES", "AbstentionModel", "Evidence", "abstention_model", "key_words", "withheld_value"]
+__all__ = [
+    "FEATURES",
+    "AbstentionModel",
+    "Evidence",
+    "abstention_model",
+    "key_words",
+    "lacking_subjects",
+    "withheld_value",
+]
 
 _MODEL_FILE = Path(__file__).with_name("abstention.toml")
 FEATURES = (
@@ -70,6 +79,8 @@ _RAW_WORD = re.compile(r"[a-z0-9]*[a-z][a-z0-9]*")  # "1p21", "p53", "cd4": a to
 _ASKING = re.compile(r"\bhow (?:long|much|many|often|old|soon|far|frequently)\b|\b(?:must|need|needs|shall)\b")
 TYPED_SHARE = 0.5
 COMMON_ZIPF = 4.0  # wordfreq's Zipf scale: a word used this often in English names no subject ("bought" 4.9)
+RARE_ZIPF = 3.5  # below this a word is a term of art ("aspirin" 3.3, "regimen" 3.3), not everyday English ("wax" 3.9)
+ABBREVIATION_MAX = 4  # letters of a word that may be an abbreviation the knowledge base writes out
 _GREEK = {
     "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "zeta": "ζ", "eta": "η", "theta": "θ",
     "iota": "ι", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ", "omicron": "ο", "pi": "π",
@@ -166,6 +177,20 @@ def common_in_english(word: str) -> bool:
     return zipf_frequency(word, "en") >= COMMON_ZIPF
 
 
+def lacking_subjects(unknown: Sequence[str]) -> tuple[str, ...]:
+    """The unknown words that name something the knowledge base does not cover: a drug, a disease, a gene
+    ("aspirin", "krabbe", "samhd1") no chunk holds. Such a question is answered by no passage, however close
+    its other words come ("does aspirin reduce colorectal cancer risk?" over an oral-contraceptive study),
+    so ``ask`` says what is missing instead. Left out: a word of four letters or fewer (an abbreviation the
+    knowledge base may spell out: "WSIB", "ECT") and an everyday English word ("wax", "slower"), whose absence
+    says less about the subject."""
+    from wordfreq import zipf_frequency
+
+    return tuple(
+        w for w in unknown if not (w.isalpha() and len(w) <= ABBREVIATION_MAX) and zipf_frequency(w, "en") < RARE_ZIPF
+    )
+
+
 def resolve_unknown(
     keys: Mapping[str, str], frequencies: Mapping[str, int], lookup: Callable[[list[str], bool], Mapping[str, int]]
 ) -> tuple[dict[str, str], dict[str, int]]:
@@ -259,11 +284,11 @@ def typed_answer(
     )
 
 
-GUARDED_KINDS = ("dose",)  # another drug's dose would be stated as this one's (amounts: see the docstring)
+GUARDED_KINDS = ("dose", "price")  # another drug's dose, another device's price would be stated as this one's
 
 
 def withheld_value(kind: str | None, evidence: Evidence, subject: str | None, populations: Sequence[str]) -> str | None:
-    """Why a dose must not be answered from these passages (the no_source message), or None.
+    """Why a dose or a price must not be answered from these passages (the no_source message), or None.
 
     ``kind`` is the kind of value asked (``asked_kind``), ``subject`` the question's rarest word the
     knowledge base knows, ``populations`` those the question names that no passage found mentions.
@@ -273,7 +298,7 @@ def withheld_value(kind: str | None, evidence: Evidence, subject: str | None, po
     if not evidence.typed_answer:
         about = f" for '{subject}'" if subject else " for what the question names"
         return (
-            f"The passages found state no {kind}{about} (the {kind}s they give are about something else), so no "
+            f"The passages found state no {kind}{about} (any {kind} they give is about something else), so no "
             f"answer is given rather than another {kind}. Ingest a source that covers it."
         )
     if kind == "dose" and populations:

@@ -24,6 +24,7 @@ from curbside.ask.abstain import (
     coverage_terms,
     holds_subject,
     key_words,
+    lacking_subjects,
     rarity,
     resolve_unknown,
     subject_terms,
@@ -221,6 +222,10 @@ class Asker:
         meta["abstention"] = judged
         if not self.settings.abstain:
             return None
+        lacking = lacking_subjects(evidence.unknown)
+        if lacking:
+            judged["guard"] = f"the knowledge base never mentions {', '.join(lacking)}"
+            return _not_answered(evidence.unknown)
         guard = withheld_value(
             asked_kind(text), evidence, subject_word(keys, idf, frequencies), missing_population(text, passages)
         )

@@ -112,6 +112,13 @@ ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"\b(?:dose|doses|dosing|dosage)\b", re.I),
         re.compile(r"\d\s*(?:mg|mcg|µg|micrograms?|g|units?|ml|mmol|mg/kg)\b", re.I),
     ),
+    (  # a sum of money: "what is the approved price for a scooter?" is not answered by "ADP pays 75%"
+        re.compile(
+            r"^(?!.*\b(?:percent(?:age)?|share|proportion|portion)\b).*\b(?:price|cost|fee|grant|rebate|charge)s?\b",
+            re.I,
+        ),
+        re.compile(r"\$\s?\d|\b\d[\d,.]*\s*dollars\b", re.I),
+    ),
     (
         re.compile(r"\b(?:price|cost|fee|grant|rebate|charge)\b|\bhow much\b.*\b(?:pay|paid|cover|fund)", re.I),
         re.compile(r"\$\s?\d|\d\s?%|\bpercent", re.I),
@@ -121,7 +128,7 @@ ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
 _CLAUSE_NUMBER = re.compile(r"^\(?\d+(?:\.\d+)+\)?\s+")  # "1000.12 During …": a manual's clause, not a value
 
 
-KIND_NAMES = ("dose", "amount", "time span")  # the kinds of ANSWER_KINDS, in its order (amount: money or a share)
+KIND_NAMES = ("dose", "price", "amount", "time span")  # the kinds of ANSWER_KINDS, in its order (amount: money or a share)
 
 
 def answer_kind(question: str) -> re.Pattern[str] | None:
@@ -130,7 +137,7 @@ def answer_kind(question: str) -> re.Pattern[str] | None:
 
 
 def asked_kind(question: str) -> str | None:
-    """The name of the kind of value the question asks for ("dose", "amount", "time span"), or None."""
+    """The name of the kind of value the question asks for ("dose", "price", "amount", "time span"), or None."""
     return next((name for (asks, _), name in zip(ANSWER_KINDS, KIND_NAMES, strict=True) if asks.search(question)), None)
 
 
