@@ -59,7 +59,9 @@ def test_label_lines_under_a_heading_answer_through_their_context() -> None:
         "Coverage: ODB; NIHB\n\nDosing\n\nInitial: 25-50 mg daily (am/pm)\n\nMax: 200 mg daily\n\n"
         "Side effects\n\nGI: nausea, vomiting, diarrhea"
     )
-    drug = passage("cep", text, "Anxiety and Depression", "Management > First-line medication options > Sertraline (Zoloft®)")
+    drug = passage(
+        "cep", text, "Anxiety and Depression", "Management > First-line medication options > Sertraline (Zoloft®)"
+    )
     answer = extractive_answer("sertraline starting dose?", [drug], 4)
     assert answer.text.startswith("Initial: 25-50 mg daily (am/pm) [1]")
     assert "Side effects" not in answer.text and "Dosing [1]" not in answer.text  # headings are context only
@@ -74,8 +76,7 @@ def test_lead_in_lines_are_context_not_answers() -> None:
 
 def test_units_far_below_the_best_are_left_out() -> None:
     text = (
-        "Initial: 25-50 mg daily (am/pm)\n\n"
-        "Depression and anxiety often occur together in adults seen in primary care."
+        "Initial: 25-50 mg daily (am/pm)\n\nDepression and anxiety often occur together in adults seen in primary care."
     )
     drug = passage("cep", text, "Guide", "Sertraline (Zoloft®) > Dosing")
     answer = extractive_answer("sertraline starting dose?", [drug], 4)
@@ -97,7 +98,9 @@ def test_a_question_for_a_time_span_prefers_the_unit_that_gives_one() -> None:
 
 
 def test_an_echo_of_the_question_is_not_an_answer() -> None:
-    side_effects = passage("cep", "Urogenital: sexual dysfunction\n\nGI: nausea, vomiting, diarrhea", "CEP", "Citalopram > Side effects")
+    side_effects = passage(
+        "cep", "Urogenital: sexual dysfunction\n\nGI: nausea, vomiting, diarrhea", "CEP", "Citalopram > Side effects"
+    )
     management = passage(
         "cep2",
         "Management: Wait and watch for improvement; Lower the dose; Switch medication if not manageable "
@@ -105,7 +108,9 @@ def test_an_echo_of_the_question_is_not_an_answer() -> None:
         "CEP",
         "Sexual side effects",
     )
-    answer = extractive_answer("SSRI sexual dysfunction not settling, what to switch to?", [side_effects, management], 1)
+    answer = extractive_answer(
+        "SSRI sexual dysfunction not settling, what to switch to?", [side_effects, management], 1
+    )
     assert "switch to bupropion or mirtazapine" in answer.text
 
 
@@ -144,3 +149,32 @@ def test_a_patients_age_in_the_question_is_not_a_quantity_to_match() -> None:
     )
     answer = extractive_answer("first-line medication for depression in a 15 year old?", [dosing, options], 1)
     assert "sertraline" in answer.text and "15 mg" not in answer.text
+
+
+def test_a_list_under_a_lead_in_is_a_unit_of_its_own() -> None:
+    # the CEP page's "Switch" table: the lead-in says what the items are, and no item says it
+    body = (
+        "When to consider:\n\nFirst antidepressant tried\n\nBothersome side effects\n\n"
+        "<25% improvement on symptom scale\n\nThe patient prefers to switch\n\nAdvantages\n\n"
+        "Lower overall CNS load\n\nEasier to discontinue (1 drug)"
+    )
+    switch = passage("cep", body, title="Anxiety and Depression", section="Depression > Overall approach > Switch")
+    answer = extractive_answer(
+        "when should I switch rather than add a second drug after the first antidepressant?", [switch], 4
+    )
+    listed = "When to consider: First antidepressant tried; Bothersome side effects; <25% improvement on symptom scale; The patient prefers to switch"
+    assert f"{listed} [1]" in answer.text
+    # the list ends at the one-word title of the next block; its items stay candidates of their own
+    assert "Advantages;" not in answer.text
+    assert any(s.text == "<25% improvement on symptom scale" for s in answer.candidates)
+
+
+def test_a_list_needs_a_lead_in_the_question_asks_for_and_short_items() -> None:
+    prose = (
+        "When to consider:\n\nReview the dose every four weeks and check sodium at baseline.\n\nRepeat at 2-4 weeks."
+    )
+    answer = extractive_answer("when should I check sodium?", [passage("a", prose)], 3)
+    assert not any(s.text.startswith("When to consider: ") for s in answer.candidates)  # sentences, not items
+    forms = "The Application Forms are as follows:\n\n- Application for Breast Prosthesis Grant\n\n- Hearing Devices"
+    answer = extractive_answer("which application form for a breast prosthesis grant?", [passage("b", forms)], 3)
+    assert not any(s.text.startswith("The Application Forms") for s in answer.candidates)  # the item answers

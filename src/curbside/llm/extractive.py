@@ -80,6 +80,7 @@ TERM_PREFIX = 6
 MIN_WORDS = 3
 MAX_CHARS = 600
 HEADING_MAX_WORDS = 6
+LIST_ITEM_MAX_WORDS = 10  # a line longer than this is prose, not a list item
 CONTEXT_WEIGHT = 0.5  # a question term found only in the unit's section path or heading line
 KIND_MISSING_FACTOR = 0.5  # the question asks for a dose, a price or a time span the unit does not show
 NUMBER_MISSING_FACTOR = 0.75  # the question asks for some other quantity and the unit has no number
@@ -162,6 +163,13 @@ def _stem(word: str) -> str:
     return _SYNONYMS.get(stem, _SYNONYMS.get(word, stem))
 
 
+def asked_for(question: str) -> frozenset[str]:
+    """The terms a question's phrasing adds: what it asks for, in the words a source files it under
+    ("when should I switch" -> consider, criteria, indication, eligibility)."""
+    lowered = _INNER_HYPHEN.sub("", question.lower())
+    return frozenset(t for phrase, added in _QUESTION_PHRASES if phrase.search(lowered) for t in added)
+
+
 def terms(text: str, *, question: bool = False) -> list[str]:
     lowered = _INNER_HYPHEN.sub("", text.lower())  # "post-menopausal" meets "postmenopausal"
     words = _WORD.findall(lowered)
@@ -199,8 +207,9 @@ class ExtractiveAnswer:
     candidates: list[Sentence] = field(default_factory=list)  # every unit scored, chosen or not
 
 
-def passage_units(passage: Passage, rank: int) -> list[Sentence]:
-    """The passage's answer candidates in order; heading-like lines become context, not candidates."""
+def passage_units(passage: Passage, rank: int, asked: frozenset[str] = frozenset()) -> list[Sentence]:
+    """The passage's answer candidates in order; heading-like lines become context, not candidates. With
+    ``asked`` (``asked_for``), a list whose lead-in names what the question asks for is a candidate too."""
     # the document title and section path say what every unit below them is about
     path_terms = frozenset(terms(passage.section_path)) | frozenset(terms(passage.title))
     heading: frozenset[str] = frozenset()
@@ -230,6 +239,34 @@ def passage_units(passage: Passage, rank: int) -> list[Sentence]:
                 continue
             number = bool(_DIGIT.search(_CLAUSE_NUMBER.sub("", piece)))
             out.append(Sentence(piece, rank, len(out), frozenset(words), len(words), context | before, number))
+    for text in _lists(lines, asked):
+        if _candidate(text):
+            words = terms(text)
+            number = bool(_DIGIT.search(text))
+            out.append(Sentence(text, rank, len(out), frozenset(words), len(words), path_terms, number))
+    return out
+
+
+def _lists(lines: list[str], asked: frozenset[str]) -> list[str]:
+    """Each list whose lead-in line names what the question asks for, as one unit: "When to consider: First
+    antidepressant tried; Bothersome side effects; <25% improvement on symptom scale; …" for "when should I
+    switch?". Its items are units of their own too, but the lead-in that says what they are is in no item. A
+    question naming one item ("which form for a breast prosthesis grant?") is answered by that item, so a lead-in
+    the question's phrasing does not ask for ("The Application Forms are as follows:") makes no list unit."""
+    out: list[str] = []
+    for index, line in enumerate(lines):
+        if not (line.endswith(":") and len(line.split()) <= HEADING_MAX_WORDS and asked & set(terms(line))):
+            continue
+        items: list[str] = []
+        for item in lines[index + 1 :]:
+            item = _LIST_ITEM.sub("", item)
+            words = item.split()
+            # an item is a short phrase; a one-word line ("Advantages") titles the next block, a lead-in another list
+            if len(words) < 2 or len(words) > LIST_ITEM_MAX_WORDS or item.endswith(":") or item.endswith("."):
+                break
+            items.append(item)
+        if len(items) >= 2:
+            out.append(f"{line} {'; '.join(items)}")
     return out
 
 
@@ -330,7 +367,8 @@ def _age_numbers(question: str) -> set[str]:
 
 def extractive_answer(question: str, passages: Sequence[Passage], max_sentences: int) -> ExtractiveAnswer:
     query_terms = set(terms(question, question=True)) - _age_numbers(question)
-    candidates = [s for rank, p in enumerate(passages) for s in passage_units(p, rank)]
+    asked = asked_for(question)
+    candidates = [s for rank, p in enumerate(passages) for s in passage_units(p, rank, asked)]
     quantity = bool(_QUANTITY_CUE.search(question))
     relevance = [p.relevance for p in passages]
     _score(candidates, query_terms, relevance, quantity, answer_kind(question), defined_terms(question))
