@@ -90,6 +90,7 @@ def test_withheld_value_guards_doses_and_prices() -> None:
     # a sum of money belongs to one device: "approved price for a power scooter?" is not answered by another's
     assert "no price for 'scooter'" in (withheld_value("price", untyped, "scooter", []) or "")
     assert withheld_value("price", good, "scooter", []) is None
+    assert "no count for 'sessions'" in (withheld_value("count", untyped, "sessions", []) or "")
     # a share is often a rule for every device ("the ADP pays 75%"), stated without the device asked about
     assert withheld_value("amount", untyped, "walker", []) is None
     assert withheld_value("time span", untyped, "ptsd", []) is None  # left to the model

@@ -80,6 +80,17 @@ def test_a_price_is_a_sum_of_money_and_a_share_is_not() -> None:
     assert not shows.search("ADP pays 75 percent (75%) of the Approved Price")
 
 
+def test_a_count_is_a_number_in_digits_or_words() -> None:
+    from curbside.llm.extractive import asked_kind
+
+    assert asked_kind("how many questions are in the Oral Health Impact Profile?") == "count"
+    shows = answer_kind("how many lipase family enzymes does M. tuberculosis have?")
+    assert shows is not None
+    assert shows.search("which encompasses twelve serine hydrolases closely related to the human HSL")
+    assert shows.search("This instrument consists of 49 questions")
+    assert not shows.search("Refer adult patients to publicly funded, short-term services")
+
+
 def test_the_abstention_evidence_is_recorded_with_the_resolved_words(make_core) -> None:
     answer = asyncio.run(
         make_core().asker.ask(

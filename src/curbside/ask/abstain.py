@@ -31,9 +31,10 @@ is ``no_source``. Two guards stand before it, because the answer they stop would
 wrong rather than merely weak (``withheld_value``): a question asking for a dose whose passages state
 doses only for something else (a dose of aripiprazole for "quetiapine dose?"), and a question asking
 for a dose for a population (children, pregnancy, older adults) that none of the passages mentions
-(an adult dose for "a 15 year old"). The first guard covers doses and sums of money ("what is the
+(an adult dose for "a 15 year old"). The first guard covers doses, sums of money ("what is the
 approved price for a power scooter?" whose passages give a price only for something else, or only a
-share): a dose belongs to one drug and a price to one device. Shares are not guarded: a share is often a
+share) and counts ("how many CBT sessions does the program offer?" whose passages about it give no
+number): a dose belongs to one drug, a price to one device, a count to one thing counted. Shares are not guarded: a share is often a
 rule stated for every device ("the ADP pays 75% of the Approved Price" answers "what share of a walker's
 price?" without naming walkers), so guarding them withheld right answers. Coefficients and threshold are fitted with cross-validation on the labelled guideline QA set
 and BioASQ questions (``benchmarks/fit_abstention.py``) and kept in ``abstention.toml`` beside this
@@ -284,7 +285,7 @@ def typed_answer(
     )
 
 
-GUARDED_KINDS = ("dose", "price")  # another drug's dose, another device's price would be stated as this one's
+GUARDED_KINDS = ("dose", "price", "count")  # another drug's dose, another device's price would be stated as this one's
 
 
 def withheld_value(kind: str | None, evidence: Evidence, subject: str | None, populations: Sequence[str]) -> str | None:

@@ -125,11 +125,19 @@ ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"\$\s?\d|\d\s?%|\bpercent", re.I),
     ),
     (re.compile(r"\bhow (?:long|often)\b|\bduration\b", re.I), re.compile(_TIME_SPAN, re.I)),
+    (  # a count: "how many questions …?" is answered by "49 questions" or "twelve serine hydrolases"
+        re.compile(r"\bhow many\b", re.I),
+        re.compile(
+            r"\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|"
+            r"thousand|million|billion|dozen)\b",
+            re.I,
+        ),
+    ),
 )
 _CLAUSE_NUMBER = re.compile(r"^\(?\d+(?:\.\d+)+\)?\s+")  # "1000.12 During …": a manual's clause, not a value
 
 
-KIND_NAMES = ("dose", "price", "amount", "time span")  # the kinds of ANSWER_KINDS, in its order (amount: money or a share)
+KIND_NAMES = ("dose", "price", "amount", "time span", "count")  # the kinds of ANSWER_KINDS, in its order (amount: money or a share)
 
 
 def answer_kind(question: str) -> re.Pattern[str] | None:
@@ -138,7 +146,7 @@ def answer_kind(question: str) -> re.Pattern[str] | None:
 
 
 def asked_kind(question: str) -> str | None:
-    """The name of the kind of value the question asks for ("dose", "price", "amount", "time span"), or None."""
+    """The name of the kind of value the question asks for ("dose", "price", "amount", "time span", "count"), or None."""
     return next((name for (asks, _), name in zip(ANSWER_KINDS, KIND_NAMES, strict=True) if asks.search(question)), None)
 
 
