@@ -127,6 +127,7 @@ def test_search_json_is_the_http_response(runner: CliRunner, ingested: Path) -> 
         (["eval", "retrieval", "/nonexistent", "--json"], 2, "VALIDATION_ERROR", "/nonexistent is not a directory"),
         (["tool", "--args", "{"], 2, "VALIDATION_ERROR", "Name a tool"),
         (["tool", "source.passages", "--args", "[1]"], 2, "VALIDATION_ERROR", "must be a JSON object"),
+        (["tool", "source.passages", "chunk_ids"], 2, "VALIDATION_ERROR", "write arguments as KEY=VALUE"),
     ],
 )
 def test_with_json_errors_are_the_http_error_shape(
@@ -274,3 +275,15 @@ def test_jobs_cancel_fails_a_pending_job_and_is_recorded(runner: CliRunner, home
     finally:
         core.close()
     assert [(r["outcome"], r["sources"]) for r in rows] == [("ok", ["waiting"]), ("INVALID_TRANSITION", [])]
+
+
+def test_tool_takes_key_value_arguments_as_json_or_text(runner: CliRunner, ingested: Path) -> None:
+    # a JSON value (a list here) is JSON; a pair overrides the same key of --args
+    code, out, _ = run(
+        runner, "tool", "source.passages", 'chunk_ids=["af:v1:0"]', "--args", '{"chunk_ids": ["nope:v1:0"]}'
+    )
+    assert code == 0, out
+    assert [p["chunk_id"] for p in json.loads(out)["result"]["passages"]] == ["af:v1:0"]
+    # anything that is not JSON is text: the tool says what is wrong with it
+    code, out, _ = run(runner, "tool", "source.passages", "chunk_ids=af:v1:0")
+    assert code == 2 and json.loads(out)["error"]["code"] == "VALIDATION_ERROR"

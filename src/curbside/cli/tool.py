@@ -1,4 +1,4 @@
-"""`curbside tool NAME --args JSON`: run one tool and print its ToolResult as JSON."""
+"""`curbside tool NAME [KEY=VALUE …] [--args JSON]`: run one tool and print its ToolResult as JSON."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ __all__ = ["tool"]
 
 @click.command("tool", cls=JsonCommand)
 @click.argument("name", required=False)
+@click.argument("pairs", nargs=-1, metavar="[KEY=VALUE]...")
 @click.option(
     "--args",
     "args_text",
@@ -40,7 +41,7 @@ __all__ = ["tool"]
     is_flag=True,
     help="List every tool with its argument and result schemas.",
 )
-def tool(name: str | None, args_text: str, confirm: bool, list_tools: bool) -> None:
+def tool(name: str | None, pairs: tuple[str, ...], args_text: str, confirm: bool, list_tools: bool) -> None:
     """Run tool NAME (e.g. source.passages) and print the result as JSON.
 
     Exit code 0 when the call is ok; otherwise the code of its error
@@ -48,7 +49,11 @@ def tool(name: str | None, args_text: str, confirm: bool, list_tools: bool) -> N
     5 timed out, 6 the audit trail cannot record, 1 failed). Every call is an
     audit row. Output is JSON, errors before the call too ({"error": {"code", "message"}}).
 
-    Example: curbside tool source.passages --args '{"chunk_ids": ["guide:v1:0"], "highlight_terms": ["dose"]}'
+    Arguments are KEY=VALUE pairs (a VALUE that reads as JSON — a number, true, a list — is taken as
+    JSON, anything else as text), or a JSON object with --args; a pair overrides the same key in --args.
+
+    Examples: curbside tool schedule.get q="fee for an intermediate assessment?"
+    curbside tool source.passages --args '{"chunk_ids": ["guide:v1:0"], "highlight_terms": ["dose"]}'
     """
     import asyncio
 
@@ -62,7 +67,7 @@ def tool(name: str | None, args_text: str, confirm: bool, list_tools: bool) -> N
         return
     if not name:
         raise click.UsageError("Name a tool (e.g. source.passages), or use --list to see them.")
-    arguments = _parse_args(args_text)
+    arguments = _parse_args(args_text) | _parse_pairs(pairs)
     with app_context() as core:
         executor = core.tools
         executor.warm_up([name])  # load models before the call, not inside its timeout
@@ -104,6 +109,25 @@ def _parse_args(text: str) -> dict[str, Any]:
             param_hint="--args",
         )
     return value
+
+
+def _parse_pairs(pairs: tuple[str, ...]) -> dict[str, Any]:
+    """KEY=VALUE arguments: JSON where the value reads as a number, a boolean, null, a list or an object
+    (k=3, llm=false, ids='["a:v1:0"]'), text otherwise (q=what is the fee?)."""
+    parsed: dict[str, Any] = {}
+    for item in pairs:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(
+                f"{item!r}: write arguments as KEY=VALUE (e.g. q=\"fee for A007?\"), or as JSON with --args",
+                param_hint="KEY=VALUE",
+            )
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        parsed[key.strip()] = raw if isinstance(value, str) else value
+    return parsed
 
 
 def _exit_code(result: ToolResult) -> int:
