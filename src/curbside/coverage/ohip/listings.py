@@ -77,12 +77,79 @@ _IC = re.compile(r"^I\.?\s?C\.?$")
 _UNITS = re.compile(r"^\d{1,3}$")
 _PERCENT = re.compile(r"^(?P<pct>\d{1,3}(?:\.\d+)?)%$")  # a premium's column: E412 … by …… / E413 … / 20% / 40%
 _COLUMN_HEADS = {"H", "P", "T", "Surg", "Asst", "Anae"}
+# a column's head that also ends a run of codes ('Fee' over Z459's 10.20 after J333 J335's box, H5): not a heading
+COLUMN_WORDS = frozenset({"Fee", "Spec", "Code", "Description", "Premium", "Page"})
 _MAX_CONTINUATION = 6  # description lines after the code line
 _ADD_END = re.compile(r"\s(?:add|per\s+\w+)$", re.IGNORECASE)  # a leader's tail without its dots
 _SEE_GP12 = re.compile(r"\(see General Preamble GP12\)")  # GP12: Independent Consideration (IC)
 _PAGE_LABEL = re.compile(r"^(?:GP|SP|[A-Z]{1,2})\d{1,3}$")
 _DASHES = ("-", "–")
 _NOT_HEADINGS = ("See ", "Note", "[", "Payment rules", "Claims submission")
+_LIST_ITEM = re.compile(r"^(?:\d{1,2}|[a-z]|[ivx]{1,4})\s?[.)]")  # '4.R150, R151 … are not eligible', 'b. the surgical'
+_SENTENCE_END = (".", ";", ",", "]", ":", ")]")
+
+
+def _heading_like(text: str, following: str) -> bool:
+    """A line that can introduce the dash descriptions under it ('Subsequent visits', 'Level 1', 'Mastectomy -
+    male'): short, capitalised, no leader, no list item, not the end of a sentence nor a line the next one
+    carries on. The tail of a paragraph ('following specialties: General and Family Practice (00) and Emergency
+    Medicine (12).', R150-R154's note, M22), a paragraph's first line ('Radiotelemetry or portable recordings
+    to monitor spontaneous EEG from a freely moving' / 'patient, …', J84) or a dash description's second line
+    ('to G246, G117, G119 or G918 …… add') is not one; nor is a column's head ('Fee', J53)."""
+    if len(text) >= 90 or text.startswith(_NOT_HEADINGS) or text.startswith(_DASHES) or text in COLUMN_WORDS:
+        return False
+    if not (text[0].isupper() or text[0].isdigit()) or _LIST_ITEM.match(text) or _CONNECTOR.search(text):
+        return False
+    if following[:1].islower():
+        return False
+    return not text.endswith(_SENTENCE_END) and not _leader(text)[0] and "..." not in text
+
+
+def _upper(text: str) -> bool:
+    """An upper-case group heading ('EXCISION', 'LUNGS AND PLEURA'): it names no service of its own."""
+    return text.isupper() and sum(c.isalpha() for c in text) >= 3
+
+
+@dataclass(slots=True)
+class _Headings:
+    """What a dash description continues, as the listing pages are read.
+
+    A dash line hangs under the line above it that is not one: a sub-heading ('Subsequent visits' over 'C002 -
+    first five weeks ……', A10), refined by a dash line with no leader ('Ankle' / '- open reduction' / 'F076 -
+    one malleolus ……', N52), or a code's own description ('# Z132 Insertion of tissue expander ……' / '# E527 -
+    additional expander, same incision …… add', M22). A note, a commentary or a paragraph ends a code's reach
+    (Z327 '- flexible or rigid …' after Z360's note is under 'Bronchoscopy', P8), not a sub-heading's; an
+    upper-case group heading ('EXCISION') ends both.
+    """
+
+    base: str | None = None  # the last sub-heading
+    sub: str | None = None  # ... refined by a dash line with no leader
+    parent: str | None = None  # the description of the code just listed, when not a dash description
+    commentary: bool = False  # inside '[Commentary: … ]'
+
+    @property
+    def current(self) -> str | None:
+        return self.parent or self.sub or self.base
+
+    def code(self, entry: _Entry) -> None:
+        if not entry.dash and entry.description[:1].isupper() and not entry.detached:
+            self.parent = entry.description
+
+    def text(self, text: str, following: str) -> None:
+        if self.commentary or text.startswith("["):
+            self.commentary = not text.endswith("]")
+            self.parent = None
+        elif _leader(text)[0]:
+            return  # a description whose code was printed elsewhere: no heading, no prose
+        elif _upper(text):
+            self.base = self.sub = self.parent = None
+        elif text.startswith(_DASHES):
+            if not following[:1].islower() and not re.search(r"\.\.|…", text) and self.base:
+                self.sub, self.parent = f"{self.base} {text}", None
+        elif _heading_like(text, following):
+            self.base, self.sub, self.parent = text, None, None
+        else:
+            self.parent = None
 
 
 @dataclass(slots=True)
@@ -129,6 +196,7 @@ class _Entry:
     percent: float | None
     heading: str | None
     detached: bool = False
+    dash: bool = False  # a dash description: it continues the line above it
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +267,7 @@ class _Reader:
     def items(self) -> Iterator[_Entry | _Value | Line | None]:
         """Entries, values, text lines and box breaks (None), in file order."""
         box = 0
-        heading: str | None = None
+        headings = _Headings()
         previous = ""  # the last text line: a code after 'to N539 or' continues its sentence
         lines = self.lines
         i = 0
@@ -235,8 +303,11 @@ class _Reader:
             match = CODE.match(text)
             if match and not _PROSE_AFTER_CODE.match(match.group("rest")) and not _continues(previous, match):
                 stack = self._stack(i)
+                heading = headings.current
                 if len(stack) > 1:
-                    yield from self._paired(stack, heading)
+                    for entry in self._paired(stack, heading):
+                        headings.code(entry)
+                        yield entry
                     self.used.update(self.lines[k].no for k in stack)
                     i = stack[-1] + 1
                     while i < len(lines) and not lines[i].text and i + 1 in self.consumed:
@@ -245,11 +316,11 @@ class _Reader:
                     entry, end = self._entry(i, match, heading)
                     self.used.update(self.lines[k].no for k in range(i, end))
                     i = end
+                    headings.code(entry)
                     yield entry
                 previous = ""
                 continue
-            if not text.startswith(_NOT_HEADINGS) and len(text) < 90:
-                heading = text
+            headings.text(text, lines[i + 1].text if i + 1 < len(lines) else "")
             previous = text
             yield line
             i += 1
@@ -302,7 +373,10 @@ class _Reader:
             keep = 1 + (len(parts) > 1 and parts[1].startswith(_DASHES))
             j -= len(parts) - keep
             parts = parts[:keep]
-        return self._make(match, first, _describe(parts), tail, pct, heading, detached=detached), j
+        dash = (
+            rest.startswith(_DASHES) or rest[:1].islower() if rest else len(parts) > 1 and parts[1].startswith(_DASHES)
+        )
+        return self._make(match, first, _describe(parts), tail, pct, heading, detached=detached, dash=dash), j
 
     def _described(self, k: int) -> bool:
         """Whether lines from ``k`` are one description ending in a leader (no code, value or blank before it)."""
@@ -335,12 +409,17 @@ class _Reader:
         heading: str | None,
         *,
         detached: bool,
+        dash: bool | None = None,
     ) -> _Entry:
         rest = match.group("rest").strip()
         # a dash description continues the line before it; a code printed apart has no line of its own to trust
-        dash = (not rest or rest.startswith(_DASHES)) and bool(description)
+        if dash is None:  # a lower-case description carries on the line above too ('Greater than 10 cm' / 'R017 face
+            dash = not rest or rest.startswith(_DASHES) or rest[:1].islower()  # or neck ……', M21)
         prefix = (match.group("hash") or "").strip() or None
-        return _Entry(match.group("code"), description, line, prefix, tail, pct, heading if dash else None, detached)
+        dash = dash and bool(description)
+        return _Entry(
+            match.group("code"), description, line, prefix, tail, pct, heading if dash else None, detached, dash
+        )
 
     def _stack(self, i: int) -> list[int]:
         """Consecutive lines holding a code alone, from ``i`` (the codes of a two-box listing), across blank lines
@@ -404,7 +483,10 @@ class _Reader:
                 lines = [self.lines[b].text for b in descriptions[n]]
                 has, tail, pct = _leader(lines[-1])
                 tail = tail if has else "add"
-                yield self._make(match, self.lines[index], _describe(lines), tail, pct, heading, detached=False)
+                dash = lines[0].startswith(_DASHES)  # 'Sialogram ……' after 'Z597 J039 J018 J007' (E5) is no dash
+                yield self._make(
+                    match, self.lines[index], _describe(lines), tail, pct, heading, detached=False, dash=dash
+                )
             else:
                 yield self._make(match, self.lines[index], "", None, None, heading, detached=True)
         if fits:

@@ -297,23 +297,41 @@ def _codes(sections: list[Section], listings: list[Listing]) -> dict[str, CodeIn
 
 
 def listing_title(listing: Listing) -> str:
-    """'Subsequent visits by the MRP - day of discharge': the introducing line joined to a dash description."""
-    if listing.heading and (not listing.description or listing.description[:1].islower()):
+    """'Subsequent visits by the MRP - day of discharge': the introducing line joined to a dash description
+    ('Group psychotherapy, in-patients - per member - first 12 units per day - 6 to 12 people', K202)."""
+    if listing.heading:
         return f"{listing.heading} - {listing.description}".strip(" -")
-    return listing.description or listing.heading or listing.code
+    return listing.description or listing.code
 
 
 def code_title(listing: Listing) -> str:
     """A code's title from its listing, led by the sub-heading it sits under when that names the service.
 
-    'Psychotherapy: Individual care' (K007, A20); an upper-case section heading ('GENERAL LISTINGS')
-    names a group of services, not this one, and is left out.
+    'Psychotherapy: Individual care' (K007, A20). A dash description's own introducing line is the heading
+    that governs it: the sub-heading further up is then left out (K040 'Group counselling - 2 or more persons'
+    is not 'Individual care', the sub-heading before it; C002 'Subsequent visits' not 'MAMRA', A9-A10). An
+    upper-case section heading ('GENERAL LISTINGS') names a group of services, not this one, and is left out.
     """
     title = listing_title(listing)
     topic = listing.topic
-    if topic and not topic.isupper() and topic.lower() not in title.lower() and len(topic) <= 60:
+    if (
+        topic
+        and listing.heading is None
+        and not topic.isupper()
+        and topic.lower() not in title.lower()
+        and len(topic) <= 60
+        and _governs(topic)
+    ):
         return f"{topic}: {title}"
     return title
+
+
+def _governs(topic: str) -> bool:
+    """A sub-heading, not a fragment of a line ('Cerrobend)', C1) or a table's time column ('Monday to Friday -
+    Daytime (08:00h to 17:00h)', the Emergency Department table over H101-H104, A12)."""
+    if topic.count("(") != topic.count(")") or not topic[:1].isupper():
+        return False
+    return not re.search(r"\d{2}:\d{2}h", topic)
 
 
 def _report(
