@@ -97,8 +97,10 @@ def test_misaligned_runs_are_fee_unknown_never_shifted(parsed: ParsedSchedule) -
         assert (x.status, x.fee, x.fee_text) == ("aligned", 34.10, "34.10")
     (c813,) = listed(parsed, "C813", fp)  # its fee went to the run above; C815's 186.95 alone follows the pair
     assert c813.status == "unknown" and c813.reason == "2 code(s) before 1 fee value(s) (A10 line 7080)"
-    (k041,) = listed(parsed, "K041", fp)  # 'K041' / '70.10' / '- additional units …': which fee is whose?
-    assert k041.status == "unknown" and k041.reason is not None and "printed apart" in k041.reason
+    # 'K041' / '70.10' / '- additional units … . per unit' / '50.20': the fee after its leader is K041's, the one
+    # between the code and its description no run's (test_ohip_fees)
+    (k041,) = listed(parsed, "K041", fp)
+    assert (k041.status, k041.fee_text) == ("aligned", "50.20")
 
 
 def test_aligned_fees_agree_with_the_numeric_index(parsed: ParsedSchedule, ohip_text: Path) -> None:
