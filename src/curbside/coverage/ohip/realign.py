@@ -42,7 +42,10 @@ The readings, each taken only where the page's structure bears it out:
   the code) confirm the first and last codes' fees and contradict none; a run
   whose every fee they confirm needs no more of the page's structure than its
   order (A10: C002 C007 C009 · A10 · 111.70 · 34.10 34.10 34.10, the index
-  giving each 34.10; J64: ten codes, then 77.20 before their ten fees).
+  giving each 34.10; J64: ten codes, then 77.20 before their ten fees);
+* **matched** (``realign_verified``): the codes and fees a page has left after that, paired by the fees the
+  cross-references state for the codes, whatever their order, only where every code left and every fee left
+  pair off so (A17: K013 K033 · 49.35 and a 70.10 printed further down; the index: K013 70.10).
 
 What the structure must bear out, read from the 2025-03-03 file and checked
 against the Numeric Index (no fee aligned here contradicts it):
