@@ -97,12 +97,17 @@ def _parse_report(r: dict[str, Any]) -> str:
     text = f"parse report: {r['codes_found']:,} codes found, {r['codes_with_fee']:,} with an aligned fee ({share:.1%}"
     if "codes_fee_read" in r:  # a report from parser version 5 on: a fee read, or I.C (the text prints none)
         read = r["codes_fee_read"] / r["codes_found"] if r.get("codes_found") else 0.0
-        text += f": {r['codes_fee_read']:,} read ({read:.1%}), {r['codes_no_fee']:,} I.C, no fee in the text"
+        text += f": {r['codes_fee_read']:,} read ({read:.1%}), {r['codes_no_fee']:,} I.C or no fee of their own"
     text += f"), {r['codes_fee_unknown']:,} whose fee could not be aligned (marked 'fee unknown', never guessed)"
     if "fees_cross_checked" in r:
         text += (
             f"; {r['fees_cross_checked']:,} fees stated again by the Schedule's Numeric Index, "
             f"{r.get('fee_disagreements', 0)} disagreeing"
+        )
+    if r.get("listings_on_cross_references"):  # parser version 6 on: their cross-check is not independent
+        text += (
+            f"; {r['listings_on_cross_references']:,} fees aligned only because the cross-references bear the "
+            f"pairing out ({r.get('codes_on_cross_references', 0):,} codes have no other)"
         )
     return text
 
@@ -112,7 +117,7 @@ def _lowest_shares(r: dict[str, Any], count: int = 5) -> list[str]:
     rows = [x for x in r.get("section_shares", []) if x.get("codes", 0) >= 5]
     return [
         f"{x['section']}: {x['codes_with_fee']}/{x['codes']} codes with a fee"
-        + (f" ({x['codes_no_fee']} of them I.C)" if x.get("codes_no_fee") else "")
+        + (f" ({x['codes_no_fee']} of them I.C or no fee of their own)" if x.get("codes_no_fee") else "")
         for x in rows[:count]
     ]
 

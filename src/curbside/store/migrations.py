@@ -374,6 +374,32 @@ ALTER TABLE jobs ADD COLUMN runner TEXT;
 ALTER TABLE jobs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;
 """
 
+_OHIP_NO_FEE = """
+-- #14: a listing the text gives no fee of its own ('no_fee': a table naming codes, basic units only); SQLite
+-- cannot alter a CHECK constraint, so the table is rebuilt with its rows
+CREATE TABLE ohip_listings_new (              -- a code as listed in one section, with its fee there
+    id          INTEGER PRIMARY KEY,
+    code        TEXT NOT NULL REFERENCES ohip_codes(code),
+    section_key INTEGER NOT NULL REFERENCES ohip_sections(section_key),
+    description TEXT NOT NULL,
+    heading     TEXT,
+    page        TEXT NOT NULL,
+    line        INTEGER NOT NULL,          -- in the source text file
+    status      TEXT NOT NULL CHECK (status IN ('aligned', 'independent_consideration', 'percent', 'no_fee', 'unknown')),
+    fee         REAL,
+    fee_text    TEXT NOT NULL,
+    components  TEXT NOT NULL DEFAULT '{}',
+    unit        TEXT,
+    percent     REAL,
+    prefix      TEXT,
+    reason      TEXT
+);
+INSERT INTO ohip_listings_new SELECT * FROM ohip_listings;
+DROP TABLE ohip_listings;
+ALTER TABLE ohip_listings_new RENAME TO ohip_listings;
+CREATE INDEX ohip_listings_code ON ohip_listings(code);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", _INITIAL),
     Migration(2, "odb_formulary", _ODB_FORMULARY),
@@ -381,4 +407,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "ohip_schedule", _OHIP_SCHEDULE),
     Migration(5, "adp_manuals", _ADP_MANUALS),
     Migration(6, "job_runners", _JOB_RUNNERS),
+    Migration(7, "ohip_no_fee_status", _OHIP_NO_FEE),
 )

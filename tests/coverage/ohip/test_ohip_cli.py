@@ -12,7 +12,7 @@ from curbside.app import Curbside
 from curbside.cli import cli
 
 REPORT = (
-    "parse report: 152 codes found, 147 with an aligned fee (96.7%: 144 read (94.7%), 3 I.C, no fee in the text), "
+    "parse report: 152 codes found, 147 with an aligned fee (96.7%: 144 read (94.7%), 3 I.C or no fee of their own), "
     "5 whose fee could not be aligned (marked 'fee unknown', never guessed)"
 )
 

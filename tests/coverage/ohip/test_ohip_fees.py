@@ -15,7 +15,14 @@ import pytest
 from curbside.coverage.ohip.crossref import check_fees
 from curbside.coverage.ohip.layout import Edition, Layout, Line, is_furniture, page_markers, read_layout
 from curbside.coverage.ohip.listings import Listing, read_listings
-from curbside.coverage.ohip.numeric_index import IndexPage, direct_fees, leading_fees, read_index
+from curbside.coverage.ohip.numeric_index import (
+    IndexPage,
+    Stated,
+    anchored_fees,
+    direct_fees,
+    leading_fees,
+    read_index,
+)
 from curbside.coverage.ohip.parse import ParsedSchedule, parse_schedule
 from curbside.coverage.ohip.realign import Token, realign_verified
 
@@ -160,16 +167,19 @@ def test_a_page_whose_order_the_fees_contradict_stays_unknown(raw: list[str], pa
         · 9 · 986.05 · 11 · 9 · 1250.00 · 11 · INCISION / Biopsy / # Z762 - needle …… # Z577 - incisional ……
 
     Ten codes and ten fees, but in order Z762 would take 986.05 (the index gives 102.10): the fees right
-    after S309 S299 E709 cannot be a later group's, so the page is left 'fee unknown' — but for the run
-    the index confirms fee by fee (its first '$' box: Z762 102.10, Z577 122.05, S297 406.85), the
-    page's first three fees.
+    after S309 S299 E709 cannot be a later group's, so the page's structure leaves it 'fee unknown' — but for
+    the run the index confirms fee by fee (its first '$' box: Z762 102.10, Z577 122.05, S297 406.85), the
+    page's first three fees. The codes and fees left then pair off only by the fees the index's later boxes
+    state (S309 986.05, S299 1250.00): taken on that, and marked so, never in the text's order.
     """
     page = read_excerpt(raw, 43755, 43879)
     for code in ("S309", "S299", "Z762", "Z577", "S297"):
         assert page[code][0].status == "unknown", code  # the excerpt has no index
-    for code, fee in (("S309", None), ("S299", None), ("Z762", 102.10), ("Z577", 122.05), ("S297", 406.85)):
+    for code, fee in (("Z762", 102.10), ("Z577", 122.05), ("S297", 406.85), ("S309", 986.05), ("S299", 1250.00)):
         (x,) = [x for _, x in parsed.listings if x.code == code and x.page == "S32"]
-        assert x.fee == fee and x.status == ("unknown" if fee is None else "aligned")
+        assert (x.fee, x.status, x.basis) == (fee, "aligned", "cross-references")
+    (z762,) = [x for _, x in parsed.listings if x.code == "Z762" and x.page == "S32"]
+    assert z762.fee != 986.05
 
 
 def test_fees_right_after_a_group_are_its_own_before_they_are_an_earlier_groups(
@@ -193,18 +203,68 @@ def test_one_value_per_code_on_a_page_of_t_and_p_columns_is_not_read_in_order(pa
     """J95-J96: 'G149 - technical component ……' 'G147 - professional component ……' · 18.55 · 'G152 - technical
     component ……' 'G150 - professional component ……' · 31.80 · Amd 12 Draft 1 · J96 · P · 12.30 · 19.20: the
     T values inline, the P values after the page marker (the index: G147 12.30, G150 19.20). In stream
-    order G147 would take 31.80; on a page of two columns one value per code is left to the first reading."""
-    for line in (26213, 26219):
-        assert at_line(parsed, line).status == "unknown"
-    assert at_line(parsed, 26218).fee_text != "12.30"  # G152 is 31.80, or unknown
+    order G147 would take 31.80: it does not. Each code is one component, so the T column holds the technical
+    codes' fees and the P column the professional codes' (GP10): G149 18.55, G152 31.80, then G147 12.30 and
+    G150 19.20, in order (``_component_pages``)."""
+    assert [at_line(parsed, n).fee_text for n in (26212, 26213, 26218, 26219)] == ["18.55", "12.30", "31.80", "19.20"]
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "fee"),
+    [
+        # J16 (22018-22055): 'G682 G683 G658' · their three descriptions · 50.50 69.05 (T, the technical two);
+        # 'G684 G685 G659' · … · 75.70 103.60; 'G647 G648 G649' · … · 119.00 173.20 · 75.45 · 95.85 · 122.25:
+        # the last group's T values, then the P values of G658, G659 and G649 (index: G658 75.45, G659 95.85)
+        (22018, "G682", "50.50"),
+        (22019, "G683", "69.05"),
+        (22020, "G658", "75.45"),
+        (22029, "G684", "75.70"),  # '- professional component - 60 hours to 13 days recording ..': a cut leader
+        (22030, "G685", "103.60"),
+        (22031, "G659", "95.85"),
+        (22040, "G647", "119.00"),
+        (22041, "G648", "173.20"),
+        (22042, "G649", "122.25"),
+        (22060, "G654", "24.05"),  # Level 2: G654 G655 G653 · 24.05 16.45 … · 34.10 · 51.15 · 68.20
+        (22062, "G653", "34.10"),
+        # J18 (22149-22180): four pairs, each 'technical component' 'professional component' · its T value;
+        # then · P · 4.30 · 11.30 · 16.95 · 9.55 (index: G320 4.30, G307 9.55)
+        (22149, "G311", "2.03"),
+        (22150, "G320", "4.30"),
+        (22167, "G308", "9.30"),
+        (22168, "G307", "9.55"),
+        # J91 (25934-25951): G851 G437, 'Electro-retinography with report', G852 G439 G524 · 32.30 · 35.00 ·
+        # 22.90 · 75.00 75.00: the two T values, then the three P values (index T: G851 32.30, G852 35.00)
+        (25934, "G851", "32.30"),
+        (25935, "G437", "22.90"),
+        (25937, "G852", "35.00"),
+        (25939, "G439", "75.00"),
+        (25940, "G524", "75.00"),
+        # J101 (26447-26460): G104 G105 · 19.60; G451 G533 · 19.60 · 20.90 · 18.30 (index: G105 20.90)
+        (26447, "G104", "19.60"),
+        (26448, "G105", "20.90"),
+        (26454, "G533", "18.30"),
+    ],
+)
+def test_technical_and_professional_component_codes_take_their_column(
+    parsed: ParsedSchedule, line: int, code: str, fee: str
+) -> None:
+    x = at_line(parsed, line)
+    assert (x.code, x.status, x.fee_text, x.basis) == (code, "aligned", fee, None)
 
 
 def test_a_fee_printed_apart_from_its_order_is_not_shifted(parsed: ParsedSchedule) -> None:
     """A17 (7476-7500): 'K013 - first three units …… per unit' 'K033 - additional units …… per unit' · 49.35 ·
-    … 'K040 - where no group members …… per unit' · 70.10 · K041 · 70.10 · '- additional units ……'.
-    K013's 70.10 (index) is printed after K040: the 49.35 is K033's, and no order pairs them: unknown."""
-    for line in (7477, 7479):
-        assert at_line(parsed, line).status == "unknown"
+    … 'K040 - where no group members …… per unit' · 70.10 · K041 · 70.10 · '- additional units … K040 combined
+    per provider per 12 month period . per unit' · 50.20. K041's description ends in its leader and 50.20
+    follows it as a fee follows every listing: K041 50.20, the 70.10 between the code and its description no
+    run's. K013's 70.10 (index) is that one: no order of the text pairs K013 K033 with 49.35 70.10 (in order
+    K013 would take 49.35). Only the index's fees pair the page's codes and fees left (K013 70.10, K033 49.35):
+    taken so, and marked so."""
+    k041 = at_line(parsed, 7491)
+    assert (k041.code, k041.fee_text, k041.basis) == ("K041", "50.20", None)
+    k013, k033 = at_line(parsed, 7477), at_line(parsed, 7479)
+    assert (k013.fee_text, k033.fee_text) == ("70.10", "49.35")
+    assert k013.basis == k033.basis == "cross-references"
 
 
 # --- two columns (H or T, and P) -------------------------------------------------------------------------
@@ -315,7 +375,16 @@ def test_a_column_of_percentages(parsed: ParsedSchedule) -> None:
 def test_no_aligned_fee_disagrees_with_the_schedules_cross_references(parsed: ParsedSchedule) -> None:
     r = parsed.report
     assert r.fee_disagreements == 0 and parsed.disagreements == []
-    assert r.fees_cross_checked > 2900  # 2,945 on this file
+    assert r.fees_cross_checked > 3900  # 3,950 on this file (3,003 before the index's later boxes were read)
+    assert r.fees_checked_later_boxes > 850
+    # the one reading the later boxes contradicted, a run of the first reading (V10 47304-47328: '6 · 431.45 · 6 ·
+    # 8 · 1081.80 · 8' then '# S727 Ovarian debulking ……' '# E853 - with resection of diaphragm …… add' · 260.80
+    # · 145.00: S727's 1081.80 is printed before it, 260.80 is E090's), is withheld, not shown
+    assert parsed.withheld == ["S727 260.80 (V10 line 47318) | index: 1081.80"] and r.fees_withheld == 1
+    s727 = at_line(parsed, 47318)
+    assert s727.status == "unknown" and s727.reason is not None and s727.reason.startswith("withheld: read 260.80")
+    # what the cross-check of readings taken on the cross-references is worth is said apart
+    assert 250 < r.listings_on_cross_references < 320 and r.codes_on_cross_references < 250
 
 
 def test_the_cross_check_finds_a_misread_fee_and_a_code_with_two_fees() -> None:
@@ -416,7 +485,7 @@ def test_a_page_printing_no_column_heads_has_one_column_whatever_the_next_page_p
         "185.70",
         "157.85",
     ]
-    assert at_line(parsed, 26213).status == "unknown"  # G147, J96
+    assert at_line(parsed, 26213).fee_text == "12.30"  # G147, J96: its P value, after the page marker
 
 
 def test_stacked_codes_whose_descriptions_are_followed_by_a_listing(raw: list[str], parsed: ParsedSchedule) -> None:
@@ -477,9 +546,13 @@ def test_an_ic_alone_is_not_a_fee_where_a_dollar_fee_is_left_over(parsed: Parsed
     """S2: '# S021 Repair of extensive laceration (see General Preamble GP12)' 'Note: …' '# S034 Cleft palate
     repair ……' · Asst 6 · Surg I.C · Anae I.C · 6 · 369.25 · 8 · 41.25 · 6 · 335.65 · 8 · '# S035 …'
     '# S032 …': S021's surgeon and anaesthetist are both I.C, so taking each I.C for a code would leave
-    335.65 over (and give S034 I.C): the page stays 'fee unknown'."""
-    for line in (40938, 40963, 40964):
-        assert at_line(parsed, line).status == "unknown"
+    335.65 over (and give S034 I.C): the page's structure alone reads none of them. The index's later boxes
+    state S034 369.25, S035 41.25, S032 335.65: the dollar fees are taken in order on that confirmation
+    (marked so), the I.C values are no one's fee."""
+    for line, fee in ((40938, "369.25"), (40963, "41.25"), (40964, "335.65")):
+        x = at_line(parsed, line)
+        assert (x.fee_text, x.basis) == (fee, "cross-references")
+    assert at_line(parsed, 40935).status == "independent_consideration"  # S021, by its own '(see … GP12)'
 
 
 def test_a_run_whose_every_fee_the_index_states_is_taken_in_order(parsed: ParsedSchedule) -> None:
@@ -490,7 +563,12 @@ def test_a_run_whose_every_fee_the_index_states_is_taken_in_order(parsed: Parsed
     24.70 25.20 13.60 29.65 8.50 (the index: L806 36.35 … L820 8.50; 77.20 is L822's)."""
     assert [at_line(parsed, n).fee_text for n in (7112, 7113, 7115)] == ["34.10"] * 3
     assert [at_line(parsed, n).fee_text for n in (24453, 24459, 24470, 24472)] == ["36.35", "14.30", "29.65", "8.50"]
-    assert at_line(parsed, 24430).status == "unknown"  # L822: 38.25 is printed right after it, 77.20 in order
+    # L822: 38.25 is printed right after it, 77.20 in order: no order reads it; the page's codes left (L822
+    # L823) and fees left (77.20 38.25) pair off only by the fees the index states (``matched_page``)
+    assert [(at_line(parsed, n).fee_text, at_line(parsed, n).basis) for n in (24430, 24431)] == [
+        ("77.20", "cross-references"),
+        ("38.25", "cross-references"),
+    ]
 
 
 # --- no fee in the text ----------------------------------------------------------------------------------
@@ -512,3 +590,186 @@ def test_a_listing_that_refers_to_gp12_is_independent_consideration(parsed: Pars
     r = parsed.report
     assert r.codes_fee_read + r.codes_no_fee == r.codes_with_fee and r.codes_no_fee > 20
     assert r.to_dict()["read_share"] == r.read_share
+
+
+# --- issue #14, every fee read: more layouts, the index's later boxes, no fee of its own ------------------------
+
+
+def test_fees_printed_between_stacked_codes_and_their_descriptions(raw: list[str], parsed: ParsedSchedule) -> None:
+    """E5 (19829-19847): '# J045' … '# J063' · 140.55 257.60 257.60 257.60 298.80 · 6 · 'Percutaneous antegrade
+    pyelogram ……' … five descriptions: one fee per code between the two boxes, the descriptions in the box of
+    text after them (index: J045 140.55, J063 298.80). Where the box between is not one fee per priced code the
+    codes stay apart from their descriptions (P11 38198-38209: E640 · E601 E602 · 179.55 · two descriptions)."""
+    page = read_excerpt(raw, 19822, 19905)
+    assert fees(page, "J045", "J055", "J061", "J062", "J063") == ["140.55", "257.60", "257.60", "257.60", "298.80"]
+    assert page["J045"][0].description == "Percutaneous antegrade pyelogram"
+    assert [at_line(parsed, n).fee_text for n in (19829, 19833)] == ["140.55", "298.80"]
+    assert at_line(parsed, 38202).description == ""  # E601: its description not taken
+    assert at_line(parsed, 38198).fee_text == "179.55"  # E640 (index 179.55)
+
+
+def test_fees_printed_between_a_code_and_its_description_are_no_run_s(parsed: ParsedSchedule) -> None:
+    """Z6 (50767-50802): 'N509 One level - unilateral ……' 'N510 …' 'E374' '- foramen magnum … add' 'E361' '- each
+    additional level … add' 'N520 …' 'E380' '- each additional level - laminoplasty … add' '# E368' · 9 9 ·
+    1004.70 1208.70 · 12 17 · 357.00 255.00 · 9 · 1514.70 · 14 · 357.00 · '- first disc excision, to N509, N510 or
+    N520 ……… add' · 306.00. E368's description ends in its leader and a fee follows it: that fee is E368's, the
+    six between are the codes' above, in order (index: N509 1004.70, N510 1208.70, N520 1514.70)."""
+    lines = (50767, 50768, 50769, 50772, 50775, 50776, 50779)
+    assert [at_line(parsed, n).fee_text for n in lines] == [
+        "1004.70",
+        "1208.70",
+        "357.00",
+        "255.00",
+        "1514.70",
+        "357.00",
+        "306.00",
+    ]
+
+
+def test_a_sentence_naming_a_code_is_no_listing_and_a_capital_word_starts_a_description(
+    parsed: ParsedSchedule,
+) -> None:
+    """'W121. When acute intercurrent illness requires a special visit …' (GP49, 2676), 'S120 (gastric bypass or
+    partition), S189 (intestinal bypass) and S114 …' (SP7, 28192), 'G811 (keratometry) or G810 (corneal
+    topography) rendered …' (J93, 26067), 'A252.' (A146, 14008), '(X152/' 'X153) or normal subsequent test …'
+    (D17, 19068) were 'fee unknown' listings. 'Application' and 'For' had been read as prose after a code
+    ('applies', 'for'): 'C101 For each patient seen on a visit to ICU or CCU …… ' 9.10 (GP103, 6072), 'K623
+    Application for psychiatric assessment ……' 117.05 (A19, 7646), 'Z200 Application of Unna's paste ……' 14.90
+    (N7, 31019) were not listed at all."""
+    lines = {x.line for _, x in parsed.listings}
+    assert not lines & {2676, 28192, 26067, 14008, 19068}
+    assert [(at_line(parsed, n).code, at_line(parsed, n).fee_text) for n in (6072, 7646, 31019)] == [
+        ("C101", "9.10"),
+        ("K623", "117.05"),
+        ("Z200", "14.90"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "why"),
+    [
+        # GP63 (3246-3310): the Delegated Procedure table: 'Ultraviolet light therapy · G470 · J37'; its codes are
+        # priced on their own pages (G470 7.85, J37)
+        (3264, "G470", "in a table"),
+        (3294, "G369", "in a table"),
+        # GP22 (1537-1574): the periodic health visit codes 'Code · Description · K017 · child …'
+        (1542, "K017", "in a table"),
+        # A71 (9884-9925): 'Fee Code · Descriptor · K045 · Endocrinology & Metab/Internal Med-Diabetes …'
+        (9888, "K045", "in a table"),
+        # M10 (29016-29021): 'For burn care requiring anaesthetists' and assistants' services, the following fee
+        # codes apply.' '# R030 Minor burns ……' · 6 · 6: units, no fee
+        (29017, "R030", "basic units"),
+        # GP102 (6044-6054): 'The fee for this service is calculated in the same manner as for assistant and
+        # anaesthesia services.' Asst 6 · 'E003 Supportive care/Monitoring ……' · Anae 4
+        (6049, "E003", "basic units"),
+    ],
+)
+def test_a_listing_with_no_fee_of_its_own_says_so(parsed: ParsedSchedule, line: int, code: str, why: str) -> None:
+    x = at_line(parsed, line)
+    assert (x.code, x.status, x.fee) == (code, "no_fee", None)
+    assert why in x.fee_text and x.reason is not None
+    others = [y for _, y in parsed.listings if y.code == code and y.line != line]
+    if why == "in a table":  # the code's fee is in its own listing
+        assert any(y.status == "aligned" for y in others)
+
+
+def test_no_fee_codes_are_counted_apart_from_fee_unknown(parsed: ParsedSchedule) -> None:
+    r = parsed.report
+    gp63 = next(s for s in r.sections_by_share if s.section == "GP. General Preamble — Delegated Procedure")
+    assert (gp63.codes, gp63.codes_with_fee, gp63.codes_no_fee) == (gp63.codes, gp63.codes, gp63.codes)
+    assert r.codes_fee_unknown < 230 and r.aligned_share >= 0.95
+
+
+def test_the_runs_taken_on_cross_references_are_marked(parsed: ParsedSchedule) -> None:
+    """S8 (41480-41557): eleven codes (S081 … E644) and S093, S161 E758 S100 E758 before the fees, all printed
+    after the page marker: 558.05 898.15 507.00 300.00 · 6 · 37.20 390.05 · … The box of the first four runs past
+    the heading EXCISION, so the page's structure alone does not pair them; the index's second box (NI110,
+    after the blank cells of S073-S075) states S079 … S122 and bears the order out."""
+    x = at_line(parsed, 41480)
+    assert (x.code, x.fee_text, x.basis) == ("S081", "558.05", "cross-references")
+    assert [at_line(parsed, n).fee_text for n in (41481, 41486, 41492, 41515)] == [
+        "898.15",
+        "37.20",
+        "1912.30",
+        "738.90",
+    ]
+    structural = [x for _, x in parsed.listings if x.status == "aligned" and x.basis is None]
+    assert len(structural) > 5000
+
+
+def test_the_index_later_boxes_are_pinned_by_the_bodys_fees() -> None:
+    """``anchored_fees``: a box lands where at least two of its fees are the body's and none contradicts it, on
+    one placement only; ``check_fees`` pairs a later box allowing blank cells inside it, and a misread or a
+    swapped pair then shows."""
+    codes = ("A001", "A002", "A003", "A004", "A005", "A006")
+    page = IndexPage("NI9", codes, (10.0,), ((10.0,), (30.0, 40.0, 50.0, 60.0)))
+    body = {"A001": 10.0, "A003": 30.0, "A004": 40.0, "A006": 60.0}
+    stated = Stated(body, {}, frozenset())
+    assert anchored_fees([page], stated) == {"A003": 30.0, "A004": 40.0, "A005": 50.0, "A006": 60.0}
+    # a fee the body gives otherwise: no placement, nothing stated
+    assert anchored_fees([page], Stated({**body, "A005": 55.0}, {}, frozenset())) == {}
+    # a placement shifted by one is not taken
+    assert "A002" not in anchored_fees([page], stated)
+
+    def listing(code: str, fee: float) -> Listing:
+        return Listing(code, "", "A1", 1, None, "aligned", fee, f"{fee:.2f}")
+
+    ten = tuple(f"B{n:03d}" for n in range(10))
+    amounts = tuple(float(10 * n + 5) for n in range(10))
+    longer = IndexPage("NI9", ten, (5.0,), ((5.0,), amounts[1:]))
+    right = [listing(c, f) for c, f in zip(ten, amounts, strict=True)]
+    check = check_fees(right, [longer])
+    assert (check.disagreement_count, check.checked_later_boxes) == (0, 9)
+    swapped = [listing(c, {25.0: 35.0, 35.0: 25.0}.get(f, f)) for c, f in zip(ten, amounts, strict=True)]
+    assert sorted(d.split(" ")[0] for d in check_fees(swapped, [longer]).disagreements) == ["B002", "B003"]
+    # a box of another column, or another page's, pinned nowhere: no disagreement from it
+    stray = IndexPage("NI9", ten, (5.0,), ((5.0,), amounts[1:], (1.0, 2.0, 3.0, 4.0)))
+    assert check_fees(right, [stray]).disagreement_count == 0
+
+
+def test_codes_and_fees_left_on_a_page_pair_off_by_the_fees_the_schedule_states() -> None:
+    """``matched_page``: taken only where every code left and every fee left pair off by the stated fees."""
+    tokens = [
+        Token("code", "X1", 0, open=True),
+        Token("code", "X1", 1, open=True),
+        Token("blank", "X1", 2),
+        Token("fee", "X1", 3, box=1, open=True, text="49.35"),
+        Token("blank", "X1", 4),
+        Token("fee", "X1", 5, box=2, open=True, text="70.10"),
+    ]
+    stated = {0: "70.10", 1: "49.35"}  # code key -> the fee the index gives it
+    printed = {3: "49.35", 5: "70.10", 6: "50.20"}
+
+    def verdict(code: int, fee: int) -> int:
+        return 1 if stated[code] == printed[fee] else -1
+
+    assert realign_verified(tokens, verdict).pairs == {0: 5, 1: 3}
+    one_more = [*tokens, Token("fee", "X1", 6, box=2, open=True, text="50.20")]
+    assert realign_verified(one_more, verdict).pairs == {}  # a fee left over: nothing is taken
+
+
+def test_a_table_listing_with_no_fee_gives_way_to_the_codes_priced_listing() -> None:
+    """GP63 names G470 in a table, without a fee; J37 prices it 7.85: the answer's fee is 7.85, not 'varies'.
+    A code whose only listing has no fee of its own says so (R030: basic units only)."""
+    from dataclasses import replace
+
+    from curbside.coverage.ohip.merge import _item
+    from curbside.coverage.ohip.query import Request
+    from curbside.coverage.ohip.sql_path import SqlFindings
+    from curbside.coverage.ohip.store import ListingRow
+
+    priced = ListingRow(
+        "G470", "Ultraviolet light therapy", "Ultraviolet light therapy", None, "J37", "aligned", 7.85, "7.85", {},
+        None, None, None, None, "Dermatology", "J", "Diagnostic and Therapeutic Procedures", None, "J37",
+    )  # fmt: skip
+    table = replace(priced, page="GP63", status="no_fee", fee=None, fee_text="no fee here: the page names the code")
+    request = Request(
+        "G470", None, ("G470",), None, (), None, (), None, None, None, frozenset({"fee"}), 5, True, False, ()
+    )
+    sql = SqlFindings(edition=None, asked=["G470"], listings={"G470": [table, priced]})  # type: ignore[arg-type]
+    item = _item("G470", "asked", sql, request)
+    assert (item.fee_status, item.fee, item.page) == ("aligned", 7.85, "J37")
+    units = replace(table, code="R030", page="M10", fee_text="no fee of its own here: basic units only")
+    sql = SqlFindings(edition=None, asked=["R030"], listings={"R030": [units]})  # type: ignore[arg-type]
+    item = _item("R030", "asked", sql, request)
+    assert (item.fee_status, item.fee, item.fee_text) == ("no_fee", None, "no fee of its own here: basic units only")

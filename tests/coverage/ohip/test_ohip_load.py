@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import apsw
 import pytest
 from ohip_subset import write_subset
 
@@ -17,6 +18,8 @@ from curbside.coverage.ohip.store import current_edition
 from curbside.coverage.ohip.tool import ScheduleGetArgs
 from curbside.coverage.reports import LoadReport
 from curbside.settings import Settings
+from curbside.store.database import Database
+from curbside.store.migrations import MIGRATIONS
 
 LABEL = "OHIP Schedule of Benefits (effective 2025-03-03)"
 
@@ -33,7 +36,9 @@ def test_first_load_report(ohip_loaded: tuple[Curbside, LoadReport], ohip_subset
     # X011's H and P columns (D5): 130 before
     assert (r.codes_found, r.codes_with_fee, r.codes_fee_unknown) == (152, 147, 5)
     assert (r.codes_fee_read, r.codes_no_fee) == (144, 3)  # 3 I.C: the text prints no fee for them
-    assert source.message == f"{LABEL}: 152 codes, 147 with an aligned fee (96.7%: 144 read, 3 I.C), 5 fee unknown"
+    assert source.message == (
+        f"{LABEL}: 152 codes, 147 with an aligned fee (96.7%: 144 read, 3 I.C or no fee of their own), 5 fee unknown"
+    )
     assert source.passages["ingested"] == r.sections == 8 and source.passages["failed"] == 0
     assert source.passages["chunks"] == sum(d.chunk_count for d in app.documents.list_current("ohip"))
     edition = current_edition(app.db)
@@ -124,3 +129,28 @@ def test_changed_parsing_code_reads_the_same_file_again(ohip_text: Path, tmp_pat
         assert again.status == "loaded" and app.db.get_meta("coverage.ohip.parser_version") == OhipLoader.parser_version
     finally:
         app.close()
+
+
+def test_a_home_loaded_before_no_fee_keeps_its_listings_and_accepts_the_status(tmp_path: Path) -> None:
+    """Migration 7 rebuilds ohip_listings (SQLite cannot alter its CHECK): the rows stay, 'no_fee' is accepted."""
+
+    class Before(Database):
+        migrations = MIGRATIONS[:6]
+
+    old = Before(tmp_path / "curbside.db")
+    old.execute(
+        "INSERT INTO ohip_sections VALUES (1, 'GP', 'General Preamble', 'Delegated Procedure', NULL, 'GP62', 'GP63')"
+    )
+    old.execute("INSERT INTO ohip_codes VALUES ('G470', 'Ultraviolet light therapy', NULL)")
+    row = "INSERT INTO ohip_listings(code, section_key, description, page, line, status, fee_text) VALUES (?, 1, '', ?, ?, ?, ?)"
+    old.execute(row, ("G470", "J37", 26000, "aligned", "7.85"))
+    with pytest.raises(apsw.ConstraintError):
+        old.execute(row, ("G470", "GP63", 3264, "no_fee", "no fee here"))
+    old.close()
+    new = Database(tmp_path / "curbside.db")
+    assert new.schema_version() == MIGRATIONS[-1].version
+    new.execute(row, ("G470", "GP63", 3264, "no_fee", "no fee here"))
+    assert new.conn.execute("SELECT status, fee_text FROM ohip_listings ORDER BY line").fetchall() == [
+        ("no_fee", "no fee here"),
+        ("aligned", "7.85"),
+    ]

@@ -9,6 +9,7 @@ naive parser's shift this parser exists to avoid.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -96,8 +97,10 @@ def test_misaligned_runs_are_fee_unknown_never_shifted(parsed: ParsedSchedule) -
         assert (x.status, x.fee, x.fee_text) == ("aligned", 34.10, "34.10")
     (c813,) = listed(parsed, "C813", fp)  # its fee went to the run above; C815's 186.95 alone follows the pair
     assert c813.status == "unknown" and c813.reason == "2 code(s) before 1 fee value(s) (A10 line 7080)"
-    (k041,) = listed(parsed, "K041", fp)  # 'K041' / '70.10' / '- additional units …': which fee is whose?
-    assert k041.status == "unknown" and k041.reason is not None and "printed apart" in k041.reason
+    # 'K041' / '70.10' / '- additional units … . per unit' / '50.20': the fee after its leader is K041's, the one
+    # between the code and its description no run's (test_ohip_fees)
+    (k041,) = listed(parsed, "K041", fp)
+    assert (k041.status, k041.fee_text) == ("aligned", "50.20")
 
 
 def test_aligned_fees_agree_with_the_numeric_index(parsed: ParsedSchedule, ohip_text: Path) -> None:
@@ -174,7 +177,65 @@ def test_a_title_is_the_code_own_text_with_a_heading_only_where_it_governs(parse
     assert titles["C911"].startswith("Special family and general practice consultation")
     assert titles["A100"] == "General/Family physician emergency department assessment"
     assert titles["A945"] == "Special palliative care consultation"
-    # a heading that governs a group keeps leading it, and a lower-case line continues its heading
+    # a heading that governs a group keeps leading it, and a dash description continues the line introducing it
     assert parsed.codes["K007"].title == "Psychotherapy: Individual care"
-    assert parsed.codes["K202"].title == "Psychotherapy: 6 to 12 people"
-    assert parsed.codes["R149"].title.startswith("Mastectomy - female (with or without biopsy): carcinoma")
+    # 15656-15661: 'Group psychotherapy, in-patients - per member - first 12 units per day' / 'K202 - 6 to 12
+    # people ……' (was 'Psychotherapy: 6 to 12 people': a description starting with a digit lost its line)
+    assert parsed.codes["K202"].title == (
+        "Group psychotherapy, in-patients - per member - first 12 units per day - 6 to 12 people"
+    )
+    # 30335-30342: 'Mastectomy - male' / 'Unilateral - for treatment of … e.g.' / 'carcinoma' / '# R149 -
+    # subcutaneous with nipple preservation' (was 'Mastectomy - female …: carcinoma - …': the heading of R146-R147
+    # above and the paragraph's last word)
+    assert parsed.codes["R149"].title == "Mastectomy - male - subcutaneous with nipple preservation"
+
+
+@pytest.mark.parametrize(
+    ("code", "title"),
+    [
+        # 25567-25574: a column's head ('Fee') is no heading (150 titles began 'Fee: ')
+        ("G410", "Amytal test (Wada)-bilateral - supervision and co-ordination of tests"),
+        # 7019-7116: 'MAMRA', the heading defining A813 on A9, does not govern 'Subsequent visits' / 'C002 - …'
+        ("C002", "Subsequent visits - first five weeks"),
+        # 30151-30161: R150-R154's note ends '… following specialties: General and Family Practice (00) and
+        # Emergency Medicine (12).'; '# Z132 Insertion of tissue expander ……' / '# E527' / '- additional
+        # expander, same incision …… add': the dash continues Z132's line, not the note's
+        ("E527", "Insertion of tissue expander - additional expander, same incision"),
+        ("E528", "Insertion of tissue expander - additional expander, different incision"),
+        # 37947-37959: 'Bronchoscopy' / Z360 and its note / '# Z327' / '- flexible or rigid …' (was 'Z360 to the
+        # same physician for the same patient, same day. - flexible …')
+        (
+            "Z327",
+            "Bronchoscopy - flexible or rigid, with or without bronchial biopsy, suction or injection of contrast material",
+        ),
+        # 22003-22014: 'Level 1' / a paragraph ending 'monitoring.' / 'G652 - technical component …'
+        ("G652", "Level 1 - technical component - 12 to 35 hours scanning"),
+        # 36982-36987: 'Ankle' / '# F075 - closed reduction ……' / '- open reduction' / '# F077 - multiple malleoli …'
+        ("F077", "Ankle - open reduction - multiple malleoli or ligaments"),
+        # 30084-30085: 'Greater than 10 cm' / 'R017 face or neck ……': a lower-case description carries on too
+        ("R017", "Greater than 10 cm - face or neck"),
+        # 7476-7487: K040 is not under 'Individual care', the sub-heading of K013 K033 before it
+        (
+            "K040",
+            "Group counselling - 2 or more persons - where no group members have received more than 3 units of "
+            "any counselling paid under codes K013 and K040 combined per provider per 12 month period",
+        ),
+        # 7253-7257: a table's time column is no sub-heading
+        ("H102", "Comprehensive assessment and care"),
+    ],
+)
+def test_titles_take_no_heading_from_a_column_a_note_or_another_block(
+    parsed: ParsedSchedule, code: str, title: str
+) -> None:
+    assert parsed.codes[code].title == title
+
+
+def test_no_title_begins_with_a_column_head_a_list_item_or_a_sentence_end(parsed: ParsedSchedule) -> None:
+    """The general cause: any short line before a code was taken as its heading (a paragraph's last line, a
+    note's item, a description's second line), and a column's head 'Fee' as a sub-heading."""
+    titles = {code: info.title for code, info in parsed.codes.items()}
+    assert [c for c, t in titles.items() if t.startswith(("Fee:", "Fee -"))] == []
+    assert [c for c, t in titles.items() if re.match(r"^\d+\.", t) or "]" in t] == []
+    # a description printed with its own full stop ("… with or without flaps.", E831 E832; "Club foot, etc.", Z224)
+    assert len([c for c, t in titles.items() if re.search(r"[a-z]\. - ", t)]) <= 4
+    assert len([c for c, t in titles.items() if t[:1].islower()]) < 80  # 135 before: fragments of paragraphs

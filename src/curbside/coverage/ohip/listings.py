@@ -50,21 +50,24 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from curbside.coverage.ohip.layout import Layout, Line
-from curbside.coverage.ohip.numeric_index import leading_fees, read_index
+from curbside.coverage.ohip.numeric_index import Stated, anchored_fees, leading_fees, read_index
 from curbside.coverage.ohip.realign import Token, realign, realign_verified
 
 __all__ = ["FeeStatus", "Listing", "ListingPages", "ListingReport", "read_listings"]
 
-FeeStatus = Literal["aligned", "independent_consideration", "percent", "unknown"]
+# no_fee: the text lists the code here with no fee of its own to read (a table naming codes, basic units only)
+FeeStatus = Literal["aligned", "independent_consideration", "percent", "no_fee", "unknown"]
 ValueKind = Literal["money", "ic", "nil", "units", "percent"]
 
 CODE = re.compile(r"^(?P<hash>[#+]\s*)?(?P<code>[A-Z]\d{3})(?![\w,])(?P<rest>.*)$")
 _PROSE_AFTER_CODE = re.compile(
     r"^\s*(?:,|/|and\b|or\b|is\b|are\b|may\b|must\b|should\b|does\b|do\b|has\b|have\b|can\b|cannot\b|shall\b|"
     r"will\b|was\b|were\b|appl\w*\b|includ\w*\b|when\b|not\b|to\b|only\b|in\b|with\b|for\b|payable\b|paid\b|"
-    r"claimed\b|billed\b|rendered\b|plus\b|also\b|which\b|codes?\b|service\b|premium\b|\(see\b)(?!-)",
-    re.IGNORECASE,
-)  # a word joined by a hyphen starts a description: '# P058 In-utero ligation …' (K11)
+    r"claimed\b|billed\b|rendered\b|plus\b|also\b|which\b|codes?\b|service\b|premium\b|\(see\b|"
+    r"\.(?:\s|$)|\)|\([a-z][^)]*\)(?:,|\s+(?:or|and|is|are)\b))(?!-)",
+)  # lower case: 'C101 For each patient seen on a visit to ICU …… ' (GP103) is a listing  # a word joined by a hyphen starts a description: '# P058 In-utero ligation …' (K11); a sentence goes on after
+# a code: 'W121. When acute …' (GP49), 'A252.' (A146), '(X152/' / 'X153) or normal …' (D17), 'S120 (gastric
+# bypass or partition), S189 …' (SP7), 'G811 (keratometry) or G810 …' (J93)
 _LEADER = re.compile(
     r"(?:\.{3,}|…)\s*(?P<tail>(?:add|per\s+\w+(?:\s+\w+)?|each)?\s*(?:(?P<pct>\d+(?:\.\d+)?)\s*%)?\.?)\s*$",
     re.IGNORECASE,
@@ -77,12 +80,87 @@ _IC = re.compile(r"^I\.?\s?C\.?$")
 _UNITS = re.compile(r"^\d{1,3}$")
 _PERCENT = re.compile(r"^(?P<pct>\d{1,3}(?:\.\d+)?)%$")  # a premium's column: E412 … by …… / E413 … / 20% / 40%
 _COLUMN_HEADS = {"H", "P", "T", "Surg", "Asst", "Anae"}
+# a column's head that also ends a run of codes ('Fee' over Z459's 10.20 after J333 J335's box, H5): not a heading
+COLUMN_WORDS = frozenset({"Fee", "Spec", "Code", "Description", "Premium", "Page"})
 _MAX_CONTINUATION = 6  # description lines after the code line
 _ADD_END = re.compile(r"\s(?:add|per\s+\w+)$", re.IGNORECASE)  # a leader's tail without its dots
+_COMPONENT = re.compile(r"\b(technical|professional)\s+component\b", re.IGNORECASE)
+_CUT_LEADER = re.compile(r"\w\s*\.\.$")  # a leader cut to two dots ('… 13 days recording ..', J16)
+_CODES_ONLY = re.compile(r"(?:[A-Z]\d{3}[\s,\-–]*)+")  # 'Z198' 'Z209, Z211, Z213,' (a range in a table, GP63)
+_AMOUNT_IN_TEXT = re.compile(r"\d%|\$\s?\d")  # '25% of fee for virtual service', '$13.20 for phone' (A70)
 _SEE_GP12 = re.compile(r"\(see General Preamble GP12\)")  # GP12: Independent Consideration (IC)
 _PAGE_LABEL = re.compile(r"^(?:GP|SP|[A-Z]{1,2})\d{1,3}$")
 _DASHES = ("-", "–")
 _NOT_HEADINGS = ("See ", "Note", "[", "Payment rules", "Claims submission")
+_LIST_ITEM = re.compile(r"^(?:\d{1,2}|[a-z]|[ivx]{1,4})\s?[.)]")  # '4.R150, R151 … are not eligible', 'b. the surgical'
+_SENTENCE_END = (".", ";", ",", "]", ":", ")]")
+
+
+def _amounts(texts: Iterable[str]) -> list[float]:
+    return [float(t.replace(",", "")) for t in texts if _MONEY.match(t)]
+
+
+def _heading_like(text: str, following: str) -> bool:
+    """A line that can introduce the dash descriptions under it ('Subsequent visits', 'Level 1', 'Mastectomy -
+    male'): short, capitalised, no leader, no list item, not the end of a sentence nor a line the next one
+    carries on. The tail of a paragraph ('following specialties: General and Family Practice (00) and Emergency
+    Medicine (12).', R150-R154's note, M22), a paragraph's first line ('Radiotelemetry or portable recordings
+    to monitor spontaneous EEG from a freely moving' / 'patient, …', J84) or a dash description's second line
+    ('to G246, G117, G119 or G918 …… add') is not one; nor is a column's head ('Fee', J53)."""
+    if len(text) >= 90 or text.startswith(_NOT_HEADINGS) or text.startswith(_DASHES) or text in COLUMN_WORDS:
+        return False
+    if not (text[0].isupper() or text[0].isdigit()) or _LIST_ITEM.match(text) or _CONNECTOR.search(text):
+        return False
+    if following[:1].islower():
+        return False
+    return not text.endswith(_SENTENCE_END) and not _leader(text)[0] and "..." not in text
+
+
+def _upper(text: str) -> bool:
+    """An upper-case group heading ('EXCISION', 'LUNGS AND PLEURA'): it names no service of its own."""
+    return text.isupper() and sum(c.isalpha() for c in text) >= 3
+
+
+@dataclass(slots=True)
+class _Headings:
+    """What a dash description continues, as the listing pages are read.
+
+    A dash line hangs under the line above it that is not one: a sub-heading ('Subsequent visits' over 'C002 -
+    first five weeks ……', A10), refined by a dash line with no leader ('Ankle' / '- open reduction' / 'F076 -
+    one malleolus ……', N52), or a code's own description ('# Z132 Insertion of tissue expander ……' / '# E527 -
+    additional expander, same incision …… add', M22). A note, a commentary or a paragraph ends a code's reach
+    (Z327 '- flexible or rigid …' after Z360's note is under 'Bronchoscopy', P8), not a sub-heading's; an
+    upper-case group heading ('EXCISION') ends both.
+    """
+
+    base: str | None = None  # the last sub-heading
+    sub: str | None = None  # ... refined by a dash line with no leader
+    parent: str | None = None  # the description of the code just listed, when not a dash description
+    commentary: bool = False  # inside '[Commentary: … ]'
+
+    @property
+    def current(self) -> str | None:
+        return self.parent or self.sub or self.base
+
+    def code(self, entry: _Entry) -> None:
+        if not entry.dash and entry.description[:1].isupper() and not entry.detached:
+            self.parent = entry.description
+
+    def text(self, text: str, following: str) -> None:
+        if self.commentary or text.startswith("["):
+            self.commentary = not text.endswith("]")
+            self.parent = None
+        elif _leader(text)[0]:
+            return  # a description whose code was printed elsewhere: no heading, no prose
+        elif _upper(text):
+            self.base = self.sub = self.parent = None
+        elif text.startswith(_DASHES):
+            if not following[:1].islower() and not re.search(r"\.\.|…", text) and self.base:
+                self.sub, self.parent = f"{self.base} {text}", None
+        elif _heading_like(text, following):
+            self.base, self.sub, self.parent = text, None, None
+        else:
+            self.parent = None
 
 
 @dataclass(slots=True)
@@ -102,6 +180,9 @@ class Listing:
     percent: float | None = None  # premiums: 'add 30%' -> 30.0
     prefix: str | None = None  # '#': premises, equipment, supplies and personnel are not in the insured fee (GP13)
     reason: str | None = None  # why the fee is unknown
+    # how the fee was aligned, where not by the page's structure alone: 'cross-references' (taken because the
+    # Numeric Index or another listing of the code bears the pairing out, ``realign_verified``)
+    basis: str | None = None
     topic: str | None = None  # the Schedule heading the listing sits under ('Psychotherapy'), set by ``text``
 
 
@@ -115,7 +196,10 @@ class ListingReport:
     realigned_verified: int = 0  # ... by runs the Numeric Index or another listing bears out
     two_column_pairs: int = 0  # listings given H inline and P from a box after (``_two_column_pages``)
     two_column_doubts: int = 0  # single values on H/P pages left 'fee unknown': H or P? (``_two_column_pages``)
+    component_pairs: int = 0  # technical / professional component codes given their T or P value (``_component_pages``)
     independent_by_description: int = 0  # no value aligned, I.C by the listing's own '(see General Preamble GP12)'
+    no_fee_tables: int = 0  # codes named in a table of codes that prints no fee ('no_fee')
+    no_fee_units: int = 0  # codes followed by basic units only, on a page whose every fee another code took ('no_fee')
     mismatches: list[str] = field(default_factory=list)  # each run still 'fee unknown': why, where, codes | values
 
 
@@ -129,6 +213,7 @@ class _Entry:
     percent: float | None
     heading: str | None
     detached: bool = False
+    dash: bool = False  # a dash description: it continues the line above it
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +223,7 @@ class _Value:
     box: int
     page: str
     no: int = 0  # line number in the text file
+    orphan: bool = False  # printed between a code and its own description: no run of the first reading takes it
 
 
 def _value(text: str) -> ValueKind | None:
@@ -184,6 +270,7 @@ class _Reader:
         self.heads: dict[str, set[str]] = {}  # page -> column heads printed on it
         self._fees_seen = self._fees_used = 0
         self.consumed: set[int] = set()  # indices of description lines already read with their code
+        self.orphans: set[int] = set()  # indices of values printed between a code and its description
         self.used: set[int] = set()  # line numbers that belong to listings (codes, descriptions, values, heads)
         self.cells: dict[tuple[str, str], list[tuple[Line, str]]] = {}  # (code, page) -> premium table cells
         self.cell_tables: dict[tuple[str, str], str] = {}  # (code, page) -> the table's title
@@ -199,7 +286,7 @@ class _Reader:
     def items(self) -> Iterator[_Entry | _Value | Line | None]:
         """Entries, values, text lines and box breaks (None), in file order."""
         box = 0
-        heading: str | None = None
+        headings = _Headings()
         previous = ""  # the last text line: a code after 'to N539 or' continues its sentence
         lines = self.lines
         i = 0
@@ -229,14 +316,17 @@ class _Reader:
             if kind is not None:
                 self._fees_seen += kind != "units"
                 self.used.add(line.no)
-                yield _Value(kind, text, box, line.page, line.no)
+                yield _Value(kind, text, box, line.page, line.no, orphan=i in self.orphans)
                 i += 1
                 continue
             match = CODE.match(text)
             if match and not _PROSE_AFTER_CODE.match(match.group("rest")) and not _continues(previous, match):
                 stack = self._stack(i)
+                heading = headings.current
                 if len(stack) > 1:
-                    yield from self._paired(stack, heading)
+                    for entry in self._paired(stack, heading):
+                        headings.code(entry)
+                        yield entry
                     self.used.update(self.lines[k].no for k in stack)
                     i = stack[-1] + 1
                     while i < len(lines) and not lines[i].text and i + 1 in self.consumed:
@@ -245,11 +335,11 @@ class _Reader:
                     entry, end = self._entry(i, match, heading)
                     self.used.update(self.lines[k].no for k in range(i, end))
                     i = end
+                    headings.code(entry)
                     yield entry
                 previous = ""
                 continue
-            if not text.startswith(_NOT_HEADINGS) and len(text) < 90:
-                heading = text
+            headings.text(text, lines[i + 1].text if i + 1 < len(lines) else "")
             previous = text
             yield line
             i += 1
@@ -285,7 +375,15 @@ class _Reader:
                     description, end, tail, pct = self._description(k)
                     self._consume(range(k, end))
                     # a premium's percentage needs no column value; a fee printed between code and
-                    # description could be this code's or the previous one's: unknown
+                    # description could be this code's or the previous one's: unknown -- unless the description
+                    # ends in its leader and a fee follows it as it follows every listing: then that fee is the
+                    # code's and the one printed in between is no run's ('K041' · 70.10 · '- additional units ……
+                    # per unit' · 50.20, A17; the index: K041 50.20, K013 70.10)
+                    after = self._next_text(end)
+                    ended = tail is not None or bool(_ADD_END.search(self.lines[end - 1].text))  # '… . per unit'
+                    if ended and pct is None and after < len(self.lines) and _value(self.lines[after].text):
+                        self.orphans.update(n for n in range(j, k) if _value(self.lines[n].text) is not None)
+                        return self._make(match, first, description, tail, pct, heading, detached=False), j
                     return self._make(match, first, description, tail, pct, heading, detached=pct is None), j
                 detached = True  # codes in one box, descriptions in another: which fee is whose is unknown
         while not has and not detached and j < len(self.lines) and j - i <= _MAX_CONTINUATION:
@@ -302,7 +400,10 @@ class _Reader:
             keep = 1 + (len(parts) > 1 and parts[1].startswith(_DASHES))
             j -= len(parts) - keep
             parts = parts[:keep]
-        return self._make(match, first, _describe(parts), tail, pct, heading, detached=detached), j
+        dash = (
+            rest.startswith(_DASHES) or rest[:1].islower() if rest else len(parts) > 1 and parts[1].startswith(_DASHES)
+        )
+        return self._make(match, first, _describe(parts), tail, pct, heading, detached=detached, dash=dash), j
 
     def _described(self, k: int) -> bool:
         """Whether lines from ``k`` are one description ending in a leader (no code, value or blank before it)."""
@@ -335,12 +436,17 @@ class _Reader:
         heading: str | None,
         *,
         detached: bool,
+        dash: bool | None = None,
     ) -> _Entry:
         rest = match.group("rest").strip()
         # a dash description continues the line before it; a code printed apart has no line of its own to trust
-        dash = (not rest or rest.startswith(_DASHES)) and bool(description)
+        if dash is None:  # a lower-case description carries on the line above too ('Greater than 10 cm' / 'R017 face
+            dash = not rest or rest.startswith(_DASHES) or rest[:1].islower()  # or neck ……', M21)
         prefix = (match.group("hash") or "").strip() or None
-        return _Entry(match.group("code"), description, line, prefix, tail, pct, heading if dash else None, detached)
+        dash = dash and bool(description)
+        return _Entry(
+            match.group("code"), description, line, prefix, tail, pct, heading if dash else None, detached, dash
+        )
 
     def _stack(self, i: int) -> list[int]:
         """Consecutive lines holding a code alone, from ``i`` (the codes of a two-box listing), across blank lines
@@ -367,9 +473,54 @@ class _Reader:
         ('- nights ……', or 'Consultation ……' under W445 W765 W845 W446, A127); otherwise every code of
         the stack is detached. A code line right after the last description starts the next listing
         ('# J009 Laryngogram ……' after the four descriptions of J036 J068 J008 J004, E4), and the box's end
-        ends the last description when its leader lost its dots ('… Z498, Z499 or Z555 add', E630, S18).
+        ends the last description when its leader lost its dots ('… Z498, Z499 or Z555 add', E630, S18; '-
+        professional component - 60 hours to 13 days recording ..', J16). The codes' fees may be printed between
+        the two boxes (J045 J055 J061 J062 J063 · 140.55 257.60 257.60 257.60 298.80 · 6 · 'Percutaneous
+        antegrade pyelogram ……' …, E5): the descriptions are the box of text after them, the fees stay in the
+        stream after the codes.
         """
         k = self._next_text(stack[-1] + 1)
+        box, descriptions = self._descriptions(k, len(stack))
+        if len(descriptions) != len(stack) + 1:  # the codes' fees first, then their descriptions (E5)?
+            fees, k = self._fee_boxes(k)
+            if fees:
+                box, descriptions = self._descriptions(k, len(stack))
+                priced = [d for d in descriptions[:-1] if _leader(self.lines[d[-1]].text)[2] is None]
+                if fees != len(priced):  # not one fee per priced code (E640 · E601 E602 · 179.55, P11)
+                    box, descriptions = [], []
+        fits = len(descriptions) == len(stack) + 1 and not descriptions[-1]
+        for n, index in enumerate(stack):
+            match = CODE.match(self.lines[index].text)
+            assert match is not None
+            if fits:
+                lines = [self.lines[b].text for b in descriptions[n]]
+                has, tail, pct = _leader(lines[-1])
+                tail = tail if has else "add" if _ADD_END.search(lines[-1]) else None
+                dash = lines[0].startswith(_DASHES)  # 'Sialogram ……' after 'Z597 J039 J018 J007' (E5) is no dash
+                yield self._make(
+                    match, self.lines[index], _describe(lines), tail, pct, heading, detached=False, dash=dash
+                )
+            else:
+                yield self._make(match, self.lines[index], "", None, None, heading, detached=True)
+        if fits:
+            self._consume(box)
+
+    def _fee_boxes(self, k: int) -> tuple[int, int]:
+        """(fees in them, index of the next text line) of the boxes of values from ``k`` (0 where there are none,
+        or where a box mixes values and text)."""
+        fees = 0
+        while k < len(self.lines) and _value(self.lines[k].text) is not None:
+            end = k
+            while end < len(self.lines) and self.lines[end].text and _value(self.lines[end].text) is not None:
+                fees += _value(self.lines[end].text) != "units"
+                end += 1
+            if end < len(self.lines) and self.lines[end].text:
+                return 0, k
+            k = self._next_text(end)
+        return fees, k
+
+    def _descriptions(self, k: int, codes: int) -> tuple[list[int], list[list[int]]]:
+        """The box of text from ``k`` and its lines cut after each leader (for ``codes`` stacked codes)."""
         box: list[int] = []
         while k < len(self.lines) and self.lines[k].text:
             box.append(k)
@@ -381,7 +532,7 @@ class _Reader:
             text = self.lines[b].text
             code = CODE.match(text)
             previous = self.lines[descriptions[-1][-1]].text if descriptions[-1] else ""
-            if code and not descriptions[-1] and len(descriptions) == len(stack) + 1:
+            if code and not descriptions[-1] and len(descriptions) == codes + 1:
                 box = box[:n]  # every code has its description: this code line is a listing of its own
                 break
             if (
@@ -389,26 +540,14 @@ class _Reader:
                 or _value(text) is not None
                 or len(descriptions[-1]) >= _MAX_CONTINUATION
             ):
-                descriptions = []
-                break
+                return box, []
             descriptions[-1].append(b)
             if _leader(text)[0]:
                 descriptions.append([])
-        if len(descriptions) == len(stack) and descriptions[-1] and _ADD_END.search(self.lines[box[-1]].text):
-            descriptions.append([])  # the box's end ends the last description ('… or Z555 add')
-        fits = len(descriptions) == len(stack) + 1 and not descriptions[-1]
-        for n, index in enumerate(stack):
-            match = CODE.match(self.lines[index].text)
-            assert match is not None
-            if fits:
-                lines = [self.lines[b].text for b in descriptions[n]]
-                has, tail, pct = _leader(lines[-1])
-                tail = tail if has else "add"
-                yield self._make(match, self.lines[index], _describe(lines), tail, pct, heading, detached=False)
-            else:
-                yield self._make(match, self.lines[index], "", None, None, heading, detached=True)
-        if fits:
-            self._consume(box)
+        last = self.lines[box[-1]].text if box else ""
+        if len(descriptions) == codes and descriptions[-1] and (_ADD_END.search(last) or _CUT_LEADER.search(last)):
+            descriptions.append([])  # the box's end ends the last description ('… or Z555 add', '… recording ..')
+        return box, descriptions
 
     def _table_title(self, i: int) -> str:
         """'Special Visits to Patient's Home (other than …)': the line naming a premium table, else its heading."""
@@ -448,6 +587,8 @@ class _Reader:
                     continue
                 codes.append(item)
             elif isinstance(item, _Value):
+                if item.orphan:
+                    continue  # left to the second reading
                 if not codes:
                     carry = [*carry, item] if carry and carry[-1].page == item.page else [item]
                     continue
@@ -458,13 +599,85 @@ class _Reader:
         if codes:
             self._close(codes, values, carry)
         self._two_column_pages()
+        self._component_pages()
         self._realign()
         self._two_column_neighbours()
         self._independent_by_description()
+        self._no_fee()
         left = {x.reason for x in self.listings if x.status == "unknown"}
         self.report.mismatches = [m for m in self.report.mismatches if m.split(": ", 1)[0] in left]
         self.report.unassigned_values = self._fees_seen - self._fees_used
         self._cells()
+
+    def _no_fee(self) -> None:
+        """Listings the text gives no fee of their own, told apart from 'fee unknown' ('no_fee'):
+
+        * a table naming codes, on a page that prints no fee at all (no value, no '%' or '$' amount): the
+          Delegated Procedure table (GP63: 'Ultraviolet light therapy · G470 · J37'), the periodic health visit
+          codes (GP22: 'K017 · child'), the management fees by telephone or video (A71: 'K045 · Endocrinology …');
+          each code's fee is in its own listing;
+        * a code followed by basic units and no fee, on a page where every fee printed went to another code:
+          the burn care codes 'for anaesthetists' and assistants' services' (M10: '# R030 Minor burns ……' · 6 · 6)
+          and the like carry the assistant's and anaesthetist's units only.
+        """
+        page_of = self._pages()
+        priced: dict[int, bool] = {}  # page -> it prints a fee value or amount
+        free: dict[int, bool] = {}  # page -> a fee value no code took
+        units: dict[int, bool] = {}  # page -> basic units printed
+        for k, item in enumerate(self.stream):
+            page = page_of[k]
+            if isinstance(item, _Value) and item.kind == "units":
+                units[page] = True
+            elif isinstance(item, _Value):
+                priced[page] = True
+                if item.kind in ("money", "ic") and item.no not in self.taken:
+                    free[page] = True
+            elif isinstance(item, Line) and _AMOUNT_IN_TEXT.search(item.text):
+                priced[page] = True
+        for k, item in enumerate(self.stream):
+            if not isinstance(item, _Entry) or id(item) not in self.listing_at:
+                continue
+            listing = self.listings[self.listing_at[id(item)]]
+            if listing.status != "unknown":
+                continue
+            page = page_of[k]
+            after: list[_Value] = []
+            for following in self.stream[k + 1 :]:
+                if isinstance(following, _Entry):
+                    break
+                if isinstance(following, _Value):
+                    after.append(following)
+            listed_only = (item.detached and not item.description) or bool(_CODES_ONLY.fullmatch(item.description))
+            if listed_only and not priced.get(page) and not units.get(page):
+                listing.fee_text = "no fee here: the page names the code in a table, without a fee"
+                self.report.no_fee_tables += 1
+            elif (
+                after
+                and all(v.kind == "units" for v in after)
+                and not free.get(page)
+                and self.heads.get(listing.page, set()) & {"Asst", "Anae"}
+            ):
+                listing.fee_text = "no fee of its own here: basic units for the assistant and anaesthetist only"
+                self.report.no_fee_units += 1
+            else:
+                continue
+            listing.status, listing.fee = "no_fee", None
+            listing.reason = f"{listing.fee_text} ({listing.page} line {listing.line}); was: {listing.reason}"
+
+    def _pages(self) -> list[int]:
+        """Each stream item's page, as ``realign`` reads pages: values printed after a page marker, before the next
+        page's first code or text line, are still the page's."""
+        out: list[int] = []
+        page, label, waiting = 0, None, False
+        for item in self.stream:
+            if item is not None:
+                here = item.line.page if isinstance(item, _Entry) else item.page
+                if here != label:
+                    label, waiting = here, True
+                if waiting and not isinstance(item, _Value):
+                    page, waiting = page + 1, False
+            out.append(page)
+        return out
 
     def _independent_by_description(self) -> None:
         """A listing that sends the reader to General Preamble GP12 ('Independent Consideration (IC)': 'services
@@ -603,6 +816,80 @@ class _Reader:
                 self.report.two_column_doubts += 1
                 self._fees_used -= 1
 
+    def _component_pages(self) -> None:
+        """Codes that are one component each ('G682 - technical component …', 'G658 - professional component …'),
+        on a page of T and P columns: a technical component's fee is in the T column, a professional component's
+        in the P column (GP10: 'The technical component may be listed as either "technical component" or in a
+        column headed "H" or "T"'), and the extraction prints the two columns apart.
+
+        Groups of such codes are read in order, each followed by its values: as many as the group has codes (the
+        T values of its technical codes, then the P values of its professional codes: G851 G437 G852 G439 G524 ·
+        32.30 · 35.00 · 22.90 · 75.00 75.00, J91), or only its T values, its professional codes then waiting
+        for theirs; the P values of the waiting codes and of the group come after a later group's T values, in
+        order (J16: G682 G683 G658 · 50.50 69.05, G684 G685 G659 · 75.70 103.60, G647 G648 G649 · 119.00
+        173.20 · 75.45 · 95.85 · 122.25; the index: G658 75.45, G659 95.85). Any other count, a value that is
+        not dollars, or a waiting code never reached leaves the whole chain 'fee unknown'.
+        """
+        stream = self.stream
+        groups: list[list[int]] = []  # positions of entries with no value between them
+        for k, item in enumerate(stream):
+            if isinstance(item, _Entry):
+                if groups and not any(isinstance(stream[j], _Value) for j in range(groups[-1][-1] + 1, k)):
+                    groups[-1].append(k)
+                else:
+                    groups.append([k])
+        tentative: list[tuple[_Entry, _Value]] = []
+        waiting: list[_Entry] = []
+
+        def give(pairs: list[tuple[_Entry, _Value]]) -> None:
+            for entry, value in pairs:
+                listing = self.listings[self.listing_at[id(entry)]]
+                listing.status, listing.fee, listing.fee_text = (
+                    "aligned",
+                    float(value.text.replace(",", "")),
+                    value.text,
+                )
+                listing.reason, listing.components = None, {}
+                self.taken.add(value.no)
+                self.pairs[id(entry)] = value
+                self._fees_used += 1
+                self.report.component_pairs += 1
+
+        for n, group in enumerate(groups):
+            entries = [e for e in (stream[k] for k in group) if isinstance(e, _Entry)]
+            kinds = [self._component(e) for e in entries]
+            if not all(kinds):
+                tentative, waiting = [], []
+                continue
+            end = groups[n + 1][0] if n + 1 < len(groups) else len(stream)
+            values = [v for v in stream[group[-1] + 1 : end] if isinstance(v, _Value)]
+            technical = [e for e, kind in zip(entries, kinds, strict=True) if kind == "T"]
+            professional = [e for e, kind in zip(entries, kinds, strict=True) if kind == "P"]
+            usable = all(v.kind == "money" and v.no not in self.taken for v in values)
+            if usable and len(values) == len(technical) + len(waiting) + len(professional):
+                give(tentative + list(zip(technical, values, strict=False)))
+                give(list(zip(waiting + professional, values[len(technical) :], strict=True)))
+                tentative, waiting = [], []
+            elif usable and values and len(values) == len(technical):
+                tentative += list(zip(technical, values, strict=True))
+                waiting += professional
+                if not waiting:
+                    give(tentative)
+                    tentative = []
+            else:
+                tentative, waiting = [], []
+
+    def _component(self, entry: _Entry) -> str | None:
+        """'T' or 'P': an open code on a page of T and P columns that is one component ('… - technical component
+        ……', 'G439 Full field electro-retinography - professional component ……')."""
+        at = self.listing_at.get(id(entry))
+        if at is None or self.listings[at].status != "unknown" or entry.percent is not None:
+            return None
+        if not self._two_columns(entry.line.page):
+            return None
+        match = _COMPONENT.search(entry.description)
+        return None if match is None else "T" if match.group(1).lower() == "technical" else "P"
+
     def _realign(self) -> None:
         """The second reading (``realign``): unknown codes and free fees paired page by page, first where the
         page's structure alone decides, then where the Schedule's cross-references bear a pairing out."""
@@ -610,7 +897,7 @@ class _Reader:
         self._take(found.pairs, found.first_column)
         self.report.realigned = len(found.pairs)
         verified = realign_verified(self._tokens(), self._verdict())
-        self._take(verified.pairs)
+        self._take(verified.pairs, basis="cross-references")
         self.report.realigned_verified = len(verified.pairs)
 
     def _tokens(self) -> list[Token]:
@@ -652,11 +939,26 @@ class _Reader:
 
     def _verdict(self) -> Callable[[int, int], int]:
         """Whether the Schedule states a code's fee elsewhere: the Numeric Index, or another listing of it."""
-        index = leading_fees(read_index(self.layout))
         listed: dict[str, set[float]] = {}
+        components: dict[str, set[float]] = {}
+        no_fee: set[str] = set()
         for x in self.listings:
             if x.status == "aligned" and not x.components and x.unit != "table" and x.fee is not None:
                 listed.setdefault(x.code, set()).add(x.fee)
+            elif x.components:
+                components.setdefault(x.code, set()).update(_amounts(x.components.values()))
+            elif x.status in ("independent_consideration", "percent"):
+                no_fee.add(x.code)
+        pages = read_index(self.layout)
+        index = leading_fees(pages)
+        stated = Stated(
+            {c: next(iter(f)) for c, f in listed.items() if len(f) == 1},
+            {c: frozenset(v) for c, v in components.items() if c not in listed},
+            frozenset(no_fee - listed.keys() - components.keys()),
+        )
+        for code, fee in anchored_fees(pages, stated).items():
+            if index.setdefault(code, fee) != fee:
+                index.pop(code)  # the first box and a later box disagree: the index says nothing of it
 
         def verdict(code_at: int, fee_at: int) -> int:
             entry, value = self.stream[code_at], self.stream[fee_at]
@@ -672,13 +974,15 @@ class _Reader:
 
         return verdict
 
-    def _take(self, pairs: dict[int, int], first_column: dict[int, int] | None = None) -> None:
+    def _take(
+        self, pairs: dict[int, int], first_column: dict[int, int] | None = None, *, basis: str | None = None
+    ) -> None:
         """Give each code its fee from the stream (and its H or T value, on a page of two columns)."""
         for code_at, fee_at in pairs.items():
             entry, value = self.stream[code_at], self.stream[fee_at]
             assert isinstance(entry, _Entry) and isinstance(value, _Value)
             listing = self.listings[self.listing_at[id(entry)]]
-            listing.reason = None
+            listing.reason, listing.basis = None, basis
             listing.components = {}
             if value.kind == "money":
                 listing.status, listing.fee, listing.fee_text = (

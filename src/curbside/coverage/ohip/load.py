@@ -51,8 +51,8 @@ def report_counts(parsed: ParsedSchedule) -> dict[str, int]:
 class OhipLoader(EditionLoader[ParsedSchedule, EditionRecord]):
     name = "ohip"
     parser_version = (  # 2: definition headings stop governing titles; 3: fees realigned, special visit cells;
-        "5"  # 4: their tables; 5: more layouts read (one-column pages, stacked codes), fee statuses
-    )
+        "6"  # 4: their tables; 5: more layouts read (one-column pages, stacked codes), fee statuses; 6: titles
+    )  # from governing headings only, T/P component codes, index boxes as confirmations, 'no_fee' listings
     pattern = PATTERN
     passages = PassageIndex(NAMESPACE, SOURCE_TYPE, DOC_PREFIX)
 
@@ -85,7 +85,8 @@ class OhipLoader(EditionLoader[ParsedSchedule, EditionRecord]):
         r = parsed.report
         return (
             f"{r.codes_found:,} codes, {r.codes_with_fee:,} with an aligned fee ({r.aligned_share:.1%}: "
-            f"{r.codes_fee_read:,} read, {r.codes_no_fee:,} I.C), {r.codes_fee_unknown:,} fee unknown"
+            f"{r.codes_fee_read:,} read, {r.codes_no_fee:,} I.C or no fee of their own), "
+            f"{r.codes_fee_unknown:,} fee unknown"
         )
 
 

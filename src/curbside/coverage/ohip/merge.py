@@ -175,7 +175,8 @@ def _item(code: str, relation: Relation, sql: SqlFindings, request: Request) -> 
     item = ScheduleItem(code=code, description=title, relation=relation, fee_text="not listed", fee_status="unknown")
     if "fee" in request.include:
         item.listings = [_fee_listing(r) for r in rows]
-    known = [r for r in chosen if r.status != "unknown"]
+    # a listing with no fee of its own (a table naming the code: GP63) gives way to the code's priced listings
+    known = [r for r in chosen if r.status not in ("unknown", "no_fee")] or [r for r in chosen if r.status == "no_fee"]
     distinct = {(r.status, r.fee_text, tuple(sorted(r.components.items()))) for r in known}
     if len(distinct) == 1:
         first = known[0]

@@ -88,7 +88,7 @@ class ParseReport:
     pages: int
     sections: int
     codes_found: int  # distinct fee codes listed anywhere
-    codes_with_fee: int  # ... with at least one listing whose fee (or I.C, or premium %) was aligned
+    codes_with_fee: int  # ... with at least one listing whose fee (or I.C, premium %, no fee of its own) was read
     codes_fee_unknown: int  # ... whose every listing is 'fee unknown'
     listings: int  # code x section listings
     listings_with_fee: int
@@ -103,7 +103,15 @@ class ParseReport:
     fee_disagreements: int = 0  # aligned fees the Schedule contradicts elsewhere (``crossref``): must be 0
     sections_by_share: list[SectionShare] = field(default_factory=list)  # lowest share first
     codes_fee_read: int = 0  # codes_with_fee with a fee read (dollars, nil, H/P, a premium's %) in some listing
-    codes_no_fee: int = 0  # ... and those whose only reading is I.C: the text truly prints no fee
+    codes_no_fee: int = 0  # ... and those whose only reading is I.C or 'no_fee' (basic units only): the text truly
+    # prints no fee for them
+    # listings aligned only because the Schedule's cross-references (the Numeric Index, another listing of the
+    # code) bear the pairing out: the cross-check of these is not independent of their reading
+    listings_on_cross_references: int = 0
+    codes_on_cross_references: int = 0  # codes with a fee only from such listings
+    component_pairs: int = 0  # technical / professional component codes given their T or P column's value
+    fees_checked_later_boxes: int = 0  # ... of fees_cross_checked: by the index's boxes after its first
+    fees_withheld: int = 0  # readings the index contradicted, left 'fee unknown' (``ParsedSchedule.withheld``)
 
     @property
     def read_share(self) -> float:
@@ -142,6 +150,11 @@ class ParseReport:
             "runs_left_unknown": self.runs_left_unknown,
             "fees_cross_checked": self.fees_cross_checked,
             "fee_disagreements": self.fee_disagreements,
+            "listings_on_cross_references": self.listings_on_cross_references,
+            "codes_on_cross_references": self.codes_on_cross_references,
+            "component_pairs": self.component_pairs,
+            "fees_checked_later_boxes": self.fees_checked_later_boxes,
+            "fees_withheld": self.fees_withheld,
             "section_shares": [x.to_dict() for x in self.sections_by_share],
         }
 
@@ -156,6 +169,7 @@ class ParsedSchedule:
     report: ParseReport
     mismatches: list[str] = field(default_factory=list)  # runs the first reading could not align: why, where
     disagreements: list[str] = field(default_factory=list)  # fees the Schedule's cross-references contradict
+    withheld: list[str] = field(default_factory=list)  # readings the index contradicted, left 'fee unknown'
 
     def counts(self) -> dict[str, int]:
         return {
@@ -204,17 +218,40 @@ def parse_schedule_text(text: str, name: str = "the schedule") -> ParsedSchedule
     listings = _label_special_visits(listings, special_visit_cells(text.split("\n")))
     rules = _rules(sections, keys)
     codes = _codes(sections, [x for _, x in listings])
-    cross = check_fees([x for _, x in listings], read_index(layout))
+    index = read_index(layout)
+    cross = check_fees([x for _, x in listings], index)
+    withheld = _withhold(listings, cross)
+    if withheld:
+        cross = check_fees([x for _, x in listings], index)
     return ParsedSchedule(
         layout.edition,
         sections,
         listings,
         codes,
         rules,
-        _report(layout, sections, listings, pages.report, len(rules), cross),
+        _report(layout, sections, listings, pages.report, len(rules), cross, withheld),
         pages.report.mismatches,
         cross.disagreements,
+        withheld,
     )
+
+
+def _withhold(listings: list[tuple[int, Listing]], cross: CrossCheck) -> list[str]:
+    """Readings the Schedule's Numeric Index contradicts become 'fee unknown': a fee the Schedule states
+    otherwise is not given (V10: '8 · 1081.80 · 8' printed before '# S727 Ovarian debulking ……' '# E853 - with
+    resection of diaphragm …… add' · 260.80 · 145.00 read S727 260.80, E090's fee; the index: S727 1081.80).
+    Returns what was withheld, for the parse report."""
+    out: list[str] = []
+    for _, x in listings:
+        fee = cross.contradicted.get(x.code)
+        if fee is None or x.status != "aligned" or x.components or x.unit == "table" or x.fee == fee:
+            continue
+        out.append(f"{x.code} {x.fee_text} ({x.page} line {x.line}) | index: {fee:.2f}")
+        x.reason = (
+            f"withheld: read {x.fee_text}, but the Schedule's Numeric Index gives {fee:.2f} ({x.page} line {x.line})"
+        )
+        x.status, x.fee, x.fee_text, x.basis = "unknown", None, "fee unknown", None
+    return out
 
 
 def _label_special_visits(
@@ -297,23 +334,41 @@ def _codes(sections: list[Section], listings: list[Listing]) -> dict[str, CodeIn
 
 
 def listing_title(listing: Listing) -> str:
-    """'Subsequent visits by the MRP - day of discharge': the introducing line joined to a dash description."""
-    if listing.heading and (not listing.description or listing.description[:1].islower()):
+    """'Subsequent visits by the MRP - day of discharge': the introducing line joined to a dash description
+    ('Group psychotherapy, in-patients - per member - first 12 units per day - 6 to 12 people', K202)."""
+    if listing.heading:
         return f"{listing.heading} - {listing.description}".strip(" -")
-    return listing.description or listing.heading or listing.code
+    return listing.description or listing.code
 
 
 def code_title(listing: Listing) -> str:
     """A code's title from its listing, led by the sub-heading it sits under when that names the service.
 
-    'Psychotherapy: Individual care' (K007, A20); an upper-case section heading ('GENERAL LISTINGS')
-    names a group of services, not this one, and is left out.
+    'Psychotherapy: Individual care' (K007, A20). A dash description's own introducing line is the heading
+    that governs it: the sub-heading further up is then left out (K040 'Group counselling - 2 or more persons'
+    is not 'Individual care', the sub-heading before it; C002 'Subsequent visits' not 'MAMRA', A9-A10). An
+    upper-case section heading ('GENERAL LISTINGS') names a group of services, not this one, and is left out.
     """
     title = listing_title(listing)
     topic = listing.topic
-    if topic and not topic.isupper() and topic.lower() not in title.lower() and len(topic) <= 60:
+    if (
+        topic
+        and listing.heading is None
+        and not topic.isupper()
+        and topic.lower() not in title.lower()
+        and len(topic) <= 60
+        and _governs(topic)
+    ):
         return f"{topic}: {title}"
     return title
+
+
+def _governs(topic: str) -> bool:
+    """A sub-heading, not a fragment of a line ('Cerrobend)', C1) or a table's time column ('Monday to Friday -
+    Daytime (08:00h to 17:00h)', the Emergency Department table over H101-H104, A12)."""
+    if topic.count("(") != topic.count(")") or not topic[:1].isupper():
+        return False
+    return not re.search(r"\d{2}:\d{2}h", topic)
 
 
 def _report(
@@ -323,12 +378,14 @@ def _report(
     runs: ListingReport,
     rule_blocks: int,
     cross: CrossCheck,
+    withheld: list[str],
 ) -> ParseReport:
     listings = [x for _, x in keyed]
     known = {x.code for x in listings if x.status != "unknown"}
     read = {x.code for x in listings if x.status in ("aligned", "percent")}
     found = {x.code for x in listings}
     with_fee = sum(x.status != "unknown" for x in listings)
+    structural = {x.code for x in listings if x.status != "unknown" and x.basis is None}
     return ParseReport(
         pages=len([p for p in layout.pages if not p.startswith("NI")]),
         sections=len(sections),
@@ -349,6 +406,11 @@ def _report(
         sections_by_share=_section_shares(sections, keyed),
         codes_fee_read=len(read),
         codes_no_fee=len(known - read),
+        listings_on_cross_references=sum(x.status != "unknown" and x.basis is not None for x in listings),
+        codes_on_cross_references=len(known - structural),
+        component_pairs=runs.component_pairs,
+        fees_checked_later_boxes=cross.checked_later_boxes,
+        fees_withheld=len(withheld),
     )
 
 

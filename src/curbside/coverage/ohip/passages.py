@@ -60,6 +60,8 @@ def fee_words(listing: Listing) -> str:
         return "I.C. (independent consideration)"
     if listing.status == "unknown":
         return "fee not aligned in the text extraction (see the printed page)"
+    if listing.status == "no_fee":
+        return listing.fee_text  # 'no fee of its own here: basic units for the assistant and anaesthetist only'
     if listing.components:
         return ", ".join(
             f"{name} ${value}" if re.match(r"^\d", value) else f"{name} {value}"

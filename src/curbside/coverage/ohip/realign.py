@@ -42,7 +42,10 @@ The readings, each taken only where the page's structure bears it out:
   the code) confirm the first and last codes' fees and contradict none; a run
   whose every fee they confirm needs no more of the page's structure than its
   order (A10: C002 C007 C009 · A10 · 111.70 · 34.10 34.10 34.10, the index
-  giving each 34.10; J64: ten codes, then 77.20 before their ten fees).
+  giving each 34.10; J64: ten codes, then 77.20 before their ten fees);
+* **matched** (``realign_verified``): the codes and fees a page has left after that, paired by the fees the
+  cross-references state for the codes, whatever their order, only where every code left and every fee left
+  pair off so (A17: K013 K033 · 49.35 and a 70.10 printed further down; the index: K013 70.10).
 
 What the structure must bear out, read from the 2025-03-03 file and checked
 against the Numeric Index (no fee aligned here contradicts it):
@@ -153,6 +156,7 @@ def realign_verified(tokens: list[Token], verdict: Verdict) -> Realigned:
     pages = 0
     for page in reading.pages:
         found = reading.chunk_page(page, verdict)
+        found.update(reading.matched_page(page, verdict, found))
         if found:
             pages += 1
             pairs.update(found)
@@ -364,6 +368,37 @@ class _Reading:
             fees = [f for b in bs[bi:bj] for f in boxes[b]]
             out.update(zip(codes, fees, strict=True))
         return {self.tokens[c].key: self.tokens[f].key for c, f in out.items()}
+
+    def matched_page(self, page: _Page, verdict: Verdict, found: dict[int, int]) -> dict[int, int]:
+        """The page's open codes and free fees left after ``chunk_page``, paired by the fees the Schedule states
+        for the codes, whatever their order -- only where every code left is stated one of the fees left and
+        every fee left goes to a code (A17: K013 K033 · 49.35, and 70.10 printed between 'K041' and its
+        description; the index: K013 70.10, K033 49.35). The order of the text bears nothing out here: such a
+        pairing rests on the cross-references alone."""
+        taken_codes = set(found)
+        taken_fees = set(found.values())
+        codes = [c for c, _ in page.codes if self.tokens[c].key not in taken_codes]
+        fees = [f for f, _ in page.fees if self.tokens[f].key not in taken_fees]
+        if not codes or len(codes) != len(fees):
+            return {}
+        said = {c: [f for f in fees if verdict(self.tokens[c].key, self.tokens[f].key) == 1] for c in codes}
+        if not all(said.values()):
+            return {}
+        pairing: dict[int, int] = {}  # fee -> code (augmenting paths: a code takes a fee another may give up)
+
+        def place(code: int, seen: set[int]) -> bool:
+            for fee in said[code]:
+                if fee in seen:
+                    continue
+                seen.add(fee)
+                if fee not in pairing or place(pairing[fee], seen):
+                    pairing[fee] = code
+                    return True
+            return False
+
+        if not all(place(code, set()) for code in codes):
+            return {}
+        return {self.tokens[c].key: self.tokens[f].key for f, c in pairing.items()}
 
     def _confirmations(self, codes: list[tuple[int, int]], fees: list[tuple[int, int]], verdict: Verdict) -> list[int]:
         return [verdict(self.tokens[c].key, self.tokens[f].key) for (c, _), (f, _) in zip(codes, fees, strict=True)]

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from curbside.coverage.ohip.layout import Layout, Line, TocEntry
-from curbside.coverage.ohip.listings import Listing
+from curbside.coverage.ohip.listings import COLUMN_WORDS, Listing
 
 __all__ = ["BlockKind", "Heading", "Section", "TextBlock", "codes_in", "read_sections"]
 
@@ -207,13 +207,13 @@ def read_sections(layout: Layout, listings: list[Listing], used_lines: set[int])
             block.listings.extend(at_line[line.no])
             continue
         text = line.text
-        if not text or line.no in used_lines or text in headers or text == "NOT ALLOCATED":
+        if not text or line.no in used_lines or text in headers or text == "NOT ALLOCATED" or text in COLUMN_WORDS:
             continue
         if skip_next:
             skip_next = False
             continue
         joined = _two_line_title(text, lines, n, entry, gp_titles)
-        if joined is not None or _is_heading(text, lines, n, entry, gp_titles, headers):
+        if joined is not None or _is_heading(text, lines, n, entry, gp_titles, headers, used_lines):
             title = joined or text
             skip_next = joined is not None
             title = _LETTERED.sub("", title) if entry.part == "GP" else title
@@ -255,7 +255,15 @@ def _two_line_title(text: str, lines: list[Line], n: int, entry: TocEntry, gp_ti
     return both if _norm(_LETTERED.sub("", both)) in gp_titles else None
 
 
-def _is_heading(text: str, lines: list[Line], n: int, entry: TocEntry, gp_titles: set[str], headers: set[str]) -> bool:
+def _is_heading(
+    text: str,
+    lines: list[Line],
+    n: int,
+    entry: TocEntry,
+    gp_titles: set[str],
+    headers: set[str],
+    used_lines: set[int],
+) -> bool:
     if len(text) > _MAX_HEADING or text.endswith((".", ",", ";", "]")) or _CODE_IN_TEXT.match(text):
         return False
     if not (text[0].isupper() or text[0].isdigit() or text[0] in '(“"'):
@@ -270,14 +278,21 @@ def _is_heading(text: str, lines: list[Line], n: int, entry: TocEntry, gp_titles
     # a short title-case line after the end of a paragraph or at the top of a page: a sub-heading
     # ('Periodic health visit', 'Psychotherapy')
     previous = next(
-        (line for line in reversed(lines[max(0, n - 8) : n]) if line.text and line.text not in headers), None
+        (
+            line
+            for line in reversed(lines[max(0, n - 8) : n])
+            if line.text and line.text not in headers and line.text not in COLUMN_WORDS
+        ),
+        None,
     )
     new_page = previous is None or previous.page != lines[n].page
+    # after a listing's last line (its fee, its leader) too: 'B. Point of care drug testing' after G029's 1.03 (J69)
+    after_listing = previous is not None and previous.no in used_lines
     return (
         len(text) <= 70
         and text[0].isupper()
         and not text.endswith(":")
-        and (new_page or (previous is not None and previous.text.endswith((".", ":", "]"))))
+        and (new_page or after_listing or (previous is not None and previous.text.endswith((".", ":", "]"))))
         and len(following) > len(text)
         and not following[:1].islower()
     )

@@ -144,8 +144,9 @@ class FeeListing(BaseModel):
     description: str
     fee: float | None = Field(None, description="Dollars; null when the fee is a percentage, I.C. or unknown.")
     fee_text: str = Field(description="As printed: '61.15', 'I.C', 'add 30%', or 'fee unknown'.")
-    fee_status: Literal["aligned", "independent_consideration", "percent", "unknown"] = Field(
-        description="'unknown': the text extraction did not let the fee be aligned with certainty (never guessed)."
+    fee_status: Literal["aligned", "independent_consideration", "percent", "no_fee", "unknown"] = Field(
+        description="'unknown': the text extraction did not let the fee be aligned with certainty (never guessed); "
+        "'no_fee': the text lists the code here without a fee of its own (a table naming codes, basic units only)."
     )
     components: dict[str, str] = Field(
         default_factory=dict,
@@ -171,7 +172,7 @@ class ScheduleItem(BaseModel):
     )
     fee: float | None = Field(None, description="Dollars, for the requested specialty, or the same in every section.")
     fee_text: str = Field(description="The fee as printed, or why none is given.")
-    fee_status: Literal["aligned", "independent_consideration", "percent", "unknown", "varies"]
+    fee_status: Literal["aligned", "independent_consideration", "percent", "no_fee", "unknown", "varies"]
     percent: float | None = Field(None, description="Premiums: the percentage added.")
     unit: str | None = None
     section: str | None = Field(None, description="Section of the fee given (the requested specialty's).")
