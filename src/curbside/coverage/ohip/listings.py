@@ -65,9 +65,11 @@ _PROSE_AFTER_CODE = re.compile(
     r"will\b|was\b|were\b|appl\w*\b|includ\w*\b|when\b|not\b|to\b|only\b|in\b|with\b|for\b|payable\b|paid\b|"
     r"claimed\b|billed\b|rendered\b|plus\b|also\b|which\b|codes?\b|service\b|premium\b|\(see\b|"
     r"\.(?:\s|$)|\)|\([a-z][^)]*\)(?:,|\s+(?:or|and|is|are)\b))(?!-)",
-)  # lower case: 'C101 For each patient seen on a visit to ICU …… ' (GP103) is a listing  # a word joined by a hyphen starts a description: '# P058 In-utero ligation …' (K11); a sentence goes on after
-# a code: 'W121. When acute …' (GP49), 'A252.' (A146), '(X152/' / 'X153) or normal …' (D17), 'S120 (gastric
-# bypass or partition), S189 …' (SP7), 'G811 (keratometry) or G810 …' (J93)
+)
+# Prose words are matched in lower case only: 'C101 For each patient seen on a visit to ICU …… ' (GP103) is a
+# listing. A word joined by a hyphen starts a description: '# P058 In-utero ligation …' (K11). A sentence goes
+# on after a code: 'W121. When acute …' (GP49), 'A252.' (A146), '(X152/' / 'X153) or normal …' (D17), 'S120
+# (gastric bypass or partition), S189 …' (SP7), 'G811 (keratometry) or G810 …' (J93).
 _LEADER = re.compile(
     r"(?:\.{3,}|…)\s*(?P<tail>(?:add|per\s+\w+(?:\s+\w+)?|each)?\s*(?:(?P<pct>\d+(?:\.\d+)?)\s*%)?\.?)\s*$",
     re.IGNORECASE,
