@@ -19,8 +19,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from curbside.coverage.ohip.tool import Day, Include, ScheduleGetArgs
+from curbside.coverage.ohip.words import SCHEDULE_WORDS
 
-__all__ = ["Request", "WordIndex", "plan", "stem", "words_of"]
+__all__ = ["Request", "WordIndex", "plan", "schedule_words", "stem", "words_of"]
 
 _CODE_IN_QUESTION = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]\d{3})(?:[ABCabc])?(?![A-Za-z0-9])")
 _DAYS: dict[str, Day] = {
@@ -62,6 +63,11 @@ def stem(word: str) -> str:
 
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
 _PAGE_REF = re.compile(r"\bGP\s?\d+\b", re.I)  # a General Preamble page ("see GP45"), not the GP who bills
+
+
+def schedule_words(words: Iterable[str]) -> list[str]:
+    """``words`` in the Schedule's own vocabulary: 'phone' -> 'telephone', 'er' -> 'emergency', 'department'."""
+    return [w for word in words for w in SCHEDULE_WORDS.get(word, (word,))]
 
 
 def words_of(text: str) -> list[str]:
@@ -189,7 +195,7 @@ def plan(args: ScheduleGetArgs) -> Request:
     mrp = mrp if mrp is not None else spoken_mrp
 
     plain = words_of(_PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", question or "")))
-    content = [stem(w) for w in plain if w not in STOP and len(w) > 2 and not w.isdigit()]
+    content = [stem(w) for w in schedule_words(plain) if w not in STOP and len(w) > 2 and not w.isdigit()]
     if _DAY_AFTER.search(question or ""):
         content.append(stem("following"))  # the Schedule's word: 'day following the hospital admission assessment'
     if question and asks_special_visit(question):

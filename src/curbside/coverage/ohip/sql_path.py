@@ -19,12 +19,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 from curbside.coverage.edition_cache import EditionCache
+from curbside.coverage.ohip.preamble_quotes import PreambleQuote, SentenceIndex
 from curbside.coverage.ohip.query import Request, WordIndex, asks_special_visit, stem, words_of
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
 from curbside.coverage.ohip.words import SPECIALTY_ALIASES
 from curbside.coverage.reader import Cancel
 
-__all__ = ["IndexCache", "SqlFindings", "Specialty", "run_sql_path"]
+__all__ = ["IndexCache", "Indexes", "SqlFindings", "Specialty", "run_sql_path"]
 
 MAX_PRIMARY = 3  # codes whose relatives are looked up
 MAX_RELATED = 8
@@ -54,6 +55,7 @@ class SqlFindings:
     problem: str | None = None  # why the request cannot be answered as asked
     follow_up: str | None = None
     source_chunks: dict[str, list[tuple[str, str, str, str, str, int]]] = field(default_factory=dict)
+    prose: list[PreambleQuote] = field(default_factory=list)  # sentences of the Schedule's prose answering the question
 
     @property
     def codes(self) -> list[str]:
@@ -67,17 +69,30 @@ class SqlFindings:
 Sections = list[tuple[int, str, str, str | None]]
 
 
+@dataclass(frozen=True, slots=True)
+class Indexes:
+    words: WordIndex
+    sections: Sections
+    preamble: list[RuleRow]
+    sentences: SentenceIndex
+
+
 class IndexCache:
-    """The word index, the section list and the General Preamble's rules of the loaded edition, read once
-    per edition."""
+    """The word index, the section list, the General Preamble's rules and the sentence index of the loaded
+    edition, read once per edition."""
 
     def __init__(self) -> None:
-        self._cache: EditionCache[tuple[WordIndex, Sections, list[RuleRow]]] = EditionCache()
+        self._cache: EditionCache[Indexes] = EditionCache()
 
-    def get(self, reader: OhipReader, edition: EditionRecord) -> tuple[WordIndex, Sections, list[RuleRow]]:
+    def get(self, reader: OhipReader, edition: EditionRecord) -> Indexes:
         return self._cache.get(
             (edition.id, edition.loaded_at),
-            lambda: (WordIndex(reader.title_rows()), reader.sections(), reader.preamble_rules()),
+            lambda: Indexes(
+                WordIndex(reader.title_rows()),
+                reader.sections(),
+                reader.preamble_rules(),
+                SentenceIndex(reader.passage_texts()),
+            ),
         )
 
 
@@ -87,7 +102,10 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
         cancel.attach(conn)
         edition = reader.edition()
         out = SqlFindings(edition)
-        index, sections, preamble = cache.get(reader, edition)
+        indexes = cache.get(reader, edition)
+        index, sections, preamble = indexes.words, indexes.sections, indexes.preamble
+        if request.question:
+            out.prose = indexes.sentences.quotes(request.question, list(request.codes))
         out.specialty = _specialty(request, sections, out)
         if out.problem:
             return out
