@@ -41,7 +41,7 @@ _RULE_WORDS = re.compile(
 # words that never identify a service on their own
 STOP = frozenset(
     """
-    a about add after an and any apply applies are as at be been bill billable billed billing
+    a about add after an and any apply applies are as at be been had has bill billable billed billing
     by can claim claimed code codes could day days do does fee fees for from get have hour hours how i if in is it
     its me my of ohip on or patient patients pay per premium premiums service services should the their them then
     there this to under use used was we were what when where which who will with would you your mrp most not no
@@ -232,8 +232,10 @@ class WordIndex:
     def __init__(self, rows: Iterable[tuple[str, str, str]]) -> None:
         self.titles: dict[str, set[str]] = {}
         self.listed: dict[str, set[str]] = {}
+        self.text: dict[str, str] = {}  # title and listings as printed, for the bands in them ('3 patients')
         self.by_word: dict[str, set[str]] = defaultdict(set)
         for code, title, listed in rows:
+            self.text[code] = f"{title} | {listed}"
             self.titles[code] = {stem(w) for w in words_of(title) if w not in STOP}
             self.listed[code] = {stem(w) for w in words_of(listed) if w not in STOP}
             for word in self.titles[code] | self.listed[code]:

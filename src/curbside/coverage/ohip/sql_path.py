@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from curbside.coverage.edition_cache import EditionCache
 from curbside.coverage.ohip.preamble_quotes import PreambleQuote, SentenceIndex
+from curbside.coverage.ohip.quantities import asked_quantities, fit
 from curbside.coverage.ohip.query import Request, WordIndex, asks_special_visit, stem, words_of
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
 from curbside.coverage.ohip.words import SPECIALTY_ALIASES
@@ -29,6 +30,9 @@ __all__ = ["IndexCache", "Indexes", "SqlFindings", "Specialty", "run_sql_path"]
 
 MAX_PRIMARY = 3  # codes whose relatives are looked up
 MAX_RELATED = 8
+POOL = 24  # codes found by words before the setting and stage choose among them
+BAND_POOL = 300  # … and the band: many codes share 'subsequent visit' before C007's 'sixth to thirteenth week'
+BAND_REACH = 0.5  # a code in the asked band goes first if its words score at least this share of the best
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,9 +132,13 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
                 premiums = reader.premium_codes(special_visits=asks_special_visit(request.question))
                 among = premiums if among is None else (among & premiums) or premiums
             words = _service_words(request)
-            out.matched = [code for code, _ in index.match(words, request.top_k, among)] if words else []
-            out.matched = in_setting(out.matched, request.question)
-            out.matched = not_the_other_stage(out.matched, request.question, index.titles)
+            # a wider pool than is answered: the setting, the stage and the number asked choose among codes
+            # whose titles share the same words (K140 / K141 '… shared appointment: 2 / 3 patients')
+            wide = index.match(words, max(BAND_POOL, request.top_k), among) if words else []
+            pool = [code for code, _ in wide[: max(POOL, request.top_k)]]
+            matched = in_setting(pool, request.question)
+            matched = not_the_other_stage(matched, request.question, index.titles)
+            out.matched = in_band(matched, dict(wide), request.question, index.text)[: request.top_k]
             if out.matched:
                 out.match_coverage, out.match_lacking = index.coverage(words, out.matched[0])
             if not out.matched:
@@ -196,6 +204,24 @@ def not_the_other_stage(codes: list[str], question: str | None, titles: dict[str
         if named in said and other not in said:
             out = [c for c in out if other not in titles.get(c, set()) or named in titles.get(c, set())]
     return out
+
+
+def in_band(codes: list[str], scores: dict[str, float], question: str | None, texts: dict[str, str]) -> list[str]:
+    # scores: the wider pool's codes by word score, best first (a code in the band may be found there)
+    """``codes`` without those whose band excludes the number asked (age, week of stay, patients) when another
+    is not excluded ('a 70 year old': K132 '65 years of age and older', not K131 '18 to 64'); a code whose week
+    or patient band holds the number goes first ('8 weeks': C007 'sixth to thirteenth week'). An age band only
+    rules codes out: the Schedule also bands ages in words a number cannot be checked against (K017 'child')."""
+    asked = asked_quantities(question)
+    if not asked or not codes:
+        return codes
+    verdicts = {code: fit(asked, texts.get(code, "")) for code in dict.fromkeys([*codes, *scores])}
+    kept = [c for c in codes if verdicts[c] >= 0] or codes
+    if "age" in asked:
+        return kept
+    best = max(scores.get(code, 0.0) for code in kept)
+    holding = [c for c in scores if verdicts[c] > 0 and scores[c] >= BAND_REACH * best]
+    return holding + [c for c in kept if c not in holding]
 
 
 def headed_rules(rules: list[RuleRow], titles: dict[str, str]) -> list[tuple[str, RuleRow]]:
