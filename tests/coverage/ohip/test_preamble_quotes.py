@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from curbside.coverage.ohip.preamble_quotes import SentenceIndex, asked_kinds
 from curbside.coverage.ohip.quantities import asked_quantities, fit
-from curbside.coverage.ohip.sql_path import in_band
+from curbside.coverage.ohip.sql_path import in_band, setting_first
 
 
 def _passage(doc: str, heading: str, page: str, body: str) -> tuple[str, str, str]:
@@ -130,3 +130,20 @@ def test_an_age_only_rules_codes_out() -> None:
     scores = {"K017": 10.0, "K267": 10.0}
     assert in_band(["K017", "K267"], scores, "well child physical for a 6 year old", texts) == ["K017", "K267"]
     assert in_band(["K017", "K267"], scores, "physical for a 40 year old", texts) == ["K017"]
+
+
+def test_the_setting_named_goes_first_among_codes_scoring_the_same() -> None:
+    scores = {"K682": 24.0, "K683": 24.0, "W010": 24.0, "G511": 18.0}
+    codes = ["K682", "K683", "W010", "G511"]
+    assert setting_first(codes, scores, "monthly management fee for a nursing home patient?")[0] == "W010"
+    assert setting_first(codes, scores, "monthly management fee?") == codes
+
+
+def test_a_long_sentence_is_quoted_where_it_says_what_is_asked() -> None:
+    row = "Applicable Premium Descriptor Premium Payable " + " ".join(
+        f"Premium number {n} - {n}% of fee for virtual service" for n in range(30)
+    )
+    body = f"{row} Focused Practice Psychotherapy Premium - 17% of fee for virtual service. "
+    passages = [_passage("Virtual Care Services", "PREMIUMS", "A70", body)]
+    quotes = SentenceIndex(passages).quotes("how much is the focused practice psychotherapy premium?")
+    assert quotes and "Focused Practice Psychotherapy Premium - 17%" in quotes[0].text

@@ -173,7 +173,7 @@ class SentenceIndex:
             if sentence.text in seen:
                 continue
             seen.add(sentence.text)
-            text = _window(sentence.text, kinds)
+            text = _window(sentence.text, kinds, wanted)
             out.append(PreambleQuote(text, sentence.page, sentence.topic, score / total, sentence.codes))
             if len(out) >= limit:
                 break
@@ -195,12 +195,19 @@ def _under_headings(body: str, page: str) -> list[tuple[str, str, str]]:
     return [(heading, at, "\n".join(lines)) for heading, at, lines in out if any(x.strip() for x in lines)]
 
 
-def _window(text: str, kinds: list[str]) -> str:
-    """``text``, or a long sentence's part around the first thing it says of what is asked."""
+def _window(text: str, kinds: list[str], wanted: list[str]) -> str:
+    """``text``, or a long sentence's part where it says what is asked among the most of the question's words
+    (a premium table's row 'Focused practice psychotherapy premium 17%', not its first row)."""
     if len(text) <= MAX_QUOTE_CHARS:
         return text
-    found = [m.start() for kind in kinds if (m := (SAYS.get(kind) or _SAYS_MORE[kind]).search(text))]
-    start = max(0, min(found, default=0) - MAX_QUOTE_CHARS // 3)
+    spots = [m.start() for kind in kinds for m in (SAYS.get(kind) or _SAYS_MORE[kind]).finditer(text)]
+    reach = MAX_QUOTE_CHARS // 3
+
+    def near(at: int) -> int:
+        return len(set(wanted) & _stems(text[max(0, at - reach) : at + reach]))
+
+    at = max(spots, key=lambda spot: (near(spot), -spot), default=0)
+    start = max(0, at - reach)
     start = text.rfind(" ", 0, start) + 1 if start else 0
     end = text.find(" ", start + MAX_QUOTE_CHARS)
     return ("… " if start else "") + (text[start:end] + " …" if end > 0 else text[start:])

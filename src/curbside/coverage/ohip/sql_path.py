@@ -136,7 +136,7 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
             # whose titles share the same words (K140 / K141 '… shared appointment: 2 / 3 patients')
             wide = index.match(words, max(BAND_POOL, request.top_k), among) if words else []
             pool = [code for code, _ in wide[: max(POOL, request.top_k)]]
-            matched = in_setting(pool, request.question)
+            matched = setting_first(in_setting(pool, request.question), dict(wide), request.question)
             matched = not_the_other_stage(matched, request.question, index.titles)
             out.matched = in_band(matched, dict(wide), request.question, index.text)[: request.top_k]
             if out.matched:
@@ -189,6 +189,16 @@ def in_setting(codes: list[str], question: str | None) -> list[str]:
     if len(named) != 1 or not any(code[0] == named[0] for code in codes):
         return codes
     return [code for code in codes if code[0] not in _SETTING_LETTERS or code[0] == named[0]]
+
+
+def setting_first(codes: list[str], scores: dict[str, float], question: str | None) -> list[str]:
+    """``codes`` with those of the setting the question names ahead of others scoring the same ('monthly
+    management fee for a nursing home patient': W010 before K682 'Opioid Agonist … monthly management fee')."""
+    named = [letter for pattern, letter in _SETTINGS if pattern.search(question or "")]
+    if len(named) != 1:
+        return codes
+    order = {code: n for n, code in enumerate(codes)}
+    return sorted(codes, key=lambda c: (-round(scores.get(c, 0.0), 6), c[0] != named[0], order[c]))
 
 
 # a service's stages: a question that names one is not answered with a code of the other
