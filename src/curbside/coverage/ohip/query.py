@@ -47,7 +47,8 @@ STOP = frozenset(
     there this to under use used was we were what when where which who will with would you your mrp most not no
     responsible physician doctor can't cannot eligible ontario schedule benefits much worth rule rules many often
     times maximum number limit limits session sessions same year years yearly month months week weeks annual
-    annually before drops long minimum
+    annually before drops long minimum what's i'm it's that's who's got came come need needs run put done still also
+    see
     """.split()  # noqa: SIM905 - a word list reads better as text
 ) | frozenset(_DAYS)
 
@@ -62,6 +63,7 @@ def stem(word: str) -> str:
 
 
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
+_AGE = re.compile(r"\b\d{1,3}[- ]?(?:years?|yrs?)[- ]?old\b|\baged? \d{1,3}\b", re.I)
 _PAGE_REF = re.compile(r"\bGP\s?\d+\b", re.I)  # a General Preamble page ("see GP45"), not the GP who bills
 
 
@@ -194,7 +196,8 @@ def plan(args: ScheduleGetArgs) -> Request:
         )
     mrp = mrp if mrp is not None else spoken_mrp
 
-    plain = words_of(_PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", question or "")))
+    # an age ('a 70 year old') selects a band (quantities.py), it names no service
+    plain = words_of(_AGE.sub(" ", _PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", question or ""))))
     content = [stem(w) for w in schedule_words(plain) if w not in STOP and len(w) > 2 and not w.isdigit()]
     if _DAY_AFTER.search(question or ""):
         content.append(stem("following"))  # the Schedule's word: 'day following the hospital admission assessment'
@@ -255,6 +258,12 @@ class WordIndex:
                     scores[code] += self.weight[word] * (2 if word in self.titles[code] else 1)
         ranked = sorted(scores.items(), key=lambda item: (-round(item[1], 9), item[0]))
         return ranked[:limit]
+
+    def distinct(self, words: Iterable[str]) -> list[str]:
+        """``words`` that say what the service is: rarer than the median word (a word no code uses counts as rare)."""
+        weights = sorted(self.weight.values())
+        median = weights[len(weights) // 2] if weights else 1.0
+        return [w for w in words if self.weight.get(w, median) >= median]
 
     def coverage(self, words: Iterable[str], code: str) -> tuple[float, list[str]]:
         """The share of the question's word weight that ``code``'s title holds, and the words it lacks.

@@ -50,6 +50,7 @@ class SqlFindings:
     matched: list[str] = field(default_factory=list)  # found by the question's words
     match_coverage: float | None = None  # share of the question's word weight the first match's title holds
     match_lacking: list[str] = field(default_factory=list)  # the question's words that title lacks
+    lacking_distinct: list[str] = field(default_factory=list)  # … of them, those rarer than the median word
     related: list[str] = field(default_factory=list)
     premiums: list[str] = field(default_factory=list)
     titles: dict[str, str] = field(default_factory=dict)
@@ -141,6 +142,7 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
             out.matched = in_band(matched, dict(wide), request.question, index.text)[: request.top_k]
             if out.matched:
                 out.match_coverage, out.match_lacking = index.coverage(words, out.matched[0])
+                out.lacking_distinct = index.distinct(out.match_lacking)
             if not out.matched:
                 asked = request.question or "the request"
                 out.problem = f"No fee code in the {edition.label} matches {asked!r}."
