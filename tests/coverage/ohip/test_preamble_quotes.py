@@ -147,3 +147,26 @@ def test_a_long_sentence_is_quoted_where_it_says_what_is_asked() -> None:
     passages = [_passage("Virtual Care Services", "PREMIUMS", "A70", body)]
     quotes = SentenceIndex(passages).quotes("how much is the focused practice psychotherapy premium?")
     assert quotes and "Focused Practice Psychotherapy Premium - 17%" in quotes[0].text
+
+
+_COUNSELLING = _passage(  # GP58: numbered rules, the third naming no code but under the second, which does
+    "Psychotherapy, Psychiatric and Counselling Services",
+    "Psychotherapy, Psychiatric and Counselling Services",
+    "GP58",
+    "1. With the exception of the codes listed in the below, no other services are eligible for payment when "
+    "rendered by the same physician the same day as any type of counselling service: E080, G010, K682, K730\n"
+    "2. Individual and group counselling services are limited to 3 units per patient per physician per year at the "
+    "higher fee (K013 or K040 respectively); the amount payable for services rendered in excess of this limit will "
+    "be adjusted to a lesser fee (K033 or K041 respectively).\n"
+    "3. If the patient does not have a pre-booked appointment, the amount payable for this service will be "
+    "adjusted to a lesser assessment fee.",
+)
+
+
+def test_numbered_rules_are_sentences_and_one_under_a_code_counts_for_it() -> None:
+    index = SentenceIndex([_COUNSELLING])
+    limit = index.quotes("how many K013 units per patient per year before it drops to K033?", ["K013", "K033"])
+    assert limit[0].text.startswith("2. Individual and group counselling services are limited to 3 units")
+    booked = index.quotes("no booked appointment, can we still bill K013?", ["K013"])
+    best = max(booked, key=lambda q: q.score)
+    assert best.text.startswith("3. If the patient does not have a pre-booked appointment") and "K013" in best.codes

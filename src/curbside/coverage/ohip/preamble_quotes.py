@@ -27,7 +27,8 @@ CONTEXT_SENTENCES = 8  # the rules under a heading lead in with what they are ab
 # psychotherapy premium is payable automatically …', then definitions, then 'increased by 17%'
 QUANTITY_BONUS = 0.15  # of the question's word weight
 KIND_BONUS = 0.05
-CODE_WEIGHT = 2.0  # a code the question names, in median word weights
+CODE_WEIGHT = 2.0  # a code the question names, in median word weights (half when named the sentence before)
+CONTEXT_CODES = 1
 MIN_SENTENCE_CHARS = 30
 
 # kinds of question the code's own rule quotes do not cover: a premium's percentage, what goes on the claim
@@ -45,12 +46,14 @@ _PAGE_MARK = re.compile(r"^\x00page (\S+)$")  # where a run of passages turns a 
 _PAGE = re.compile(r"\[([A-Z]{1,2}\d+)\]")
 _SPLIT = re.compile(
     r"(?<=[.;\]])\s+(?=(?:\d{1,2}\.\s?)?[A-Z\"“\[])|\s+(?=\[Commentary)"
-    r"|(?<=[a-z)])\s+(?=\d{1,2}\.\s[A-Z][a-z]+\s)"  # '… 16 years of age 2. Despite any other provision …'
+    r"|(?<=[a-z)\d])\s+(?=\d{1,2}\.\s[A-Z][a-z]+\s)"  # '… 16 years of age 2. Despite …', '… K730 2. Individual …'
 )
 _LIST_MARK = re.compile(
     r"(?:^|\s)(?:[a-z]|[ivx]{1,4}|\d{1,2})\.$"
 )  # 'a.', 'ii.', '3.' end a fragment: not a sentence end
-_LISTING_LINE = re.compile(r"^#? ?[A-Z]\d{3} [^\n]*: (\$[\d,.]+|fee unknown|I\.C\.?|add [\d.]+%)", re.M)
+_LISTING_LINE = re.compile(
+    r"^#? ?[A-Z]\d{3} [^\n]*: (\$[\d,.]+|fee unknown|fee not aligned[^\n]*|I\.C\.?|add [\d.]+%)", re.M
+)
 _QUANTITY = re.compile(
     r"\b(\d+|one|two|three|four|five|six)\s*(\(\d+\)\s*)?(minutes?|units?|services?|per|months?|weeks?|days?|hours?|%|per cent)|\d%",
     re.I,
@@ -68,7 +71,7 @@ class PreambleQuote:
     page: str
     topic: str  # the headings it sits under, 'GP: Consultations > CONSULTATION'
     score: float  # share of the question's word weight the sentence and its headings hold
-    codes: frozenset[str]  # the codes the whole sentence names
+    codes: frozenset[str]  # the codes the whole sentence (or the one before it) names
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +80,9 @@ class _Sentence:
     page: str
     topic: str
     words: frozenset[str]
-    topic_words: frozenset[str]  # its headings' words and the sentence before's
+    topic_words: frozenset[str]  # its headings' words and the sentences before's
     codes: frozenset[str]
+    codes_near: frozenset[str]  # named by the sentence before it (a numbered rule under rules naming them)
 
 
 def asked_kinds(question: str) -> list[str]:
@@ -116,6 +120,7 @@ class SentenceIndex:
         self.sentences: list[_Sentence] = []
         for topic, first_page, body in _runs(passages):
             before: list[frozenset[str]] = []
+            codes_before: list[frozenset[str]] = []
             for heading, page, part in _under_headings(body, first_page):
                 words_of_topic = _stems(f"{topic} {heading}")
                 for raw in _sentences(" ".join(_LISTING_LINE.sub(" ", part).split())):
@@ -125,15 +130,20 @@ class SentenceIndex:
                     # the sentences before are its context: '… following a written request …' | 'In the event these
                     # requirements are not met, … a lesser assessment fee.'
                     context = words_of_topic.union(*before[-CONTEXT_SENTENCES:])
-                    self.sentences.append(_Sentence(raw, page, topic, words, context, codes))
+                    near = frozenset().union(*codes_before[-CONTEXT_CODES:])
+                    self.sentences.append(_Sentence(raw, page, topic, words, context, codes, near - codes))
                     before.append(words)
+                    codes_before.append(codes)
         self.by_word: dict[str, list[int]] = defaultdict(list)
         self.by_code: dict[str, list[int]] = defaultdict(list)
+        self.near_code: dict[str, list[int]] = defaultdict(list)
         for n, sentence in enumerate(self.sentences):
             for word in sentence.words | sentence.topic_words:
                 self.by_word[word].append(n)
             for code in sentence.codes:
                 self.by_code[code].append(n)
+            for code in sentence.codes_near:
+                self.near_code[code].append(n)
         total = max(len(self.sentences), 1)
         self.weight = {word: math.log(1 + total / len(ns)) for word, ns in self.by_word.items()}
         weights = sorted(self.weight.values())
@@ -153,6 +163,8 @@ class SentenceIndex:
         for code in codes:
             for n in self.by_code.get(code, ()):
                 scores[n] += code_weight
+            for n in self.near_code.get(code, ()):
+                scores[n] += code_weight / 2
         for word in wanted:
             weight = self.weight.get(word, 0.0)
             for n in self.by_word.get(word, ()):
@@ -174,7 +186,9 @@ class SentenceIndex:
                 continue
             seen.add(sentence.text)
             text = _window(sentence.text, kinds, wanted)
-            out.append(PreambleQuote(text, sentence.page, sentence.topic, score / total, sentence.codes))
+            out.append(
+                PreambleQuote(text, sentence.page, sentence.topic, score / total, sentence.codes | sentence.codes_near)
+            )
             if len(out) >= limit:
                 break
         return out

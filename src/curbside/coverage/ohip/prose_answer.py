@@ -42,7 +42,8 @@ def with_prose(result: ScheduleGetResult, request: Request, sql: SqlFindings | N
         named = [q for q in quotes if q.codes & set(request.codes)]
         if not named or (primary and rule_quotes(request.question, sql.rules.get(primary[0], []))):
             return result
-        result.summary = _before_source(result.summary, _quoted(named[:1]))
+        best_named = max(named, key=lambda q: q.score)  # the words decide among sentences naming the code
+        result.summary = _before_source(result.summary, _quoted([best_named]))
         return result
     strong = bool(primary) and (sql.match_coverage is None or sql.match_coverage >= WEAK_MATCH)
     if strong and _ASKS_CODE.search(request.question):

@@ -110,7 +110,7 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
         indexes = cache.get(reader, edition)
         index, sections, preamble = indexes.words, indexes.sections, indexes.preamble
         if request.question:
-            out.prose = indexes.sentences.quotes(request.question, list(request.codes))
+            out.prose = indexes.sentences.quotes(request.question, list(request.codes), limit=4)
         out.specialty = _specialty(request, sections, out)
         if out.problem:
             return out
