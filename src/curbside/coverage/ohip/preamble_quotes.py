@@ -42,6 +42,7 @@ _SAYS_MORE = {
 }
 _CODE = re.compile(r"(?<![A-Za-z0-9])([A-Z]\d{3})(?![0-9])")
 _HEADING_LINE = re.compile(r"^[A-Z][A-Z'’,/&() -]{8,80}$")  # a line in capitals: a heading
+_KINDS = (*ASKS, *_ASKS_MORE)
 _PAGE_MARK = re.compile(r"^\x00page (\S+)$")  # where a run of passages turns a page
 _PAGE = re.compile(r"\[([A-Z]{1,2}\d+)\]")
 _SPLIT = re.compile(
@@ -83,6 +84,8 @@ class _Sentence:
     topic_words: frozenset[str]  # its headings' words and the sentences before's
     codes: frozenset[str]
     codes_near: frozenset[str]  # named by the sentence before it (a numbered rule under rules naming them)
+    says: frozenset[str]  # the kinds of thing it states: limit, time, payable, percent, claim
+    quantity: bool  # it states a quantity ('3 units', '20 minutes', '17%')
 
 
 def asked_kinds(question: str) -> list[str]:
@@ -131,7 +134,11 @@ class SentenceIndex:
                     # requirements are not met, … a lesser assessment fee.'
                     context = words_of_topic.union(*before[-CONTEXT_SENTENCES:])
                     near = frozenset().union(*codes_before[-CONTEXT_CODES:])
-                    self.sentences.append(_Sentence(raw, page, topic, words, context, codes, near - codes))
+                    says = frozenset(kind for kind in _KINDS if _says(kind, raw))  # read once, not per question
+                    quantity = bool(_QUANTITY.search(raw))
+                    self.sentences.append(
+                        _Sentence(raw, page, topic, words, context, codes, near - codes, says, quantity)
+                    )
                     before.append(words)
                     codes_before.append(codes)
         self.by_word: dict[str, list[int]] = defaultdict(list)
@@ -172,11 +179,12 @@ class SentenceIndex:
                 scores[n] += weight if word in self.sentences[n].words else weight / 2
         ranked: list[tuple[float, int, int]] = []
         for n, score in scores.items():
-            says = sum(_says(kind, self.sentences[n].text) for kind in kinds)
+            sentence = self.sentences[n]
+            says = len(sentence.says.intersection(kinds))
             if says:
                 # then the sentence that states a quantity, then says more of what is asked, then the shorter
-                bonus = QUANTITY_BONUS * bool(_QUANTITY.search(self.sentences[n].text)) + KIND_BONUS * says
-                ranked.append((score + bonus * total, len(self.sentences[n].text), n))
+                bonus = QUANTITY_BONUS * sentence.quantity + KIND_BONUS * says
+                ranked.append((score + bonus * total, len(sentence.text), n))
         ranked.sort(key=lambda item: (-item[0], item[1], item[2]))
         out: list[PreambleQuote] = []
         seen: set[str] = set()

@@ -227,10 +227,11 @@ def in_band(codes: list[str], scores: dict[str, float], question: str | None, te
     asked = asked_quantities(question)
     if not asked or not codes:
         return codes
-    verdicts = {code: fit(asked, texts.get(code, "")) for code in dict.fromkeys([*codes, *scores])}
+    verdicts = {code: fit(asked, texts.get(code, "")) for code in codes}
     kept = [c for c in codes if verdicts[c] >= 0] or codes
     if "age" in asked:
         return kept
+    verdicts |= {code: fit(asked, texts.get(code, "")) for code in scores if code not in verdicts}
     best = max(scores.get(code, 0.0) for code in kept)
     holding = [c for c in scores if verdicts[c] > 0 and scores[c] >= BAND_REACH * best]
     return holding + [c for c in kept if c not in holding]
