@@ -19,8 +19,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from curbside.coverage.ohip.tool import Day, Include, ScheduleGetArgs
+from curbside.coverage.ohip.words import SCHEDULE_WORDS
 
-__all__ = ["Request", "WordIndex", "plan", "stem", "words_of"]
+__all__ = ["Request", "WordIndex", "plan", "schedule_words", "stem", "words_of"]
 
 _CODE_IN_QUESTION = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]\d{3})(?:[ABCabc])?(?![A-Za-z0-9])")
 _DAYS: dict[str, Day] = {
@@ -40,13 +41,14 @@ _RULE_WORDS = re.compile(
 # words that never identify a service on their own
 STOP = frozenset(
     """
-    a about add after an and any apply applies are as at be been bill billable billed billing
+    a about add after an and any apply applies are as at be been had has bill billable billed billing
     by can claim claimed code codes could day days do does fee fees for from get have hour hours how i if in is it
     its me my of ohip on or patient patients pay per premium premiums service services should the their them then
     there this to under use used was we were what when where which who will with would you your mrp most not no
     responsible physician doctor can't cannot eligible ontario schedule benefits much worth rule rules many often
     times maximum number limit limits session sessions same year years yearly month months week weeks annual
-    annually before drops long minimum
+    annually before drops long minimum what's i'm it's that's who's got came come need needs run put done still also
+    see
     """.split()  # noqa: SIM905 - a word list reads better as text
 ) | frozenset(_DAYS)
 
@@ -61,7 +63,13 @@ def stem(word: str) -> str:
 
 
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
+_AGE = re.compile(r"\b\d{1,3}[- ]?(?:years?|yrs?)[- ]?old\b|\baged? \d{1,3}\b", re.I)
 _PAGE_REF = re.compile(r"\bGP\s?\d+\b", re.I)  # a General Preamble page ("see GP45"), not the GP who bills
+
+
+def schedule_words(words: Iterable[str]) -> list[str]:
+    """``words`` in the Schedule's own vocabulary: 'phone' -> 'telephone', 'er' -> 'emergency', 'department'."""
+    return [w for word in words for w in SCHEDULE_WORDS.get(word, (word,))]
 
 
 def words_of(text: str) -> list[str]:
@@ -188,8 +196,9 @@ def plan(args: ScheduleGetArgs) -> Request:
         )
     mrp = mrp if mrp is not None else spoken_mrp
 
-    plain = words_of(_PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", question or "")))
-    content = [stem(w) for w in plain if w not in STOP and len(w) > 2 and not w.isdigit()]
+    # an age ('a 70 year old') selects a band (quantities.py), it names no service
+    plain = words_of(_AGE.sub(" ", _PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", question or ""))))
+    content = [stem(w) for w in schedule_words(plain) if w not in STOP and len(w) > 2 and not w.isdigit()]
     if _DAY_AFTER.search(question or ""):
         content.append(stem("following"))  # the Schedule's word: 'day following the hospital admission assessment'
     if question and asks_special_visit(question):
@@ -226,8 +235,10 @@ class WordIndex:
     def __init__(self, rows: Iterable[tuple[str, str, str]]) -> None:
         self.titles: dict[str, set[str]] = {}
         self.listed: dict[str, set[str]] = {}
+        self.text: dict[str, str] = {}  # title and listings as printed, for the bands in them ('3 patients')
         self.by_word: dict[str, set[str]] = defaultdict(set)
         for code, title, listed in rows:
+            self.text[code] = f"{title} | {listed}"
             self.titles[code] = {stem(w) for w in words_of(title) if w not in STOP}
             self.listed[code] = {stem(w) for w in words_of(listed) if w not in STOP}
             for word in self.titles[code] | self.listed[code]:
@@ -247,6 +258,12 @@ class WordIndex:
                     scores[code] += self.weight[word] * (2 if word in self.titles[code] else 1)
         ranked = sorted(scores.items(), key=lambda item: (-round(item[1], 9), item[0]))
         return ranked[:limit]
+
+    def distinct(self, words: Iterable[str]) -> list[str]:
+        """``words`` that say what the service is: rarer than the median word (a word no code uses counts as rare)."""
+        weights = sorted(self.weight.values())
+        median = weights[len(weights) // 2] if weights else 1.0
+        return [w for w in words if self.weight.get(w, median) >= median]
 
     def coverage(self, words: Iterable[str], code: str) -> tuple[float, list[str]]:
         """The share of the question's word weight that ``code``'s title holds, and the words it lacks.

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from curbside.coverage.ohip.query import STOP, stem, words_of
 from curbside.coverage.ohip.store import RuleRow
 
-__all__ = ["RuleQuote", "rule_quotes"]
+__all__ = ["ASKS", "SAYS", "RuleQuote", "rule_quotes"]
 
 MAX_QUOTES = 2
 
 # what the question asks -> what a sentence answering it says
-_ASKS = {
+ASKS = {
     "limit": re.compile(
         r"\b(how (many|often)|per (year|week|day|month|patient)|limit\w*|maximum|max|each year|a year|annual\w*|"
         r"drops?|before)\b",
@@ -32,7 +32,7 @@ _ASKS = {
         re.I,
     ),
 }
-_SAYS = {
+SAYS = {
     "limit": re.compile(
         r"\b(limited to|maximum of|per (patient|physician|provider)\b[^.]*\bperiod|per (week|day|month|year)|"
         r"\d+ (units?|services?|per)|one per|two per|three per|first (two|three|\w+) units)",
@@ -64,7 +64,7 @@ def rule_quotes(question: str | None, rules: Iterable[RuleRow]) -> list[RuleQuot
     """Up to two sentences of ``rules`` (a code's own rule blocks) that answer what ``question`` asks."""
     if not question:
         return []
-    asked = [kind for kind, pattern in _ASKS.items() if pattern.search(question)]
+    asked = [kind for kind, pattern in ASKS.items() if pattern.search(question)]
     if not asked:
         return []
     wanted = {stem(w) for w in words_of(question) if w not in STOP} - _GENERIC
@@ -76,7 +76,7 @@ def rule_quotes(question: str | None, rules: Iterable[RuleRow]) -> list[RuleQuot
             if len(text) < 20 or not text[:1].isupper() or text in seen:
                 continue  # a fragment the block split mid-sentence ('G310, G313) and …') is not quoted
             seen.add(text)
-            says = [kind for kind in asked if _SAYS[kind].search(text)]
+            says = [kind for kind in asked if SAYS[kind].search(text)]
             if not says:
                 continue
             shared = len(wanted & {stem(w) for w in words_of(text)})

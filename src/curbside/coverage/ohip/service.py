@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from curbside.coverage.ohip.merge import merge
 from curbside.coverage.ohip.passages import NAMESPACE
+from curbside.coverage.ohip.prose_answer import cap_unspecific, with_prose
 from curbside.coverage.ohip.query import plan
 from curbside.coverage.ohip.search_path import run_search_path
 from curbside.coverage.ohip.sql_path import IndexCache, SqlFindings, run_sql_path
@@ -49,7 +50,8 @@ class OhipService(SourceService[OhipReader]):
         )
         if found.sql is not None:
             found.trace[0].detail = _detail(found.sql)
-        return merge(request, found.sql, found.search, found.trace)
+        result = merge(request, found.sql, found.search, found.trace)
+        return with_prose(cap_unspecific(result, request, found.sql), request, found.sql)
 
 
 def _detail(sql: SqlFindings) -> str:

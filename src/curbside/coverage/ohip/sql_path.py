@@ -19,15 +19,20 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 from curbside.coverage.edition_cache import EditionCache
+from curbside.coverage.ohip.preamble_quotes import PreambleQuote, SentenceIndex
+from curbside.coverage.ohip.quantities import asked_quantities, fit
 from curbside.coverage.ohip.query import Request, WordIndex, asks_special_visit, stem, words_of
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
 from curbside.coverage.ohip.words import SPECIALTY_ALIASES
 from curbside.coverage.reader import Cancel
 
-__all__ = ["IndexCache", "SqlFindings", "Specialty", "run_sql_path"]
+__all__ = ["IndexCache", "Indexes", "SqlFindings", "Specialty", "run_sql_path"]
 
 MAX_PRIMARY = 3  # codes whose relatives are looked up
 MAX_RELATED = 8
+POOL = 24  # codes found by words before the setting and stage choose among them
+BAND_POOL = 300  # … and the band: many codes share 'subsequent visit' before C007's 'sixth to thirteenth week'
+BAND_REACH = 0.5  # a code in the asked band goes first if its words score at least this share of the best
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +50,7 @@ class SqlFindings:
     matched: list[str] = field(default_factory=list)  # found by the question's words
     match_coverage: float | None = None  # share of the question's word weight the first match's title holds
     match_lacking: list[str] = field(default_factory=list)  # the question's words that title lacks
+    lacking_distinct: list[str] = field(default_factory=list)  # … of them, those rarer than the median word
     related: list[str] = field(default_factory=list)
     premiums: list[str] = field(default_factory=list)
     titles: dict[str, str] = field(default_factory=dict)
@@ -54,6 +60,7 @@ class SqlFindings:
     problem: str | None = None  # why the request cannot be answered as asked
     follow_up: str | None = None
     source_chunks: dict[str, list[tuple[str, str, str, str, str, int]]] = field(default_factory=dict)
+    prose: list[PreambleQuote] = field(default_factory=list)  # sentences of the Schedule's prose answering the question
 
     @property
     def codes(self) -> list[str]:
@@ -67,17 +74,30 @@ class SqlFindings:
 Sections = list[tuple[int, str, str, str | None]]
 
 
+@dataclass(frozen=True, slots=True)
+class Indexes:
+    words: WordIndex
+    sections: Sections
+    preamble: list[RuleRow]
+    sentences: SentenceIndex
+
+
 class IndexCache:
-    """The word index, the section list and the General Preamble's rules of the loaded edition, read once
-    per edition."""
+    """The word index, the section list, the General Preamble's rules and the sentence index of the loaded
+    edition, read once per edition."""
 
     def __init__(self) -> None:
-        self._cache: EditionCache[tuple[WordIndex, Sections, list[RuleRow]]] = EditionCache()
+        self._cache: EditionCache[Indexes] = EditionCache()
 
-    def get(self, reader: OhipReader, edition: EditionRecord) -> tuple[WordIndex, Sections, list[RuleRow]]:
+    def get(self, reader: OhipReader, edition: EditionRecord) -> Indexes:
         return self._cache.get(
             (edition.id, edition.loaded_at),
-            lambda: (WordIndex(reader.title_rows()), reader.sections(), reader.preamble_rules()),
+            lambda: Indexes(
+                WordIndex(reader.title_rows()),
+                reader.sections(),
+                reader.preamble_rules(),
+                SentenceIndex(reader.passage_texts()),
+            ),
         )
 
 
@@ -87,7 +107,10 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
         cancel.attach(conn)
         edition = reader.edition()
         out = SqlFindings(edition)
-        index, sections, preamble = cache.get(reader, edition)
+        indexes = cache.get(reader, edition)
+        index, sections, preamble = indexes.words, indexes.sections, indexes.preamble
+        if request.question:
+            out.prose = indexes.sentences.quotes(request.question, list(request.codes), limit=4)
         out.specialty = _specialty(request, sections, out)
         if out.problem:
             return out
@@ -110,11 +133,16 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
                 premiums = reader.premium_codes(special_visits=asks_special_visit(request.question))
                 among = premiums if among is None else (among & premiums) or premiums
             words = _service_words(request)
-            out.matched = [code for code, _ in index.match(words, request.top_k, among)] if words else []
-            out.matched = in_setting(out.matched, request.question)
-            out.matched = not_the_other_stage(out.matched, request.question, index.titles)
+            # a wider pool than is answered: the setting, the stage and the number asked choose among codes
+            # whose titles share the same words (K140 / K141 '… shared appointment: 2 / 3 patients')
+            wide = index.match(words, max(BAND_POOL, request.top_k), among) if words else []
+            pool = [code for code, _ in wide[: max(POOL, request.top_k)]]
+            matched = setting_first(in_setting(pool, request.question), dict(wide), request.question)
+            matched = not_the_other_stage(matched, request.question, index.titles)
+            out.matched = in_band(matched, dict(wide), request.question, index.text)[: request.top_k]
             if out.matched:
                 out.match_coverage, out.match_lacking = index.coverage(words, out.matched[0])
+                out.lacking_distinct = index.distinct(out.match_lacking)
             if not out.matched:
                 asked = request.question or "the request"
                 out.problem = f"No fee code in the {edition.label} matches {asked!r}."
@@ -165,6 +193,16 @@ def in_setting(codes: list[str], question: str | None) -> list[str]:
     return [code for code in codes if code[0] not in _SETTING_LETTERS or code[0] == named[0]]
 
 
+def setting_first(codes: list[str], scores: dict[str, float], question: str | None) -> list[str]:
+    """``codes`` with those of the setting the question names ahead of others scoring the same ('monthly
+    management fee for a nursing home patient': W010 before K682 'Opioid Agonist … monthly management fee')."""
+    named = [letter for pattern, letter in _SETTINGS if pattern.search(question or "")]
+    if len(named) != 1:
+        return codes
+    order = {code: n for n, code in enumerate(codes)}
+    return sorted(codes, key=lambda c: (-round(scores.get(c, 0.0), 6), c[0] != named[0], order[c]))
+
+
 # a service's stages: a question that names one is not answered with a code of the other
 _STAGES = ((stem("initial"), stem("follow")), (stem("follow"), stem("initial")))
 
@@ -178,6 +216,25 @@ def not_the_other_stage(codes: list[str], question: str | None, titles: dict[str
         if named in said and other not in said:
             out = [c for c in out if other not in titles.get(c, set()) or named in titles.get(c, set())]
     return out
+
+
+def in_band(codes: list[str], scores: dict[str, float], question: str | None, texts: dict[str, str]) -> list[str]:
+    # scores: the wider pool's codes by word score, best first (a code in the band may be found there)
+    """``codes`` without those whose band excludes the number asked (age, week of stay, patients) when another
+    is not excluded ('a 70 year old': K132 '65 years of age and older', not K131 '18 to 64'); a code whose week
+    or patient band holds the number goes first ('8 weeks': C007 'sixth to thirteenth week'). An age band only
+    rules codes out: the Schedule also bands ages in words a number cannot be checked against (K017 'child')."""
+    asked = asked_quantities(question)
+    if not asked or not codes:
+        return codes
+    verdicts = {code: fit(asked, texts.get(code, "")) for code in codes}
+    kept = [c for c in codes if verdicts[c] >= 0] or codes
+    if "age" in asked:
+        return kept
+    verdicts |= {code: fit(asked, texts.get(code, "")) for code in scores if code not in verdicts}
+    best = max(scores.get(code, 0.0) for code in kept)
+    holding = [c for c in scores if verdicts[c] > 0 and scores[c] >= BAND_REACH * best]
+    return holding + [c for c in kept if c not in holding]
 
 
 def headed_rules(rules: list[RuleRow], titles: dict[str, str]) -> list[tuple[str, RuleRow]]:

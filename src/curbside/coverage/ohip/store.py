@@ -293,6 +293,16 @@ class OhipReader(ThreadReader):
         """(key, part, title, specialty) of every section."""
         return list(self.connection().execute("SELECT section_key, part, title, specialty FROM ohip_sections"))
 
+    def passage_texts(self) -> list[tuple[str, str, str]]:
+        """(doc_key, section_path, text) of every current Schedule passage, in stored order."""
+        return list(
+            self.connection().execute(
+                "SELECT d.doc_key, c.section_path, c.text FROM chunks c "
+                "JOIN documents d ON d.current_version_id = c.version_id WHERE d.namespace = ? ORDER BY c.id",
+                (NAMESPACE,),
+            )
+        )
+
     def source_chunks(self, needle: str, limit: int = 2) -> list[PassageRow]:
         """Current Schedule passages containing ``needle``."""
         return self.passages_containing(NAMESPACE, needle, limit)

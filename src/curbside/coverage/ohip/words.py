@@ -7,7 +7,7 @@ practitioner nouns a question uses ('anesthesiologist', 'internist').
 
 from __future__ import annotations
 
-__all__ = ["SPECIALTY_ALIASES"]
+__all__ = ["SCHEDULE_WORDS", "SPECIALTY_ALIASES"]
 
 # alias (lower case, words separated by one space) -> specialty code in the Schedule's table of contents
 SPECIALTY_ALIASES: dict[str, str] = {
@@ -54,4 +54,11 @@ SPECIALTY_ALIASES: dict[str, str] = {
         "64": "general thoracic surgery|thoracic surgery|thoracic surgeon",
     }.items()
     for alias in aliases.split("|")
+}
+
+# a clerk's everyday word -> the word the Schedule uses for the same thing (not a service or a code: the
+# Schedule writes 'telephone' where people say 'phone', 'emergency department' where they say 'ER')
+SCHEDULE_WORDS: dict[str, tuple[str, ...]] = {
+    "phone": ("telephone",),
+    "er": ("emergency", "department"),
 }

@@ -1,0 +1,264 @@
+"""Sentences of the Schedule's own prose that answer a payment question naming no code.
+
+"How often can the same doctor bill a consultation for the same diagnosis?", "what percentage of the
+in-person fee is paid for a phone visit?", "how much is the hospitalist premium?" are answered by one
+sentence of the General Preamble or of a section's definitions, not by a fee code. The index holds every
+sentence of the stored Schedule passages (joined back across passage boundaries, which cut mid-sentence),
+each with its page and the headings it sits under. A question is matched to the sentences that say the kind
+of thing it asks (a limit, a time, whether it is payable, a percentage, a claim indicator) and share the
+most of its words by weight; the sentence is quoted with its page, never paraphrased.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from curbside.coverage.ohip.query import STOP, schedule_words, stem, words_of
+from curbside.coverage.ohip.rule_quotes import ASKS, SAYS
+
+__all__ = ["LABEL", "PreambleQuote", "SentenceIndex", "asked_kinds"]
+
+MAX_QUOTE_CHARS = 600
+CONTEXT_SENTENCES = 8  # the rules under a heading lead in with what they are about: 'The focused practice
+# psychotherapy premium is payable automatically …', then definitions, then 'increased by 17%'
+QUANTITY_BONUS = 0.15  # of the question's word weight
+KIND_BONUS = 0.05
+CODE_WEIGHT = 2.0  # a code the question names, in median word weights (half when named the sentence before)
+CONTEXT_CODES = 1
+MIN_SENTENCE_CHARS = 30
+
+# kinds of question the code's own rule quotes do not cover: a premium's percentage, what goes on the claim
+_ASKS_MORE = {
+    "percent": re.compile(r"\b(percent\w*|per cent|premium)\b|%", re.I),
+    "claim": re.compile(r"\b(indicator|suffix|on the claim)\b", re.I),
+}
+_SAYS_MORE = {
+    "percent": re.compile(r"\d+(\.\d+)?\s?%|\d+ per cent", re.I),
+    "claim": re.compile(r"\b(indicator|identif\w+|suffix)\b", re.I),
+}
+_CODE = re.compile(r"(?<![A-Za-z0-9])([A-Z]\d{3})(?![0-9])")
+_HEADING_LINE = re.compile(r"^[A-Z][A-Z'’,/&() -]{8,80}$")  # a line in capitals: a heading
+_KINDS = (*ASKS, *_ASKS_MORE)
+_PAGE_MARK = re.compile(r"^\x00page (\S+)$")  # where a run of passages turns a page
+_PAGE = re.compile(r"\[([A-Z]{1,2}\d+)\]")
+_SPLIT = re.compile(
+    r"(?<=[.;\]])\s+(?=(?:\d{1,2}\.\s?)?[A-Z\"“\[])|\s+(?=\[Commentary)"
+    r"|(?<=[a-z)\d])\s+(?=\d{1,2}\.\s[A-Z][a-z]+\s)"  # '… 16 years of age 2. Despite …', '… K730 2. Individual …'
+)
+_LIST_MARK = re.compile(
+    r"(?:^|\s)(?:[a-z]|[ivx]{1,4}|\d{1,2})\.$"
+)  # 'a.', 'ii.', '3.' end a fragment: not a sentence end
+_LISTING_LINE = re.compile(
+    r"^#? ?[A-Z]\d{3} [^\n]*: (\$[\d,.]+|fee unknown|fee not aligned[^\n]*|I\.C\.?|add [\d.]+%)", re.M
+)
+_QUANTITY = re.compile(
+    r"\b(\d+|one|two|three|four|five|six)\s*(\(\d+\)\s*)?(minutes?|units?|services?|per|months?|weeks?|days?|hours?|%|per cent)|\d%",
+    re.I,
+)
+LABEL = re.compile(r"^(definitions?|payment rules|notes?|commentary|claims submission instructions?)\s*:?\s*$", re.I)
+# which premium is asked matters here: 'age premium', 'hospitalist premium' (a code's title rarely says it)
+_STOP = STOP - {"premium", "premiums"}
+_PERCENTAGE = stem("percentage")
+_GENERIC = frozenset(stem(w) for w in "patient patients physician doctor service services fee fees".split())
+
+
+@dataclass(frozen=True, slots=True)
+class PreambleQuote:
+    text: str
+    page: str
+    topic: str  # the headings it sits under, 'GP: Consultations > CONSULTATION'
+    score: float  # share of the question's word weight the sentence and its headings hold
+    codes: frozenset[str]  # the codes the whole sentence (or the one before it) names
+
+
+@dataclass(frozen=True, slots=True)
+class _Sentence:
+    text: str
+    page: str
+    topic: str
+    words: frozenset[str]
+    topic_words: frozenset[str]  # its headings' words and the sentences before's
+    codes: frozenset[str]
+    codes_near: frozenset[str]  # named by the sentence before it (a numbered rule under rules naming them)
+    says: frozenset[str]  # the kinds of thing it states: limit, time, payable, percent, claim
+    quantity: bool  # it states a quantity ('3 units', '20 minutes', '17%')
+
+
+def asked_kinds(question: str) -> list[str]:
+    """What a question asks for that a sentence can state: limit, time, payable, percent, claim."""
+    kinds = [kind for kind, pattern in ASKS.items() if pattern.search(question)]
+    return kinds + [kind for kind, pattern in _ASKS_MORE.items() if pattern.search(question)]
+
+
+def _says(kind: str, text: str) -> bool:
+    return bool((SAYS.get(kind) or _SAYS_MORE[kind]).search(text))
+
+
+def _stems(text: str) -> frozenset[str]:
+    words = {stem(w) for w in schedule_words(words_of(text)) if w not in _STOP and len(w) > 2}
+    if _SAYS_MORE["percent"].search(text):
+        words.add(_PERCENTAGE)  # '85%' is a percentage
+    return frozenset(words)
+
+
+def _sentences(body: str) -> list[str]:
+    out: list[str] = []
+    for piece in _SPLIT.split(body):
+        if out and _LIST_MARK.search(out[-1]):
+            out[-1] = f"{out[-1]} {piece}"
+        else:
+            out.append(piece)
+    return out
+
+
+class SentenceIndex:
+    """Every sentence of the Schedule's passages, with its page and headings, findable by its words."""
+
+    def __init__(self, passages: Iterable[tuple[str, str, str]]) -> None:
+        """``passages``: (doc_key, section_path, text) in stored order (a passage's text starts with its title path)."""
+        self.sentences: list[_Sentence] = []
+        for topic, first_page, body in _runs(passages):
+            before: list[frozenset[str]] = []
+            codes_before: list[frozenset[str]] = []
+            for heading, page, part in _under_headings(body, first_page):
+                words_of_topic = _stems(f"{topic} {heading}")
+                for raw in _sentences(" ".join(_LISTING_LINE.sub(" ", part).split())):
+                    if len(raw) < MIN_SENTENCE_CHARS:
+                        continue
+                    words, codes = _stems(raw), frozenset(_CODE.findall(raw))
+                    # the sentences before are its context: '… following a written request …' | 'In the event these
+                    # requirements are not met, … a lesser assessment fee.'
+                    context = words_of_topic.union(*before[-CONTEXT_SENTENCES:])
+                    near = frozenset().union(*codes_before[-CONTEXT_CODES:])
+                    says = frozenset(kind for kind in _KINDS if _says(kind, raw))  # read once, not per question
+                    quantity = bool(_QUANTITY.search(raw))
+                    self.sentences.append(
+                        _Sentence(raw, page, topic, words, context, codes, near - codes, says, quantity)
+                    )
+                    before.append(words)
+                    codes_before.append(codes)
+        self.by_word: dict[str, list[int]] = defaultdict(list)
+        self.by_code: dict[str, list[int]] = defaultdict(list)
+        self.near_code: dict[str, list[int]] = defaultdict(list)
+        for n, sentence in enumerate(self.sentences):
+            for word in sentence.words | sentence.topic_words:
+                self.by_word[word].append(n)
+            for code in sentence.codes:
+                self.by_code[code].append(n)
+            for code in sentence.codes_near:
+                self.near_code[code].append(n)
+        total = max(len(self.sentences), 1)
+        self.weight = {word: math.log(1 + total / len(ns)) for word, ns in self.by_word.items()}
+        weights = sorted(self.weight.values())
+        self.median = weights[len(weights) // 2] if weights else 1.0
+
+    def quotes(self, question: str, codes: Iterable[str] = (), limit: int = 2) -> list[PreambleQuote]:
+        """The sentences that say what ``question`` asks and share the most of its words (and the ``codes`` it
+        names), best first."""
+        kinds = asked_kinds(question)
+        wanted = [w for w in dict.fromkeys(_stems(_CODE.sub(" ", question))) if w not in _GENERIC]
+        codes = list(dict.fromkeys(codes))
+        if not kinds or not (wanted or codes):
+            return []
+        code_weight = CODE_WEIGHT * self.median  # a code named is worth two ordinary words
+        total = sum(self.weight.get(w, self.median) for w in wanted) + code_weight * len(codes)
+        scores: dict[int, float] = defaultdict(float)
+        for code in codes:
+            for n in self.by_code.get(code, ()):
+                scores[n] += code_weight
+            for n in self.near_code.get(code, ()):
+                scores[n] += code_weight / 2
+        for word in wanted:
+            weight = self.weight.get(word, 0.0)
+            for n in self.by_word.get(word, ()):
+                # a word in the sentence itself counts fully; in its headings or the sentence before only, half
+                scores[n] += weight if word in self.sentences[n].words else weight / 2
+        ranked: list[tuple[float, int, int]] = []
+        for n, score in scores.items():
+            sentence = self.sentences[n]
+            says = len(sentence.says.intersection(kinds))
+            if says:
+                # then the sentence that states a quantity, then says more of what is asked, then the shorter
+                bonus = QUANTITY_BONUS * sentence.quantity + KIND_BONUS * says
+                ranked.append((score + bonus * total, len(sentence.text), n))
+        ranked.sort(key=lambda item: (-item[0], item[1], item[2]))
+        out: list[PreambleQuote] = []
+        seen: set[str] = set()
+        for _, _, n in ranked:
+            sentence, score = self.sentences[n], scores[n]
+            if sentence.text in seen:
+                continue
+            seen.add(sentence.text)
+            text = _window(sentence.text, kinds, wanted)
+            out.append(
+                PreambleQuote(text, sentence.page, sentence.topic, score / total, sentence.codes | sentence.codes_near)
+            )
+            if len(out) >= limit:
+                break
+        return out
+
+
+def _under_headings(body: str, page: str) -> list[tuple[str, str, str]]:
+    """(heading, page, text) of a passage run cut at its capitalised heading lines ('FOCUSED PRACTICE
+    PSYCHOTHERAPY PREMIUM' heads the rules below it, which never name it) and at its page marks."""
+    out: list[tuple[str, str, list[str]]] = [("", page, [])]
+    for line in body.splitlines():
+        mark = _PAGE_MARK.match(line)
+        if mark:
+            out.append((out[-1][0], mark.group(1), []))
+        elif _HEADING_LINE.match(line.strip()):
+            out.append((line.strip(), out[-1][1], []))
+        else:
+            out[-1][2].append(line)
+    return [(heading, at, "\n".join(lines)) for heading, at, lines in out if any(x.strip() for x in lines)]
+
+
+def _window(text: str, kinds: list[str], wanted: list[str]) -> str:
+    """``text``, or a long sentence's part where it says what is asked among the most of the question's words
+    (a premium table's row 'Focused practice psychotherapy premium 17%', not its first row)."""
+    if len(text) <= MAX_QUOTE_CHARS:
+        return text
+    spots = [m.start() for kind in kinds for m in (SAYS.get(kind) or _SAYS_MORE[kind]).finditer(text)]
+    reach = MAX_QUOTE_CHARS // 3
+
+    def near(at: int) -> int:
+        return len(set(wanted) & _stems(text[max(0, at - reach) : at + reach]))
+
+    at = max(spots, key=lambda spot: (near(spot), -spot), default=0)
+    start = max(0, at - reach)
+    start = text.rfind(" ", 0, start) + 1 if start else 0
+    end = text.find(" ", start + MAX_QUOTE_CHARS)
+    return ("… " if start else "") + (text[start:end] + " …" if end > 0 else text[start:])
+
+
+def _runs(passages: Iterable[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """(topic, first page, body) of consecutive passages under one heading, their bodies joined (a page mark
+    line where the page turns): the chunker cuts a rule mid-sentence ('… the amount' | 'payable to a physician
+    shall be … increased by 17%'), and a heading's rules run over pages."""
+    runs: list[tuple[str, str, str]] = []
+    key: tuple[str, str] | None = None
+    last_page = ""
+    for doc_key, section_path, text in passages:
+        head, _, body = text.partition("\n\n")
+        if not body:
+            head, body = "", text
+        topic = _PAGE.sub("", head.split(" — ", 1)[-1]).strip()
+        found = _PAGE.search(section_path) or _PAGE.search(body[:200])
+        page = found.group(1) if found else ""
+        here = (doc_key, _PAGE.sub("", section_path).strip())
+        if key == here and runs:
+            last_topic, first_page, last_body = runs[-1]
+            turn = f"\n\x00page {page}" if page and page != last_page else ""
+            runs[-1] = (last_topic, first_page or page, f"{last_body}{turn}\n{body}")
+        else:
+            heading = topic.rsplit(" > ", 1)[-1]
+            if LABEL.match(heading) and runs and runs[-1][0] and key and key[0] == doc_key:
+                # 'Definitions:' names no topic: the block belongs to the heading before it ('HOSPITALIST PREMIUM')
+                topic = f"{runs[-1][0]} > {heading}"
+            runs.append((topic, page, body))
+        key, last_page = here, page or last_page
+    return runs
