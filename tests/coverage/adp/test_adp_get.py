@@ -110,6 +110,19 @@ def test_power_wheelchair_batteries(adp: AdpService) -> None:
     assert r.follow_up is None  # about exclusions: no funding follow-up
 
 
+def test_the_rule_answering_every_topic_asked_leads(adp: AdpService) -> None:
+    # "repairs or new batteries": the Mobility Devices manual's §225 covers both; §200.02 covers batteries only
+    r = ask(adp, q="will ADP pay for repairs or new batteries for a power wheelchair?")
+    answered(r)
+    asked = [(e.topic, e.source.section) for e in r.exclusion_rules if e.asked]
+    assert asked[0] == ("repairs_maintenance_batteries", "225")
+    assert {"batteries", "repairs"} <= {topic for topic, _ in asked}
+    assert r.summary.startswith(
+        "No: Mobility Devices: ADP does not provide funding towards repairs, maintenance or batteries for any "
+        "device (the Central Equipment Pool has its own terms, Part 5) (Mobility Devices manual §225, p. 14;"
+    )
+
+
 def test_odsp_wheelchair(adp: AdpService) -> None:
     r = ask(adp, q="My patient is on ODSP, what do they pay for a wheelchair?")
     answered(r)

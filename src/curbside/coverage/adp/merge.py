@@ -331,9 +331,12 @@ class _Answer:
         )
 
     def exclusions(self) -> None:
-        asked_topics = set().union(*(_ASKED_EXCLUSIONS.get(t, set()) for t in self.request.topics))
+        wanted = [_ASKED_EXCLUSIONS[t] for t in self.request.topics if t in _ASKED_EXCLUSIONS]
+        asked_topics = set().union(*wanted)
         rules = self.rules("exclusion")
-        rules.sort(key=lambda r: r.topic not in asked_topics)  # asked first, then manual order
+        # asked first, the rule answering most of what was asked leading ("repairs or new batteries?" is
+        # answered by the rule on both, not the one on batteries alone), then manual order
+        rules.sort(key=lambda r: (r.topic not in asked_topics, -sum(r.topic in topics for topics in wanted)))
         asked_all = "exclusions" in self.request.topics
         for rule in rules:
             asked = rule.topic in asked_topics
