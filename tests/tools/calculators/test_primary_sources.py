@@ -647,3 +647,19 @@ def test_caprini_risk_levels() -> None:
         items = list(_CAPRINI_POINTS)[:total]
         assert _run("caprini", age=30, **{key: True for key in items}).category == category, total
     assert _run("caprini", age=30).category == "low"
+
+
+def test_grace_stemi_risk_groups() -> None:
+    # Cliniborg "GRACE Mortality Score for Acute Coronary Syndrome" (the Granger nomogram points as above), its
+    # ST-elevation in-hospital rule: "score4>154 ? 'High risk - Mortality greater than 5%' : score4>125 ?
+    # 'Intermediate risk - Mortality 2 t[o 5%]' : ...". https://cliniborg.com/2014/09/21/grace-mortality-score-for-acute-coronary-syndrome
+    # Age 50 (41) + HR 60 (3) + SBP 130 (34) + creatinine 1.0 (7) = 85; + ST deviation 28 + enzymes 14 = 127;
+    # then Killip II (+20) = 147; or cardiac arrest instead of Killip II (+39) = 166.
+    base = {"age": 50, "heart_rate": 60, "systolic_bp": 130, "creatinine": 1.0, "acs_type": "stemi"}
+    assert _run("grace", **base, st_deviation=True).category == "low"  # 113
+    mid = _run("grace", **base, st_deviation=True, elevated_enzymes=True)
+    assert (mid.value, mid.category) == (127, "intermediate")
+    upper = _run("grace", **base, st_deviation=True, elevated_enzymes=True, killip_class="II")
+    assert (upper.value, upper.category) == (147, "intermediate")
+    high = _run("grace", **base, st_deviation=True, elevated_enzymes=True, cardiac_arrest=True)
+    assert (high.value, high.category) == (166, "high")
