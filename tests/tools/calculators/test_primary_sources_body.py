@@ -26,14 +26,6 @@ def _run(calc_id: str, **given: Any) -> CalcResult:
     return result
 
 
-def _alone(calc_id: str, key: str, **base: Any) -> float:
-    """Points for one criterion: the score with it present minus the score with nothing present."""
-    with_it = _run(calc_id, **base, **{key: True}).value
-    without = _run(calc_id, **base).value
-    assert with_it is not None and without is not None
-    return with_it - without
-
-
 # --- anion_gap ------------------------------------------------------------------------------------------------
 # (1) Kraut JA, Madias NE. Serum anion gap: its uses and limitations in clinical medicine. Clin J Am Soc Nephrol
 #     2007;2:162-74, abstract (stored full-text copy): the anion gap "is defined as the sum of serum chloride and
