@@ -10,7 +10,10 @@ from the coefficients as the cited copy prints them, not from our code.
 
 from __future__ import annotations
 
+import math
 from typing import Any
+
+import pytest
 
 from curbside.tools.calculators.catalog import calculator
 from curbside.tools.calculators.kit import CalcResult, evaluate
@@ -196,3 +199,116 @@ def test_feverpain_likelihood_bands() -> None:
     assert "13–18 %" in (_run("feverpain").meaning or "")
     assert "34–40 %" in (_run("feverpain", fever_24h=True, purulence=True).meaning or "")
     assert "62–65 %" in (_run("feverpain", **dict.fromkeys(_FEVERPAIN_ITEMS[:4], True)).meaning or "")
+
+
+# --- charlson -------------------------------------------------------------------------------------------------
+# The Charlson 1987 J Chronic Dis paper itself was not in the stored pages. Checked against reproductions of its
+# weights:
+# (1) Int J Spine Surg, Table 2 "Comorbidity Weights for Calculation of the Charlson Comorbidity Index": 1 myocardial
+#     infarct, congestive heart failure, peripheral vascular disease, cerebrovascular disease, dementia, chronic
+#     pulmonary disease, connective tissue disease, ulcer disease, liver disease mild, diabetes; 2 hemiplegia,
+#     moderate or severe renal disease, diabetes with end organ damage, any tumor, leukemia, lymphoma; 3 liver disease
+#     moderate or severe; 6 metastatic solid tumor, AIDS.
+#     https://www.ijssurgery.com/highwire/markup/6144/expansion?width=1000&height=500&iframe=true&postprocessors=highwire_tables%2Chighwire_reclass%2Chighwire_figures%2Chighwire_math%2Chighwire_inline_linked_media%2Chighwire_embed
+# (2) Heart Vessels 2020 (PMC7946705), Table 4 "Charlson comorbidity index: comorbidity list and disease weights":
+#     the same weights. https://pmc.ncbi.nlm.nih.gov/articles/PMC7946705/table/T4
+# (3) The 1987 abstract's one-year mortality by index, as quoted on the Medscape reference page: "0", 12%; "1-2",
+#     26%; "3-4", 52%; ">= 5", 85%.
+#     https://reference.medscape.com/calculator/879/charlson-comorbidity-index-score-cci-score
+# (4) Age points and the 10-year survival (Charlson 1994 not in the stored pages), FPnotebook "Charlson Comorbidity
+#     Index", sections IV-V: age < 50 0, 50-59 1, 60-69 2, 70-79 3; Y = e^(i x 0.9), Z = 0.983^Y the 10-year
+#     survival. https://fpnotebook.com/Prevent/Exam/ChrlsnCmrbdtyIndx.htm
+_CHARLSON_WEIGHTS = {
+    "myocardial_infarction": 1, "congestive_heart_failure": 1, "peripheral_vascular_disease": 1,
+    "cerebrovascular_disease": 1, "dementia": 1, "chronic_pulmonary_disease": 1, "connective_tissue_disease": 1,
+    "peptic_ulcer_disease": 1, "hemiplegia": 2, "moderate_to_severe_renal_disease": 2, "leukemia": 2, "lymphoma": 2,
+    "aids": 6,
+}  # fmt: skip
+_CHARLSON_CHOICES = {
+    ("liver_disease", "mild"): 1, ("liver_disease", "moderate_to_severe"): 3, ("diabetes", "uncomplicated"): 1,
+    ("diabetes", "end_organ_damage"): 2, ("solid_tumor", "localized"): 2, ("solid_tumor", "metastatic"): 6,
+}  # fmt: skip
+
+
+def test_charlson_weights_as_tabulated() -> None:
+    # IJSS Table 2 / Heart Vessels Table 4 weights (the 1987 comorbidity points, without age)
+    base = {"age": 45, "version": "original"}
+    for key, weight in _CHARLSON_WEIGHTS.items():
+        assert _alone("charlson", key, **base) == weight, key
+    for (key, option), weight in _CHARLSON_CHOICES.items():
+        assert _run("charlson", **base, **{key: option}).value == weight, (key, option)
+
+
+def test_charlson_one_year_mortality_groups() -> None:
+    # 1987 abstract (Medscape): index groups 0, 1-2, 3-4, >= 5
+    base = {"age": 45, "version": "original"}
+    groups = {
+        0: {},
+        1: {"dementia": True},
+        2: {"hemiplegia": True},
+        3: {"liver_disease": "moderate_to_severe"},
+        4: {"hemiplegia": True, "leukemia": True},
+        5: {"liver_disease": "moderate_to_severe", "lymphoma": True},
+        6: {"aids": True},
+    }
+    by_index = {}
+    for index, items in groups.items():
+        result = _run("charlson", **base, **items)
+        assert result.value == index
+        by_index[index] = result.category
+    assert by_index[0] != by_index[1] == by_index[2] != by_index[3] == by_index[4] != by_index[5] == by_index[6]
+    assert "12 %" in (_run("charlson", **base).meaning or "")
+    assert "85 %" in (_run("charlson", **base, aids=True).meaning or "")
+
+
+def test_charlson_age_points_and_ten_year_survival() -> None:
+    # FPnotebook IV: age < 50 0, 50-59 1, 60-69 2, 70-79 3 (added to the comorbidity points)
+    ages = {49: 0, 50: 1, 59: 1, 60: 2, 69: 2, 70: 3, 79: 3}
+    assert {age: _run("charlson", age=age, version="age_adjusted").value for age in ages} == ages
+    # FPnotebook V: 10-year survival Z = 0.983^(e^(0.9 i)); i = 2 (age 65) + 1 (diabetes) = 3
+    result = _run("charlson", age=65, version="age_adjusted", diabetes="uncomplicated")
+    assert result.value == 3
+    expected = 0.983 ** math.exp(0.9 * 3) * 100
+    assert result.extra["ten_year_survival_percent"] == pytest.approx(expected, abs=0.05)
+
+
+# --- glasgow_blatchford ---------------------------------------------------------------------------------------
+# The Blatchford 2000 Lancet paper itself was not in the stored pages (a BMJ Frontline Gastroenterology reproduction,
+# Table 1, was stored without its numeric rows). Checked against two copies of the score table:
+# (1) Wikipedia "Glasgow-Blatchford score", Criteria table: blood urea mmol/L 6.5-8.0 2, 8.0-10.0 3, 10.0-25 4, > 25
+#     6; haemoglobin g/dL men 12.0-12.9 1, 10.0-11.9 3, < 10.0 6; women 10.0-11.9 1, < 10.0 6; systolic 100-109 1,
+#     90-99 2, < 90 3; pulse >= 100/min 1, melaena 1, syncope 2, hepatic disease 2, cardiac failure 2; score "0" low
+#     (16 % of patients, no intervention). https://en.wikipedia.org/wiki/Glasgow-Blatchford_score
+# (2) Radiopaedia "Glasgow-Blatchford score": urea (BUN) mg/dL < 18.2 0, 18.2-22.3 2, 22.4-28 3, 28-70 4, > 70 6; the
+#     same haemoglobin, systolic and other-marker points; "score is 0: low risk".
+#     https://radiopaedia.org/articles/glasgow-blatchford-score-2?lang=us
+# The copies share boundary values between bands (urea 8.0, 10.0, 25 mmol/L; 28 mg/dL): those are not asserted.
+_GBS_NORMAL = {"bun": 15, "hemoglobin": 14.0, "sex": "male", "systolic_bp": 120, "heart_rate": 80}
+
+
+def _gbs(**change: Any) -> CalcResult:
+    return _run("glasgow_blatchford", **{**_GBS_NORMAL, **change})
+
+
+def test_glasgow_blatchford_laboratory_and_vital_sign_points() -> None:
+    # Radiopaedia urea (mg/dL) rows; each value also lies in the same Wikipedia mmol/L row (BUN / 2.8 mmol/L:
+    # 20 -> 7.1, 25 -> 8.9, 50 -> 17.9, 80 -> 28.6)
+    bun = {15: 0, 20: 2, 25: 3, 50: 4, 80: 6}
+    assert {b: _gbs(bun=b).value for b in bun} == bun
+    men = {13.5: 0, 12.5: 1, 11.0: 3, 9.5: 6}
+    assert {hb: _gbs(hemoglobin=hb).value for hb in men} == men
+    women = {12.5: 0, 11.0: 1, 9.5: 6}
+    assert {hb: _gbs(hemoglobin=hb, sex="female").value for hb in women} == women
+    sbp = {110: 0, 109: 1, 100: 1, 99: 2, 90: 2, 89: 3}
+    assert {s: _gbs(systolic_bp=s).value for s in sbp} == sbp
+    assert [_gbs(heart_rate=hr).value for hr in (99, 100)] == [0, 1]
+
+
+def test_glasgow_blatchford_other_markers_and_zero() -> None:
+    # Wikipedia / Radiopaedia "other markers": melaena 1, syncope 2, hepatic disease 2, cardiac failure 2
+    for key, points in {"melena": 1, "syncope": 2, "hepatic_disease": 2, "cardiac_failure": 2}.items():
+        assert _alone("glasgow_blatchford", key, **_GBS_NORMAL) == points, key
+    # score 0 = the low-risk group (both copies); our label is "very low risk"
+    zero = _gbs()
+    assert (zero.value, zero.category) == (0, "very low risk")
+    assert _gbs(melena=True, syncope=True).category == "not low risk"
