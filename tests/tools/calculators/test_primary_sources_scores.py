@@ -362,3 +362,99 @@ def test_psi_risk_classes() -> None:
     # 80 (age) + 20 (liver disease) + 30 (pH < 7.35) = 130 -> IV; one year older = 131 -> V
     assert _psi(age=80, liver_disease=True, ph=7.30).category == "class IV"
     assert _psi(age=81, liver_disease=True, ph=7.30).category == "class V"
+
+
+# --- apache_ii ------------------------------------------------------------------------------------------------
+# The Knaus 1985 Crit Care Med paper itself was not in the stored pages. Checked against two reproductions of its
+# table:
+# (1) Gut (BMJ), Table 2 "APACHE II scoring system": temperature °C > 41 +4, 39-40.9 +3, 38.5-38.9 +1, 36-38.4 0,
+#     34-35.9 +1, 32-33.9 +2, 30-31.9 +3, < 29.9 +4; MAP > 160 +4, 130-159 +3, 110-129 +2, 70-109 0, 50-69 +2, < 49
+#     +4; heart rate > 180 +4, 140-179 +3, 110-139 +2, 70-109 0, 55-69 +2, 40-54 +3, < 39 +4; respiratory rate > 50
+#     +4, 35-49 +3, 25-34 +1, 12-24 0, 10-11 +1, 6-9 +2, < 5 +4; AaDO2 (FiO2 > 0.5) > 500 +4, 350-499 +3, 200-349 +2,
+#     < 200 0; PaO2 (FiO2 < 0.5) > 70 0, 61-70 +1, 55-60 +3, < 55 +4; pH > 7.7 +4, 7.6-7.69 +3, 7.5-7.59 +1,
+#     7.33-7.49 0, 7.25-7.32 +2, 7.15-7.24 +3, < 7.15 +4; Na > 180 +4, 160-179 +3, 155-159 +2, 150-154 +1, 130-149 0,
+#     120-129 +2, 111-119 +3, < 110 +4; K > 7 +4, 6-6.9 +3, 5.5-5.9 +1, 3.5-5.4 0, 3-3.4 +1, 2.5-2.9 +2, < 2.5 +4;
+#     packed cell volume > 60 +4, 50-59.9 +2, 46-49.9 +1, 30-45.9 0, 20-29.9 +2, < 20 +4; WBC x10^3 > 40 +4, 20-39.9
+#     +2, 15-19.9 +1, 3-14.9 0, 1-2.9 +2, < 1 +4; GCS: score = 15 - actual GCS; age points 0 (< 44), 2 (45-54), 3
+#     (55-64), 5 (65-74), 6 (> 75); chronic health 5 non-operative or emergency postoperative, 2 elective
+#     postoperative. https://gut.bmj.com/highwire/markup/160002/expansion?width=1000&height=500&iframe=true&postprocessors=highwire_tables%2Chighwire_reclass%2Chighwire_figures%2Chighwire_math%2Chighwire_inline_linked_media%2Chighwire_embed
+# (2) MSD Manual Professional, "Critical Care Scoring Systems", table "APACHE II Scoring System": the same
+#     temperature, MAP, heart-rate and respiratory-rate rows.
+#     https://www.msdmanuals.com/professional/critical-care-medicine/approach-to-the-critically-ill-patient/critical-care-scoring-systems
+# The copies print open ends inconsistently ("> 41" / "41", "< 44" / "<= 44"); the values checked lie inside the
+# printed ranges, not on their ends. The creatinine row was not legible in the stored copies and is not checked.
+_APACHE_NORMAL = {
+    "temperature": 37.0, "mean_arterial_pressure": 90, "heart_rate": 90, "respiratory_rate": 18, "fio2": 0.21,
+    "pao2": 90, "ph": 7.40, "sodium": 140, "potassium": 4.0, "creatinine": 1.0, "hematocrit": 40, "wbc": 10,
+    "gcs": 15, "age": 40,
+}  # fmt: skip
+_APACHE_ROWS = {
+    "temperature": {41.5: 4, 40.0: 3, 38.7: 1, 37.0: 0, 35.0: 1, 33.0: 2, 31.0: 3, 29.0: 4},
+    "mean_arterial_pressure": {170: 4, 140: 3, 120: 2, 90: 0, 60: 2, 45: 4},
+    "heart_rate": {190: 4, 150: 3, 120: 2, 90: 0, 60: 2, 45: 3, 35: 4},
+    "respiratory_rate": {55: 4, 40: 3, 30: 1, 18: 0, 11: 1, 8: 2, 4: 4},
+    "pao2": {80: 0, 65: 1, 58: 3, 50: 4},
+    "ph": {7.75: 4, 7.65: 3, 7.55: 1, 7.40: 0, 7.28: 2, 7.20: 3, 7.10: 4},
+    "sodium": {185: 4, 170: 3, 157: 2, 152: 1, 140: 0, 125: 2, 115: 3, 105: 4},
+    "potassium": {7.5: 4, 6.5: 3, 5.7: 1, 4.0: 0, 3.2: 1, 2.7: 2, 2.0: 4},
+    "hematocrit": {65: 4, 55: 2, 48: 1, 40: 0, 25: 2, 15: 4},
+    "wbc": {45: 4, 30: 2, 17: 1, 10: 0, 2: 2, 0.5: 4},
+    "gcs": {15: 0, 12: 3, 8: 7, 3: 12},
+    "age": {40: 0, 50: 2, 60: 3, 70: 5, 80: 6},
+}
+
+
+def _apache(**change: Any) -> CalcResult:
+    return _run("apache_ii", **{**_APACHE_NORMAL, **change})
+
+
+def test_apache_ii_physiology_and_age_rows() -> None:
+    # Gut Table 2 (and MSD for the first four rows): each row's points, one variable varied from a normal baseline
+    assert _apache().value == 0
+    for key, row in _APACHE_ROWS.items():
+        assert {value: _apache(**{key: value}).value for value in row} == row, key
+
+
+def test_apache_ii_oxygenation_at_high_fio2_and_chronic_health() -> None:
+    # Gut Table 2: with FiO2 >= 0.5 the A-aDO2 is scored (> 500 +4, 350-499 +3, 200-349 +2, < 200 0)
+    gradient = {550: 4, 400: 3, 250: 2, 150: 0}
+    assert {g: _apache(fio2=0.6, pao2=150, aa_gradient=g).value for g in gradient} == gradient
+    # chronic health points: 5 non-operative or emergency postoperative, 2 elective postoperative
+    for option, points in {"nonoperative": 5, "emergency_postoperative": 5, "elective_postoperative": 2}.items():
+        assert _apache(chronic_health=option).value == points, option
+
+
+# --- wells_dvt_1997 -------------------------------------------------------------------------------------------
+# The Wells 1997 Lancet paper itself was not in the stored pages. Checked against two tables reprinted from it:
+# (1) Ann Fam Med, Table 1 "Wells Prediction Rule for Diagnosing Deep Venous Thrombosis", "Reprinted from The Lancet,
+#     Vol 350, Wells PS ... pp 1795-1798": eight items 1 point each, "Alternative diagnosis at least as likely as deep
+#     venous thrombosis -2"; "Clinical probability: low <= 0; intermediate 1-2; high >= 3".
+#     https://www.annfammed.org/highwire/markup/4267/expansion?width=1000&height=500&iframe=true&postprocessors=highwire_tables%2Chighwire_reclass%2Chighwire_figures%2Chighwire_math%2Chighwire_inline_linked_media%2Chighwire_embed
+# (2) Oxford Handbook of Acute Medicine (Skyscape), "Estimating the Clinical Probability of DVT with Three-Level Wells
+#     Score", source Wells PS et al. Lancet 1997;350:1795-1798: the same items; "Score 3 or more: high probability;
+#     Score 1 or 2: intermediate probability; Score 0 or less: low probability".
+#     https://download.skyscape.com/download/ota/lonestar/30A00C60-1F25-4C5D-97F2-BC1C9F65A5DD/acutemed.ed5/content/HTML/o/tu8.htm
+_WELLS_1997_ONE_POINT = (
+    "active_cancer", "paralysis_or_cast", "bedridden_or_surgery", "localized_tenderness", "entire_leg_swollen",
+    "calf_swelling_3cm", "pitting_edema", "collateral_veins",
+)  # fmt: skip
+
+
+def test_wells_dvt_1997_items_as_tabulated() -> None:
+    # Ann Fam Med Table 1 / Oxford Handbook table: eight items +1, alternative diagnosis -2; no previous-DVT item
+    for key in _WELLS_1997_ONE_POINT:
+        assert _alone("wells_dvt_1997", key) == 1, key
+    assert _alone("wells_dvt_1997", "alternative_diagnosis") == -2
+    assert "previous_dvt" not in {item.key for item in calculator("wells_dvt_1997").inputs}
+
+
+def test_wells_dvt_1997_three_tiers() -> None:
+    # low <= 0, intermediate 1-2 (our label 'moderate'), high >= 3
+    def category(*keys: str) -> str | None:
+        return _run("wells_dvt_1997", **dict.fromkeys(keys, True)).category
+
+    assert category() == "low"
+    assert category("active_cancer", "alternative_diagnosis") == "low"  # 1 - 2 = -1
+    assert category("active_cancer") == "moderate"
+    assert category("active_cancer", "pitting_edema") == "moderate"
+    assert category("active_cancer", "pitting_edema", "entire_leg_swollen") == "high"
