@@ -326,8 +326,10 @@ def test_glasgow_blatchford_other_markers_and_zero() -> None:
 # Second copy: Merck Manual Professional table "Risk Stratification for Community-Acquired Pneumonia (the Pneumonia
 # Severity Index)", adapted from Fine 1997 (same points; BUN 30 mg/dL (11 mmol/L), glucose 250 mg/dL (14 mmol/L)).
 # https://merckmanuals.com/professional/multimedia/table/risk-stratification-for-community-acquired-pneumonia-the-pneumonia-severity-index
-# The stored copies differ on whether respiratory rate 30, pulse 125 and BUN 30 mg/dL themselves score (CCJM prints
-# "> 30", "> 125", "> 30 mg/dL"; AHRQ "30/minute or more", "125/minute or more"): those boundaries are not asserted.
+# The stored copies differ on whether respiratory rate 30, pulse 125, BUN 30 mg/dL and 40 °C themselves score (CCJM prints
+# "> 30", "> 125", "> 30 mg/dL", temperature "> 104°F"; AHRQ "30/minute or more", "125/minute or more", "40 degrees C
+# or more"): those boundaries are not asserted. CCJM table:
+# https://www.ccjm.org/highwire/markup/3508/expansion?width=1000&height=500&iframe=true&postprocessors=highwire_tables%2Chighwire_reclass%2Chighwire_figures%2Chighwire_math%2Chighwire_inline_linked_media%2Chighwire_embed
 _PSI_NORMAL = {
     "age": 60, "sex": "male", "respiratory_rate": 16, "systolic_bp": 120, "temperature": 37.0, "heart_rate": 80,
     "ph": 7.40, "bun": 15, "sodium": 140, "glucose": 100, "hematocrit": 40, "pao2": 90,
@@ -352,7 +354,8 @@ def test_psi_points_as_tabulated() -> None:
     }  # fmt: skip  # BUN 40 mg/dL = 14.3 mmol/L (> 10.7); glucose 300 mg/dL = 16.7 mmol/L (> 13.9)
     for key, (value, points) in findings.items():
         assert _psi(**{key: value}).value - 60 == points, key
-    assert [_psi(temperature=t).value - 60 for t in (34.5, 35.0, 39.9, 40.0, 40.5)] == [15, 0, 0, 15, 15]
+    # temperature 40.0 itself is not asserted: AHRQ "40 degrees C or more", CCJM "> 104°F"
+    assert [_psi(temperature=t).value - 60 for t in (34.5, 35.0, 39.9, 40.5)] == [15, 0, 0, 15]
 
 
 def test_psi_risk_classes() -> None:
@@ -636,3 +639,57 @@ def test_steroid_conversion_worked_from_the_table() -> None:
     assert _run("steroid_conversion", from_drug="hydrocortisone", dose=200, to_drug="prednisolone").value == 50
     assert _run("steroid_conversion", from_drug="prednisone", dose=60, to_drug="methylprednisolone").value == 48
     assert _run("steroid_conversion", from_drug="cortisone", dose=50, to_drug="hydrocortisone").value == 40
+
+
+# --- due_date, conception_date, gestational_age -----------------------------------------------------------------
+# ACOG Committee Opinions 700 and 579 themselves were not in the stored pages. Checked against:
+# (1) A reproduction of a prenatal-care review's dating section (etogether.net, English articles): "To establish
+#     gestational age, count the number of weeks and days from the first day of the LMP"; "a conception age which is
+#     2 weeks less than the menstrual age"; "The EDD is 40 weeks from the first date of the LMP. Using the Naegele
+#     rule, the EDD can be estimated by taking the LMP, adding 7 days, subtracting 3 months, and adding 1 year."
+#     https://www.etogether.net/wap/EnglishArticlesLearning/20260623/53597.html
+# (2) A copy of the perinatology.com pregnancy-dating text (bs-rb.ru): "The due date may be estimated by adding 280
+#     days (9 months and 7 days) to the first day of the last menstrual period (LMP) ... assumes regular 28 day cycles,
+#     and that ovulation and conception occurs on day 14 of the cycle"; "the EDD is calculated by adding 266 days to
+#     the date of conception". https://bs-rb.ru/pregnancy-dating-date-conception-26148.html
+# (3) SMFM "Definition of term pregnancy" (summary of ACOG/SMFM Committee Opinion 579): early term 37 0/7 through
+#     38 6/7 weeks, full term 39 0/7 through 40 6/7, late term 41 0/7 through 41 6/7, postterm 42 0/7 and beyond.
+#     https://old.smfm.org/publications/148-definition-of-term-pregnancy
+# The month arithmetic of Naegele's rule does not always give 280 days (a Wikipedia-derived copy says so:
+# http://xipe.0540.ru/methods-pregnancy-dating-89.html); it is checked only at LMPs where the two agree. The
+# cycle-length adjustment our due_date and conception_date apply was found only on calculator and AI-summary pages,
+# not in a guideline or paper: it is not checked here (all checks use the 28-day default).
+def test_due_date_280_days_and_naegele() -> None:
+    # (1)/(2): EDD = LMP + 280 days (40 weeks)
+    result = _run("due_date", lmp="2023-01-10")
+    assert (result.value, result.display) == (280, "2023-10-17")
+    # (1) Naegele: 2023-01-10 + 7 days = 01-17, - 3 months = 2022-10-17, + 1 year = 2023-10-17
+    assert _run("due_date", lmp="2022-06-20").display == "2023-03-27"  # 06-27, 03-27, + 1 year; also LMP + 280 days
+
+
+def test_conception_date_day_14_and_266_days_before_due() -> None:
+    # (2): ovulation and conception on day 14 of a 28-day cycle; (1): conception age 2 weeks less than menstrual age
+    conception = _run("conception_date", lmp="2023-01-10")
+    assert (conception.value, conception.display) == (14, "2023-01-24")
+    # (2): EDD = conception + 266 days
+    due = _run("due_date", lmp="2023-01-10")
+    assert due.value - conception.value == 266
+
+
+def test_gestational_age_weeks_days_and_term_categories() -> None:
+    # (1): weeks and days from the first day of the LMP
+    result = _run("gestational_age", lmp="2024-01-01", current_date="2024-09-15")
+    assert (result.value, result.extra["weeks"], result.extra["days"]) == (258, 36, 6)
+    # (3): term categories at their printed limits (days from LMP = 7 x weeks + days)
+    categories = {
+        "2024-09-15": "preterm",  # 36 6/7
+        "2024-09-16": "early term",  # 37 0/7
+        "2024-09-29": "early term",  # 38 6/7
+        "2024-09-30": "full term",  # 39 0/7
+        "2024-10-13": "full term",  # 40 6/7
+        "2024-10-14": "late term",  # 41 0/7
+        "2024-10-20": "late term",  # 41 6/7
+        "2024-10-21": "postterm",  # 42 0/7
+    }
+    got = {day: _run("gestational_age", lmp="2024-01-01", current_date=day).category for day in categories}
+    assert got == categories
