@@ -15,7 +15,8 @@ item; Centor's fever is "temperature > 38 °C").
    (listed with both values).
 2. From the note, no model: the numbers deterministic parsing reads, each against the mapped
    ``input_parameters`` (right when within 1 % after conversion to the canonical unit), by dimension;
-   sex and dates too. Yes/no criteria and options are not read without a model (by design).
+   sex and dates too; and the yes/no criteria the note states plainly (``note_criteria.py``: a negated
+   or affirmed mention), with their precision. Options are not read without a model.
 3. With the local model (``--url``, ``--gguf``, or when ``llama_cpp`` and the Qwen2.5-Coder-1.5B GGUF
    parts are importable here): every input read (numbers by parsing, criteria by the model) against the
    mapped parameters, the final value (unmentioned criteria absent) against the worked answer, and the
@@ -630,6 +631,7 @@ def from_notes(notes: list[dict[str, Any]], catalog: dict[str, Calculator]) -> d
     by_dimension: dict[str, Counter[str]] = defaultdict(Counter)
     other: Counter[str] = Counter()
     misses: list[dict[str, Any]] = []
+    plain_read: Counter[str] = Counter()  # criteria read without a model: "yes right", "no wrong", ...
     criteria = 0
     criteria_absent = 0  # of them, absent in the gold: what a model answering "no" to all would get right
     parse_ms: list[float] = []
@@ -644,6 +646,17 @@ def from_notes(notes: list[dict[str, Any]], catalog: dict[str, Calculator]) -> d
         started = time.perf_counter()
         reading = parse_note(calc, note["patient_note"])
         parse_ms.append((time.perf_counter() - started) * 1000)
+        # criteria the note states plainly, read without a model (note_criteria.py)
+        plain = {}
+        try:
+            read = asyncio.run(evaluate_note(calc, note["patient_note"], dict(case.fixed), missing="absent"))
+            plain = {
+                e["input"]: {**e, "argument": e["value"] == "yes"}
+                for e in read.extracted
+                if e["method"] == "parsed" and isinstance(calc.input(e["input"]), Criterion)
+            }
+        except CurbsideError:
+            pass
         for key, value in gold.items():
             item = calc.input(key) if key in {i.key for i in calc.inputs} else None
             if item is None:
@@ -658,6 +671,21 @@ def from_notes(notes: list[dict[str, Any]], catalog: dict[str, Calculator]) -> d
             else:
                 criteria += 1
                 criteria_absent += isinstance(item, Criterion) and not value
+                stated = plain.get(key)
+                if stated is not None:
+                    verdict = "right" if stated["argument"] == value else "wrong"
+                    plain_read[f"{stated['value']} {verdict}"] += 1
+                    if verdict == "wrong":
+                        misses.append(
+                            {
+                                "medcalc_id": note["calculator_id"],
+                                "input": key,
+                                "gold": _show(value),
+                                "read": stated["value"],
+                                "text": stated["text"],
+                                "verdict": verdict,
+                            }
+                        )
                 continue
             if verdict != "right":
                 misses.append(
@@ -673,7 +701,9 @@ def from_notes(notes: list[dict[str, Any]], catalog: dict[str, Calculator]) -> d
     return {
         "by_dimension": {k: dict(v) for k, v in sorted(by_dimension.items())},
         "other": dict(other),
-        "criteria_not_read": criteria,
+        "criteria_plain": dict(plain_read),
+        "criteria_not_read": criteria - sum(plain_read.values()),
+        "criteria": criteria,
         "criteria_absent_in_gold": criteria_absent,
         "misses": misses,
         "parse_ms_median": sorted(parse_ms)[len(parse_ms) // 2] if parse_ms else None,
@@ -701,6 +731,8 @@ async def with_model(notes: list[dict[str, Any]], catalog: dict[str, Calculator]
     inputs: Counter[str] = Counter()
     by_kind: dict[str, Counter[str]] = defaultdict(Counter)
     present: Counter[str] = Counter()  # criteria present in the gold: found present, or not
+    by_method: dict[str, Counter[str]] = defaultdict(Counter)  # criteria and options: parsed / model
+    wrong_yes: list[str] = []  # criteria read "yes" that the gold has absent: the worst error
     finals: Counter[str] = Counter()
     seconds: list[float] = []
     rows = []
@@ -736,6 +768,10 @@ async def with_model(notes: list[dict[str, Any]], catalog: dict[str, Calculator]
                 verdict = "right" if ours is not None and _same(item, ours, _plain(item, value)) else "wrong"
             inputs[verdict] += 1
             by_kind[_kind(item)][verdict] += 1
+            if entry is not None and not isinstance(item, Number | Day) and key != "sex":
+                by_method[entry["method"]][verdict] += 1
+                if isinstance(item, Criterion) and verdict == "wrong" and entry["value"] == "yes":
+                    wrong_yes.append(f"{note['calculator_id']} {key}: {entry['text']!r}")
             if isinstance(item, Criterion) and value:
                 present["found" if entry is not None and result.inputs_used.get(key) is True else "not found"] += 1
         expected = _expected(case, note["worked_answer"]["answer"])
@@ -746,6 +782,8 @@ async def with_model(notes: list[dict[str, Any]], catalog: dict[str, Calculator]
         "inputs": dict(inputs),
         "by_kind": {k: dict(v) for k, v in by_kind.items()},
         "present_criteria": dict(present),
+        "criteria_by_method": {k: dict(v) for k, v in by_method.items()},
+        "wrong_yes": wrong_yes,
         "finals": dict(finals),
         "seconds": seconds,
         "rows": rows,
@@ -906,10 +944,15 @@ def main() -> None:
         f"{'all numbers':<16} {totals['right']:>6} {totals['wrong']:>6} {totals['missed']:>7}  {_share(totals['right'], n)}"
     )
     print("sex and dates: " + (", ".join(f"{k} {v}" for k, v in sorted(part2["other"].items())) or "none"))
+    plain = Counter(part2["criteria_plain"])
+    stated = sum(plain.values())
+    right = plain["yes right"] + plain["no right"]
     print(
-        f"yes/no criteria and options: {part2['criteria_not_read']} in these notes' calculators, none read without a "
-        f"model (by design); {part2['criteria_absent_in_gold']} of them are criteria absent in the gold (a model "
-        "answering 'no' to everything gets those right)"
+        f"yes/no criteria and options: {part2['criteria']} in these notes' calculators "
+        f"({part2['criteria_absent_in_gold']} of them criteria absent in the gold); read without a model, as "
+        f"stated plainly: {stated}, of them right {right} (precision {right / stated if stated else 0:.2f}: "
+        f"'yes' {plain['yes right']}/{plain['yes right'] + plain['yes wrong']}, "
+        f"'no' {plain['no right']}/{plain['no right'] + plain['no wrong']}); not read {part2['criteria_not_read']}"
     )
     print(f"parse time per note: median {part2['parse_ms_median']:.1f} ms, max {part2['parse_ms_max']:.1f} ms")
     print("\nnot right (gold = MedCalc's input_parameters, mapped; some of them are the dataset's mistakes):")
@@ -944,6 +987,11 @@ def main() -> None:
                 )
             p = part3["present_criteria"]
             print(f"  criteria present in the gold and read present: {_share(p.get('found', 0), sum(p.values()))}")
+            for method, c in sorted(part3["criteria_by_method"].items()):
+                print(f"  criteria and options read by {method}: right {c.get('right', 0)}, wrong {c.get('wrong', 0)}")
+            print(f"  criteria read 'yes' that the gold has absent: {len(part3['wrong_yes'])}")
+            for row in part3["wrong_yes"]:
+                print(f"    {row}")
             print(
                 f"final values right (unmentioned criteria absent): {_share(finals_right, total_finals)}; "
                 + ", ".join(f"{k} {v}" for k, v in sorted(f.items()))
