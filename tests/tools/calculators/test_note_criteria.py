@@ -235,3 +235,30 @@ def test_a_model_that_fails_stops_being_asked() -> None:
     result = asyncio.run(evaluate_note(calculator("perc"), PERC_NOTE, {}, model=model))
     assert len(model.prompts) == 1
     assert result.warnings[-1].startswith("the local model failed (cannot reach")
+
+
+# --- criteria that are a measurement past a cut-off ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("note", "value", "shown"),
+    [
+        ("On arrival pulse was 124 beats per minute and BP 102/64 mmHg.", "yes", "heart rate 124 /min > 100 /min"),
+        ("HR 100, RR 18, afebrile.", "no", "heart rate 100 /min ≤ 100 /min"),  # exactly 100 does not count
+    ],
+)
+def test_a_heart_rate_decides_tachycardia(note: str, value: str, shown: str) -> None:
+    entry = _criteria(_read("wells_pe", note))["heart_rate_over_100"]
+    assert (entry["value"], entry["method"], entry["note"]) == (value, "parsed", shown)
+    assert entry["sentence"] == note
+
+
+def test_a_temperature_in_fahrenheit_decides_fever() -> None:
+    entry = _criteria(_read("centor", "Sore throat for two days; temperature 101.3 °F."))["fever"]
+    assert (entry["value"], entry["note"]) == ("yes", "temperature 38.5 °C > 38 °C")
+
+
+def test_no_measurement_written_leaves_it_to_the_words() -> None:
+    # no temperature given: "fever" alone is not a temperature > 38 °C, so it stays missing without a model
+    result = _read("centor", "Three days of fever and sore throat.")
+    assert "fever" not in _criteria(result) and "fever" in {m.input for m in result.missing}

@@ -31,7 +31,7 @@ from typing import Any, Literal
 from curbside.errors import UpstreamError, ValidationError
 from curbside.sentences import split_sentences
 from curbside.tools.calculators import MAX_NOTE_CHARS
-from curbside.tools.calculators.kit import CalcResult, Calculator, Choice, Criterion, Day, Number, evaluate
+from curbside.tools.calculators.kit import Above, CalcResult, Calculator, Choice, Criterion, Day, Number, evaluate
 from curbside.tools.calculators.note_criteria import Mention, context_sentences, find_mentions, plain_answer
 from curbside.tools.calculators.note_model import NO_MODEL, CriteriaModel, read_criterion
 from curbside.tools.calculators.units import DIMENSIONS, convert, normalize_unit
@@ -595,22 +595,50 @@ def _targets(calc: Calculator) -> list[_Target]:
     cached = _TARGETS.get(calc.id)
     if cached is not None and cached[0] is calc:
         return cached[1]
-    targets = []
-    for item in calc.inputs:
-        if not isinstance(item, Number) or item.dimension == "age":
-            continue
-        role = _role(item)
-        names = [*item.aliases, *_label_names(item), *_table_names(item)]
-        pair_names = list(_BP) if role in ("systolic", "diastolic") else []
-        own = _words(" ".join([item.key, item.label, *item.aliases]))
-        qualifiers = frozenset(q for q in (*_QUALIFIERS, *_MARKERS) if f" {q} " in own)
-        required = any(f" {q} " in _words(f"{item.key} {item.label}") for q in (*_QUALIFIERS, *_MARKERS))
-        own_names = frozenset(_plain(n) for n in [*names, *pair_names])
-        pair_only = frozenset(_plain(n) for n in pair_names)  # 'BP 120' is neither pressure for sure
-        pattern = _name_pattern([*names, *pair_names])
-        targets.append(_Target(item, names, pair_names, role, qualifiers, pattern, required, own_names, pair_only))
+    targets = [_target(item) for item in calc.inputs if isinstance(item, Number) and item.dimension != "age"]
     _TARGETS[calc.id] = (calc, targets)
     return targets
+
+
+def _target(item: Number) -> _Target:
+    role = _role(item)
+    names = [*item.aliases, *_label_names(item), *_table_names(item)]
+    pair_names = list(_BP) if role in ("systolic", "diastolic") else []
+    own = _words(" ".join([item.key, item.label, *item.aliases]))
+    qualifiers = frozenset(q for q in (*_QUALIFIERS, *_MARKERS) if f" {q} " in own)
+    required = any(f" {q} " in _words(f"{item.key} {item.label}") for q in (*_QUALIFIERS, *_MARKERS))
+    own_names = frozenset(_plain(n) for n in [*names, *pair_names])
+    pair_only = frozenset(_plain(n) for n in pair_names)  # 'BP 120' is neither pressure for sure
+    pattern = _name_pattern([*names, *pair_names])
+    return _Target(item, names, pair_names, role, qualifiers, pattern, required, own_names, pair_only)
+
+
+def _read_measured(item: Criterion, above: Above, text: _Text, reading: NoteReading) -> None:
+    """A criterion that is a measurement past a cut-off, from the measurement the note writes:
+    'pulse was 150 beats per minute' is a heart rate > 100."""
+    measure = Number(item.key, above.label, above.dimension, above.low, above.high)
+    measured = NoteReading()
+    _read_number(_target(measure), text, measured)
+    reading.warnings.extend(f"{item.label}: {w}" for w in measured.warnings)
+    value = measured.found.get(item.key)
+    if value is None:
+        return
+    raw = value.argument["value"] if isinstance(value.argument, dict) else value.argument
+    unit = value.argument["unit"] if isinstance(value.argument, dict) else None
+    canonical, _ = convert(float(raw), unit, above.dimension)
+    present = canonical > above.cutoff
+    shown = f"{canonical:g} {measure.unit}"
+    reading.found[item.key] = Found(
+        input=item.key,
+        label=item.label,
+        value="yes" if present else "no",
+        unit=None,
+        argument=present,
+        text=value.text,
+        sentence=value.sentence,
+        method="parsed",
+        note=f"{above.label.lower()} {shown} {'>' if present else '≤'} {above.cutoff:g} {measure.unit}",
+    )
 
 
 _TARGETS: dict[str, tuple[Calculator, list[_Target]]] = {}
@@ -1157,6 +1185,8 @@ def _parse(calc: Calculator, text: _Text) -> NoteReading:
             _read_sex(item, text, reading)
         elif isinstance(item, Day):
             _read_day(item, text, reading, taken_dates)
+        elif isinstance(item, Criterion) and item.measured is not None:
+            _read_measured(item, item.measured, text, reading)
     return reading
 
 

@@ -4,6 +4,7 @@ three-tier), the PE rule-out criteria (PERC) and the Caprini surgical VTE risk s
 from __future__ import annotations
 
 from curbside.tools.calculators.kit import (
+    Above,
     Band,
     Calculator,
     Choice,
@@ -123,6 +124,7 @@ _WELLS_PE_ITEMS = (
         points=1.5,
         description="True when the measured rate is above 100/min (a rate of exactly 100 does not count).",
         aliases=("tachycardia", "HR > 100", "pulse over 100", "tachycardic"),
+        measured=Above("Heart rate", "rate", 100, 10, 300),
     ),
     Criterion(
         "immobilisation_or_surgery",
