@@ -733,6 +733,7 @@ async def with_model(notes: list[dict[str, Any]], catalog: dict[str, Calculator]
     present: Counter[str] = Counter()  # criteria present in the gold: found present, or not
     by_method: dict[str, Counter[str]] = defaultdict(Counter)  # criteria and options: parsed / model
     wrong_yes: list[str] = []  # criteria read "yes" that the gold has absent: the worst error
+    reads: list[str] = []  # every criterion and option read, for the record
     finals: Counter[str] = Counter()
     seconds: list[float] = []
     rows = []
@@ -770,6 +771,10 @@ async def with_model(notes: list[dict[str, Any]], catalog: dict[str, Calculator]
             by_kind[_kind(item)][verdict] += 1
             if entry is not None and not isinstance(item, Number | Day) and key != "sex":
                 by_method[entry["method"]][verdict] += 1
+                reads.append(
+                    f"{note['calculator_id']} {key}={entry['value']} [{entry['method']}] {verdict} "
+                    f"(gold {_show(value)}): {entry['text']!r}"
+                )
                 if isinstance(item, Criterion) and verdict == "wrong" and entry["value"] == "yes":
                     wrong_yes.append(f"{note['calculator_id']} {key}: {entry['text']!r}")
             if isinstance(item, Criterion) and value:
@@ -784,6 +789,7 @@ async def with_model(notes: list[dict[str, Any]], catalog: dict[str, Calculator]
         "present_criteria": dict(present),
         "criteria_by_method": {k: dict(v) for k, v in by_method.items()},
         "wrong_yes": wrong_yes,
+        "reads": reads,
         "finals": dict(finals),
         "seconds": seconds,
         "rows": rows,

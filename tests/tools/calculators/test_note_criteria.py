@@ -262,3 +262,22 @@ def test_no_measurement_written_leaves_it_to_the_words() -> None:
     # no temperature given: "fever" alone is not a temperature > 38 °C, so it stays missing without a model
     result = _read("centor", "Three days of fever and sore throat.")
     assert "fever" not in _criteria(result) and "fever" in {m.input for m in result.missing}
+
+
+def test_the_models_yes_must_quote_words_that_name_the_criterion() -> None:
+    note = "Sore throat for 2 days. The tonsils were examined. No cough."
+    model = ItemModel({"Tonsillar swelling or exudate": {"answer": "yes", "quote": "The tonsils were examined"}})
+    result = asyncio.run(evaluate_note(calculator("centor"), note, {}, model=model))
+    assert "tonsillar_swelling_or_exudate" not in {e["input"] for e in result.extracted}
+    assert any("quoting words that do not name it" in w for w in result.warnings)
+    named = ItemModel({"Tonsillar swelling or exudate": {"answer": "yes", "quote": "exudate on both tonsils"}})
+    result = asyncio.run(evaluate_note(calculator("centor"), "There is exudate on both tonsils.", {}, model=named))
+    assert next(e for e in result.extracted if e["input"] == "tonsillar_swelling_or_exudate")["value"] == "yes"
+
+
+def test_an_abbreviation_in_a_label_finds_its_full_name() -> None:
+    note = "Past history: hypertension, gout and a pulmonary embolism in 2015."
+    model = ItemModel({"Prior PE or DVT": {"answer": "yes", "quote": "a pulmonary embolism in 2015"}})
+    result = asyncio.run(evaluate_note(calculator("perc"), note, {}, model=model))
+    assert any("Item: Prior PE or DVT" in p and "pulmonary embolism" in p for p in model.prompts)
+    assert next(e for e in result.extracted if e["input"] == "previous_dvt_pe")["method"] == "model"

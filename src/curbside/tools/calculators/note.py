@@ -32,7 +32,13 @@ from curbside.errors import UpstreamError, ValidationError
 from curbside.sentences import split_sentences
 from curbside.tools.calculators import MAX_NOTE_CHARS
 from curbside.tools.calculators.kit import Above, CalcResult, Calculator, Choice, Criterion, Day, Number, evaluate
-from curbside.tools.calculators.note_criteria import Mention, context_sentences, find_mentions, plain_answer
+from curbside.tools.calculators.note_criteria import (
+    Mention,
+    context_sentences,
+    find_mentions,
+    names_it,
+    plain_answer,
+)
 from curbside.tools.calculators.note_model import NO_MODEL, CriteriaModel, read_criterion
 from curbside.tools.calculators.units import DIMENSIONS, convert, normalize_unit
 
@@ -1315,6 +1321,11 @@ async def _read_with_model(
             warnings.append(
                 f"{item.label}: the model answered {value!r} quoting a sentence it was not shown ({quote[:80]!r}); "
                 "not used"
+            )
+            continue
+        if value == "yes" and isinstance(item, Criterion) and not names_it(item, text.text[start:end]):
+            warnings.append(
+                f"{item.label}: the model answered 'yes' quoting words that do not name it ({quote[:80]!r}); not used"
             )
             continue
         if value == "yes":

@@ -33,7 +33,16 @@ from typing import Literal
 
 from curbside.tools.calculators.kit import Criterion
 
-__all__ = ["Mention", "context_sentences", "criterion_terms", "find_mentions", "plain_answer", "plain_label"]
+__all__ = [
+    "Mention",
+    "context_sentences",
+    "criterion_terms",
+    "find_mentions",
+    "label_stems",
+    "names_it",
+    "plain_answer",
+    "plain_label",
+]
 
 Polarity = Literal["affirmed", "negated", "uncertain"]
 
@@ -106,6 +115,7 @@ _EXPANSIONS = (
     ("PAD", "peripheral arterial disease"),
     ("AKI", "acute kidney injury"),
     ("HTN", "hypertension"),
+    ("PE", "pulmonary embolism"),
 )
 
 
@@ -200,14 +210,14 @@ def _one_list(mentions: Sequence[Mention]) -> bool:
     return len({m.term.lower() for m in mentions}) >= 2 and len({m.sentence for m in mentions}) == 1
 
 
-# label words too common to pick a criterion's sentences by
+# label words too common, or too much a qualifier ("severely", "acute"), to pick a criterion's sentences by
 _COMMON = frozenset(
     """about above after again against among before being below between both during each from further
     having here into more most other over same some such than that their them then there these they this
     those through under until very what when where which while with within without would days weeks months
     years hours history previous prior recent recently current currently treatment treated ongoing least
     disease patient presentation including less than more times other side previously documented
-    active""".split()
+    active severe severely mild moderate acute chronic known entire localised localized absence""".split()
 )
 _CONTEXT_SENTENCES = 5  # enough for a history, an examination and a result; short enough for a small model
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
@@ -219,7 +229,7 @@ def context_sentences(
     """The sentences a model is shown for the criterion, in note order, at most ``limit``: first those with
     one of its names, then those with a word of its label (by its first five letters: 'paralysis' finds
     'paralysed')."""
-    stems = {w.lower()[:5] for w in _WORD.findall(item.label) if w.lower() not in _COMMON}
+    stems = label_stems(item)
     pattern = _pattern(criterion_terms(item))
     stem_pattern = (
         re.compile(r"\b(?:" + "|".join(re.escape(s) for s in sorted(stems)) + r")", re.IGNORECASE) if stems else None
@@ -232,3 +242,24 @@ def context_sentences(
         elif stem_pattern is not None and stem_pattern.search(text, start, end):
             worded.append(index)
     return sorted([*named, *worded][:limit])
+
+
+def label_stems(item: Criterion) -> set[str]:
+    """The first five letters of the label's telling words: "Severely inflamed tonsils" -> infla, tonsi; an
+    abbreviation's by its full name: "Prior PE or DVT" -> pulmo, embol, deep, vein, throm."""
+    label = item.label
+    for short, full in _EXPANSIONS:
+        if re.search(rf"(?<![\w-]){short}(?![\w-])", label):
+            label += f" {full}"
+    return {w.lower()[:5] for w in _WORD.findall(label) if w.lower() not in _COMMON}
+
+
+def names_it(item: Criterion, quote: str) -> bool:
+    """Does a model's quote name the criterion: one of its names, or two of its label's telling words (all
+    of them when there is one)? "his tonsils are shown in the image" names no tonsillar swelling or exudate."""
+    pattern = _pattern(criterion_terms(item))
+    if pattern is not None and pattern.search(quote):
+        return True
+    stems = label_stems(item)
+    words = {w.lower()[:5] for w in _WORD.findall(quote)}
+    return bool(stems) and len(stems & words) >= min(2, len(stems))
