@@ -281,3 +281,9 @@ def test_an_abbreviation_in_a_label_finds_its_full_name() -> None:
     result = asyncio.run(evaluate_note(calculator("perc"), note, {}, model=model))
     assert any("Item: Prior PE or DVT" in p and "pulmonary embolism" in p for p in model.prompts)
     assert next(e for e in result.extracted if e["input"] == "previous_dvt_pe")["method"] == "model"
+
+
+def test_a_qualified_name_is_another_condition() -> None:
+    note = "Known pulmonary hypertension on sildenafil."
+    assert "hypertension" not in _criteria(_read("cha2ds2_vasc", note))
+    assert _criteria(_read("cha2ds2_vasc", "Known hypertension on amlodipine."))["hypertension"]["value"] == "yes"

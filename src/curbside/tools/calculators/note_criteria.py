@@ -4,8 +4,9 @@ Each criterion is looked for by its ``aliases`` and, when its label is one short
 "Nursing home resident"), by the label itself. Each mention is classed by the words around it in its
 clause, in the manner of NegEx (Chapman et al., J Biomed Inform 2001;34:301-10): *negated* after a cue
 such as "no", "denies", "without", "negative for" or before "was excluded"/"ruled out"; *uncertain*
-under "possible", "suspected", "risk of", "rule out", "if", or when about a relative ("family history
-of", "his mother"); otherwise *affirmed*.
+under "possible", "suspected", "risk of", "rule out", "if", when about a relative ("family history
+of", "his mother"), or when a word before it makes it another condition ("pulmonary hypertension");
+otherwise *affirmed*.
 
 ``plain_answer`` reads a criterion without a model only where that is safe:
 
@@ -69,6 +70,11 @@ _UNCERTAIN = re.compile(
     r"differential|versus|vs|screening|screen|prophylaxis|prevent|prevention|to assess|evaluate for|"
     r"family history|familial|mother|father|sister|brother|son|daughter|wife|husband|parents?|"
     r"grandmother|grandfather|aunt|uncle)\b|\?",
+    re.IGNORECASE,
+)
+# a word right before a name that makes it another condition: "pulmonary hypertension" is no hypertension
+_OTHER_KIND = re.compile(
+    r"\b(?:pulmonary|portal|intracranial|ocular|gestational|pregnancy-induced|neonatal|drug-induced)[\s-]+$",
     re.IGNORECASE,
 )
 # words in a label that make a bare mention not enough for "yes"
@@ -169,6 +175,9 @@ def _polarity(text: str, sentence: tuple[int, int], start: int, end: int) -> tup
     uncertain = _UNCERTAIN.search(sentence_text)
     if uncertain:
         return "uncertain", uncertain.group(0)
+    other = _OTHER_KIND.search(text, max(sentence[0], start - 30), start)
+    if other:
+        return "uncertain", other.group(0).strip()
     cues = _NEGATION_BEFORE.findall(before)
     if cues:
         return "negated", cues[-1]
