@@ -651,9 +651,16 @@ def from_notes(notes: list[dict[str, Any]], catalog: dict[str, Calculator]) -> d
         try:
             read = asyncio.run(evaluate_note(calc, note["patient_note"], dict(case.fixed), missing="absent"))
             plain = {
-                e["input"]: {**e, "argument": e["value"] == "yes"}
+                e["input"]: {
+                    **e,
+                    "argument": e["value"] == "yes" if isinstance(calc.input(e["input"]), Criterion) else e["value"],
+                }
                 for e in read.extracted
-                if e["method"] == "parsed" and isinstance(calc.input(e["input"]), Criterion)
+                if e["method"] == "parsed"
+                and (
+                    isinstance(calc.input(e["input"]), Criterion)
+                    or (isinstance(calc.input(e["input"]), Choice) and e["input"] != "sex")
+                )
             }
         except CurbsideError:
             pass
@@ -674,7 +681,8 @@ def from_notes(notes: list[dict[str, Any]], catalog: dict[str, Calculator]) -> d
                 stated = plain.get(key)
                 if stated is not None:
                     verdict = "right" if stated["argument"] == value else "wrong"
-                    plain_read[f"{stated['value']} {verdict}"] += 1
+                    kind = stated["value"] if isinstance(item, Criterion) else "option"
+                    plain_read[f"{kind} {verdict}"] += 1
                     if verdict == "wrong":
                         misses.append(
                             {
@@ -952,13 +960,15 @@ def main() -> None:
     print("sex and dates: " + (", ".join(f"{k} {v}" for k, v in sorted(part2["other"].items())) or "none"))
     plain = Counter(part2["criteria_plain"])
     stated = sum(plain.values())
-    right = plain["yes right"] + plain["no right"]
+    right = plain["yes right"] + plain["no right"] + plain["option right"]
     print(
         f"yes/no criteria and options: {part2['criteria']} in these notes' calculators "
         f"({part2['criteria_absent_in_gold']} of them criteria absent in the gold); read without a model, as "
         f"stated plainly: {stated}, of them right {right} (precision {right / stated if stated else 0:.2f}: "
         f"'yes' {plain['yes right']}/{plain['yes right'] + plain['yes wrong']}, "
-        f"'no' {plain['no right']}/{plain['no right'] + plain['no wrong']}); not read {part2['criteria_not_read']}"
+        f"'no' {plain['no right']}/{plain['no right'] + plain['no wrong']}, "
+        f"options {plain['option right']}/{plain['option right'] + plain['option wrong']}); "
+        f"not read {part2['criteria_not_read']}"
     )
     print(f"parse time per note: median {part2['parse_ms_median']:.1f} ms, max {part2['parse_ms_max']:.1f} ms")
     print("\nnot right (gold = MedCalc's input_parameters, mapped; some of them are the dataset's mistakes):")

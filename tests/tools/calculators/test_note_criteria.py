@@ -287,3 +287,12 @@ def test_a_qualified_name_is_another_condition() -> None:
     note = "Known pulmonary hypertension on sildenafil."
     assert "hypertension" not in _criteria(_read("cha2ds2_vasc", note))
     assert _criteria(_read("cha2ds2_vasc", "Known hypertension on amlodipine."))["hypertension"]["value"] == "yes"
+
+
+def test_an_option_for_absence_is_read_from_a_denial() -> None:
+    note = "Abdomen soft, nondistended, without ascites. Bilirubin 1.1 mg/dL, albumin 3.9 g/dL, INR 1.1."
+    entry = next(e for e in _read("child_pugh", note).extracted if e["input"] == "ascites")
+    assert (entry["value"], entry["method"], entry["text"]) == ("none", "parsed", "ascites")
+    # present says nothing of how much: left to the model, or asked
+    present = _read("child_pugh", "Moderate ascites on ultrasound. Bilirubin 1.1 mg/dL, albumin 3.9 g/dL, INR 1.1.")
+    assert "ascites" in {m.input for m in present.missing}

@@ -1229,9 +1229,14 @@ async def evaluate_note(
         item.key: find_mentions(item, text.text, text.sentences) for item in pending if isinstance(item, Criterion)
     }
     for item in pending:
-        plain = plain_answer(item, mentions[item.key]) if isinstance(item, Criterion) else None
-        if plain is not None:
-            found[item.key] = _plain_found(item, *plain, text)
+        if isinstance(item, Criterion):
+            plain = plain_answer(item, mentions[item.key])
+            if plain is not None:
+                found[item.key] = _plain_found(item, *plain, text)
+        elif item.absent in _NONE_OPTIONS:
+            denied = _denied_option(item, text)
+            if denied is not None:
+                found[item.key] = denied
     pending = [item for item in pending if item.key not in found]
     if pending:
         if model is None:
@@ -1263,6 +1268,20 @@ async def evaluate_note(
 
 def _order(calc: Calculator, key: str) -> int:
     return next(i for i, item in enumerate(calc.inputs) if item.key == key)
+
+
+_NONE_OPTIONS = ("none", "absent")  # an option that is the item's absence ("mobility: ambulatory" is not)
+
+
+def _denied_option(item: Choice, text: _Text) -> Found | None:
+    """'no ascites': an item whose option for absence is "none", denied as plainly as a criterion would be."""
+    as_criterion = Criterion(item.key, item.label)
+    plain = plain_answer(as_criterion, find_mentions(as_criterion, text.text, text.sentences))
+    if plain is None or plain[0]:
+        return None  # present says nothing of how severe
+    found = _plain_found(as_criterion, False, plain[1], text)
+    found.value = found.argument = item.absent
+    return found
 
 
 def _plain_found(item: Criterion, answer: bool, mention: Mention, text: _Text) -> Found:
