@@ -536,6 +536,7 @@ def test_the_model_reads_criteria_each_kept_only_with_its_quote() -> None:
         "Pitting oedema confined to the symptomatic leg",
         "Previously documented DVT",
         "Calf swelling ≥ 3 cm more than the other side (10 cm below tibial tuberosity)",
+        "Alternative diagnosis at least as likely as DVT",  # the sentence naming a DVT is shown for it
     }
     messages, schema, max_tokens = model.calls[0]
     assert WELLS_NOTE not in messages[-1]["content"]  # the sentences that mention it, not the whole note

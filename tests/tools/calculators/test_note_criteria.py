@@ -296,3 +296,40 @@ def test_an_option_for_absence_is_read_from_a_denial() -> None:
     # present says nothing of how much: left to the model, or asked
     present = _read("child_pugh", "Moderate ascites on ultrasound. Bilirubin 1.1 mg/dL, albumin 3.9 g/dL, INR 1.1.")
     assert "ascites" in {m.input for m in present.missing}
+
+
+def test_the_models_no_must_quote_words_that_deny_the_criterion() -> None:
+    note = "Haemoglobin 9.1 g/dL. INR checked monthly at the anticoagulation clinic. INR stable in range all year."
+    # a sentence that does not mention it is no "no"
+    guess = ItemModel(
+        {
+            "Labile INR (unstable or high INRs, time in therapeutic range < 60 %)": {
+                "answer": "no",
+                "quote": "INR checked monthly at the anticoagulation clinic",
+            }
+        }
+    )
+    result = asyncio.run(evaluate_note(calculator("has_bled"), note, {}, model=guess))
+    assert "labile_inr" not in {e["input"] for e in result.extracted}
+    assert any("quoting words that do not deny it" in w for w in result.warnings)
+    stated = ItemModel(
+        {
+            "Labile INR (unstable or high INRs, time in therapeutic range < 60 %)": {
+                "answer": "no",
+                "quote": "INR stable in range all year",
+            }
+        }
+    )
+    result = asyncio.run(evaluate_note(calculator("has_bled"), note, {}, model=stated))
+    assert next(e for e in result.extracted if e["input"] == "labile_inr")["value"] == "no"
+
+
+def test_an_option_must_quote_words_of_the_item_or_the_option() -> None:
+    note = "Found confused at home. Eyes open to voice; localises to pain; speech confused."
+    model = ItemModel({"Best eye response (E)": {"answer": "to_speech", "quote": "e"}})
+    result = asyncio.run(evaluate_note(calculator("gcs"), note, {}, model=model))
+    assert "eye" not in {e["input"] for e in result.extracted}
+    assert any("quoting words that do not name it" in w for w in result.warnings)
+    named = ItemModel({"Best eye response (E)": {"answer": "to_speech", "quote": "Eyes open to voice"}})
+    result = asyncio.run(evaluate_note(calculator("gcs"), note, {}, model=named))
+    assert next(e for e in result.extracted if e["input"] == "eye")["value"] == "to_speech"

@@ -35,8 +35,10 @@ from curbside.tools.calculators.kit import Above, CalcResult, Calculator, Choice
 from curbside.tools.calculators.note_criteria import (
     Mention,
     context_sentences,
+    denies_it,
     find_mentions,
     names_it,
+    names_option,
     plain_answer,
 )
 from curbside.tools.calculators.note_model import NO_MODEL, CriteriaModel, read_criterion
@@ -1307,8 +1309,9 @@ async def _read_with_model(
     mentions: Mapping[str, Sequence[Mention]],
 ) -> tuple[dict[str, Found], list[str]]:
     """Each criterion asked over the sentences that mention it (none: not asked), each option over the
-    whole note; an answer kept only when its quote is in those sentences and, for "yes", not in a
-    sentence where parsing finds the criterion denied or uncertain."""
+    whole note; an answer kept only when its quote is in those sentences and supports it: a "yes" names
+    the criterion (and is not from a sentence where parsing finds it denied or uncertain), a "no" denies
+    it, an option names the item or the option. Anything else is the model guessing, and stays missing."""
     found: dict[str, Found] = {}
     warnings: list[str] = []
     for item in items:
@@ -1342,9 +1345,17 @@ async def _read_with_model(
                 "not used"
             )
             continue
-        if value == "yes" and isinstance(item, Criterion) and not names_it(item, text.text[start:end]):
+        quoted = text.text[start:end]
+        unsupported = (
+            (value == "yes" and not names_it(item, quoted)) or (value == "no" and not denies_it(item, quoted))
+            if isinstance(item, Criterion)
+            else not names_option(item.label, value, quoted)
+        )
+        if unsupported:
+            what = "deny it" if value == "no" else "name it"
             warnings.append(
-                f"{item.label}: the model answered 'yes' quoting words that do not name it ({quote[:80]!r}); not used"
+                f"{item.label}: the model answered {value!r} quoting words that do not {what} ({quote[:80]!r}); "
+                "not used"
             )
             continue
         if value == "yes":

@@ -40,7 +40,9 @@ __all__ = [
     "criterion_terms",
     "find_mentions",
     "label_stems",
+    "denies_it",
     "names_it",
+    "names_option",
     "plain_answer",
     "plain_label",
 ]
@@ -153,6 +155,8 @@ def _pattern(terms: Sequence[str]) -> re.Pattern[str] | None:
         body = r"[\s-]+".join(re.escape(word) for word in term.split())
         if len(term) <= 4 and term.upper() == term:
             parts.append(rf"(?-i:{body})")  # CHF, TIA, MI, PE only as written
+        elif term.endswith("s") and not term.endswith("ss"):
+            parts.append(body[:-1] + "(?:s|es)?")  # "vasopressors" finds "vasopressor" too
         else:
             parts.append(body + "(?:s|es)?")
     if not parts:
@@ -228,6 +232,7 @@ _COMMON = frozenset(
     disease patient presentation including less than more times other side previously documented
     active severe severely mild moderate acute chronic known entire localised localized absence""".split()
 )
+_STEM = 6  # letters of a word that stand for it: "paralysis" finds "paralysed"
 _CONTEXT_SENTENCES = 5  # enough for a history, an examination and a result; short enough for a small model
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
 
@@ -236,7 +241,7 @@ def context_sentences(
     item: Criterion, text: str, sentences: Sequence[tuple[int, int]], limit: int = _CONTEXT_SENTENCES
 ) -> list[int]:
     """The sentences a model is shown for the criterion, in note order, at most ``limit``: first those with
-    one of its names, then those with a word of its label (by its first five letters: 'paralysis' finds
+    one of its names, then those with a word of its label (by its first six letters: 'paralysis' finds
     'paralysed')."""
     stems = label_stems(item)
     pattern = _pattern(criterion_terms(item))
@@ -254,21 +259,61 @@ def context_sentences(
 
 
 def label_stems(item: Criterion) -> set[str]:
-    """The first five letters of the label's telling words: "Severely inflamed tonsils" -> infla, tonsi; an
-    abbreviation's by its full name: "Prior PE or DVT" -> pulmo, embol, deep, vein, throm."""
+    """The first six letters of the label's telling words ("Severely inflamed tonsils" -> inflam, tonsil;
+    six, since five would make "collapse" a word of "collateral veins"); an abbreviation's by its full
+    name: "Prior PE or DVT" -> pulmon, emboli, deep, vein, thromb."""
     label = item.label
     for short, full in _EXPANSIONS:
         if re.search(rf"(?<![\w-]){short}(?![\w-])", label):
             label += f" {full}"
-    return {w.lower()[:5] for w in _WORD.findall(label) if w.lower() not in _COMMON}
+    stems = {w.lower()[:_STEM] for w in _WORD.findall(label) if w.lower() not in _COMMON}
+    return stems | {w.lower() for w in re.findall(r"\b[A-Z]{3}\b", label)}  # INR, DVT
 
 
-def names_it(item: Criterion, quote: str) -> bool:
-    """Does a model's quote name the criterion: one of its names, or two of its label's telling words (all
-    of them when there is one)? "his tonsils are shown in the image" names no tonsillar swelling or exudate."""
+def _stems(text: str) -> set[str]:
+    return {w.lower()[:_STEM] for w in _SHORT_WORD.findall(text)}
+
+
+def _shared(stems: set[str], words: set[str]) -> int:
+    """How many of ``stems`` start a word of the quote ('eye' of 'eyes'), or are started by one of four
+    letters or more ('vent' of 'ventil')."""
+    return sum(any(w.startswith(s) or (len(w) >= 4 and s.startswith(w)) for w in words) for s in stems)
+
+
+def names_it(item: Criterion, quote: str, least: int = 2) -> bool:
+    """Does a model's quote name the criterion: one of its names, or ``least`` of its label's telling words
+    (all of them when there are fewer)? "his tonsils are shown in the image" names no tonsillar swelling."""
     pattern = _pattern(criterion_terms(item))
     if pattern is not None and pattern.search(quote):
         return True
     stems = label_stems(item)
-    words = {w.lower()[:5] for w in _WORD.findall(quote)}
-    return bool(stems) and len(stems & words) >= min(2, len(stems))
+    return bool(stems) and _shared(stems, _stems(quote)) >= min(least, len(stems))
+
+
+_DENIAL = re.compile(
+    r"\b(?:no|not|nor|denies|denied|denying|without|negative|never|none|absent|normal|unremarkable|stable)\b",
+    re.IGNORECASE,
+)
+
+
+def denies_it(item: Criterion, quote: str) -> bool:
+    """Does a model's "no" rest on words that deny the criterion: a denial ("no", "denies", "within normal
+    limits", "stable") beside one of its names or telling words? A sentence that merely does not mention
+    it is no "no": "His blood pressure is 130/85" says nothing of heart failure."""
+    return bool(_DENIAL.search(quote)) and names_it(item, quote, least=1)
+
+
+def names_option(label: str, option: str, quote: str) -> bool:
+    """Does a model's quote for an option name the item or the option ("no ascites"; "eyes open
+    spontaneously")? A one-letter quote, or a sentence about something else, does not."""
+    words = _short_stems(quote)
+    named = _short_stems(f"{label} {option.replace('_', ' ')}") - _COMMON_STEMS
+    return _shared(named, words) > 0
+
+
+_COMMON_STEMS = {w[:_STEM] for w in _COMMON} | {"the", "and", "for", "not", "per", "with", "best"}
+_SHORT_WORD = re.compile(r"[A-Za-z][A-Za-z'-]{2,}")  # an option's words may be short: "eye", "to pain"
+
+
+def _short_stems(text: str) -> set[str]:
+    return {w.lower()[:_STEM] for w in _SHORT_WORD.findall(text)}
