@@ -333,3 +333,12 @@ def test_an_option_must_quote_words_of_the_item_or_the_option() -> None:
     named = ItemModel({"Best eye response (E)": {"answer": "to_speech", "quote": "Eyes open to voice"}})
     result = asyncio.run(evaluate_note(calculator("gcs"), note, {}, model=named))
     assert next(e for e in result.extracted if e["input"] == "eye")["value"] == "to_speech"
+
+
+def test_the_callers_question_is_never_read_from_a_note() -> None:
+    # the glucocorticoid to convert to is what the clinician asks, not a fact the note states
+    model = ItemModel({"Glucocorticoid to convert to": {"answer": "prednisone", "quote": "prednisone"}})
+    note = "Takes prednisone 20 mg daily."
+    result = asyncio.run(evaluate_note(calculator("steroid_conversion"), note, {}, model=model))
+    assert not any("Item: Glucocorticoid to convert to" in p for p in model.prompts)
+    assert "to_drug" in {m.input for m in result.missing}

@@ -100,6 +100,7 @@ class Choice:
     default: str | None = None
     absent: str | None = None
     description: str = ""
+    in_note: bool = True  # False: the caller's question, not a fact of the patient (a conversion's target)
 
 
 @dataclass(frozen=True)

@@ -1223,7 +1223,7 @@ async def evaluate_note(
     pending = [
         item
         for item in calc.inputs
-        if (isinstance(item, Criterion) or (isinstance(item, Choice) and item.default is None))
+        if (isinstance(item, Criterion) or (isinstance(item, Choice) and item.default is None and item.in_note))
         and item.key not in arguments
         and item.key not in found
     ]
