@@ -15,11 +15,14 @@ item; Centor's fever is "temperature > 38 °C").
    (listed with both values).
 2. From the note, no model: the numbers deterministic parsing reads, each against the mapped
    ``input_parameters`` (right when within 1 % after conversion to the canonical unit), by dimension;
-   sex and dates too. Yes/no criteria and options are not read without a model (by design).
+   sex and dates too; and the yes/no criteria the note states plainly (``note_criteria.py``: a negated
+   or affirmed mention), with their precision. Options are not read without a model.
 3. With the local model (``--url``, ``--gguf``, or when ``llama_cpp`` and the Qwen2.5-Coder-1.5B GGUF
-   parts are importable here): every input read (numbers by parsing, criteria by the model) against the
-   mapped parameters, the final value (unmentioned criteria absent) against the worked answer, and the
-   seconds per note. Without one it says so.
+   parts are importable here): every input read (numbers by parsing, criteria by parsing where stated
+   plainly and otherwise by the model) against the mapped parameters, the final value (unmentioned
+   criteria absent) against the worked answer, and the seconds per note. Without one it says so.
+   A criterion the gold has absent but the note never mentions counts "missed" when it is left missing:
+   the honest reading, though a model answering "no" to everything would score it right.
 
 Calculators not in the catalog are reported as "not built"; the benchmark runs whatever subset exists.
 """
@@ -630,6 +633,7 @@ def from_notes(notes: list[dict[str, Any]], catalog: dict[str, Calculator]) -> d
     by_dimension: dict[str, Counter[str]] = defaultdict(Counter)
     other: Counter[str] = Counter()
     misses: list[dict[str, Any]] = []
+    plain_read: Counter[str] = Counter()  # criteria read without a model: "yes right", "no wrong", ...
     criteria = 0
     criteria_absent = 0  # of them, absent in the gold: what a model answering "no" to all would get right
     parse_ms: list[float] = []
@@ -644,6 +648,24 @@ def from_notes(notes: list[dict[str, Any]], catalog: dict[str, Calculator]) -> d
         started = time.perf_counter()
         reading = parse_note(calc, note["patient_note"])
         parse_ms.append((time.perf_counter() - started) * 1000)
+        # criteria the note states plainly, read without a model (note_criteria.py)
+        plain = {}
+        try:
+            read = asyncio.run(evaluate_note(calc, note["patient_note"], dict(case.fixed), missing="absent"))
+            plain = {
+                e["input"]: {
+                    **e,
+                    "argument": e["value"] == "yes" if isinstance(calc.input(e["input"]), Criterion) else e["value"],
+                }
+                for e in read.extracted
+                if e["method"] == "parsed"
+                and (
+                    isinstance(calc.input(e["input"]), Criterion)
+                    or (isinstance(calc.input(e["input"]), Choice) and e["input"] != "sex")
+                )
+            }
+        except CurbsideError:
+            pass
         for key, value in gold.items():
             item = calc.input(key) if key in {i.key for i in calc.inputs} else None
             if item is None:
@@ -658,6 +680,22 @@ def from_notes(notes: list[dict[str, Any]], catalog: dict[str, Calculator]) -> d
             else:
                 criteria += 1
                 criteria_absent += isinstance(item, Criterion) and not value
+                stated = plain.get(key)
+                if stated is not None:
+                    verdict = "right" if stated["argument"] == value else "wrong"
+                    kind = stated["value"] if isinstance(item, Criterion) else "option"
+                    plain_read[f"{kind} {verdict}"] += 1
+                    if verdict == "wrong":
+                        misses.append(
+                            {
+                                "medcalc_id": note["calculator_id"],
+                                "input": key,
+                                "gold": _show(value),
+                                "read": stated["value"],
+                                "text": stated["text"],
+                                "verdict": verdict,
+                            }
+                        )
                 continue
             if verdict != "right":
                 misses.append(
@@ -673,7 +711,9 @@ def from_notes(notes: list[dict[str, Any]], catalog: dict[str, Calculator]) -> d
     return {
         "by_dimension": {k: dict(v) for k, v in sorted(by_dimension.items())},
         "other": dict(other),
-        "criteria_not_read": criteria,
+        "criteria_plain": dict(plain_read),
+        "criteria_not_read": criteria - sum(plain_read.values()),
+        "criteria": criteria,
         "criteria_absent_in_gold": criteria_absent,
         "misses": misses,
         "parse_ms_median": sorted(parse_ms)[len(parse_ms) // 2] if parse_ms else None,
@@ -701,6 +741,9 @@ async def with_model(notes: list[dict[str, Any]], catalog: dict[str, Calculator]
     inputs: Counter[str] = Counter()
     by_kind: dict[str, Counter[str]] = defaultdict(Counter)
     present: Counter[str] = Counter()  # criteria present in the gold: found present, or not
+    by_method: dict[str, Counter[str]] = defaultdict(Counter)  # criteria and options: parsed / model
+    wrong_yes: list[str] = []  # criteria read "yes" that the gold has absent: the worst error
+    reads: list[str] = []  # every criterion and option read, for the record
     finals: Counter[str] = Counter()
     seconds: list[float] = []
     rows = []
@@ -736,6 +779,14 @@ async def with_model(notes: list[dict[str, Any]], catalog: dict[str, Calculator]
                 verdict = "right" if ours is not None and _same(item, ours, _plain(item, value)) else "wrong"
             inputs[verdict] += 1
             by_kind[_kind(item)][verdict] += 1
+            if entry is not None and not isinstance(item, Number | Day) and key != "sex":
+                by_method[entry["method"]][verdict] += 1
+                reads.append(
+                    f"{note['calculator_id']} {key}={entry['value']} [{entry['method']}] {verdict} "
+                    f"(gold {_show(value)}): {entry['text']!r}"
+                )
+                if isinstance(item, Criterion) and verdict == "wrong" and entry["value"] == "yes":
+                    wrong_yes.append(f"{note['calculator_id']} {key}: {entry['text']!r}")
             if isinstance(item, Criterion) and value:
                 present["found" if entry is not None and result.inputs_used.get(key) is True else "not found"] += 1
         expected = _expected(case, note["worked_answer"]["answer"])
@@ -746,6 +797,9 @@ async def with_model(notes: list[dict[str, Any]], catalog: dict[str, Calculator]
         "inputs": dict(inputs),
         "by_kind": {k: dict(v) for k, v in by_kind.items()},
         "present_criteria": dict(present),
+        "criteria_by_method": {k: dict(v) for k, v in by_method.items()},
+        "wrong_yes": wrong_yes,
+        "reads": reads,
         "finals": dict(finals),
         "seconds": seconds,
         "rows": rows,
@@ -906,10 +960,17 @@ def main() -> None:
         f"{'all numbers':<16} {totals['right']:>6} {totals['wrong']:>6} {totals['missed']:>7}  {_share(totals['right'], n)}"
     )
     print("sex and dates: " + (", ".join(f"{k} {v}" for k, v in sorted(part2["other"].items())) or "none"))
+    plain = Counter(part2["criteria_plain"])
+    stated = sum(plain.values())
+    right = plain["yes right"] + plain["no right"] + plain["option right"]
     print(
-        f"yes/no criteria and options: {part2['criteria_not_read']} in these notes' calculators, none read without a "
-        f"model (by design); {part2['criteria_absent_in_gold']} of them are criteria absent in the gold (a model "
-        "answering 'no' to everything gets those right)"
+        f"yes/no criteria and options: {part2['criteria']} in these notes' calculators "
+        f"({part2['criteria_absent_in_gold']} of them criteria absent in the gold); read without a model, as "
+        f"stated plainly: {stated}, of them right {right} (precision {right / stated if stated else 0:.2f}: "
+        f"'yes' {plain['yes right']}/{plain['yes right'] + plain['yes wrong']}, "
+        f"'no' {plain['no right']}/{plain['no right'] + plain['no wrong']}, "
+        f"options {plain['option right']}/{plain['option right'] + plain['option wrong']}); "
+        f"not read {part2['criteria_not_read']}"
     )
     print(f"parse time per note: median {part2['parse_ms_median']:.1f} ms, max {part2['parse_ms_max']:.1f} ms")
     print("\nnot right (gold = MedCalc's input_parameters, mapped; some of them are the dataset's mistakes):")
@@ -944,6 +1005,11 @@ def main() -> None:
                 )
             p = part3["present_criteria"]
             print(f"  criteria present in the gold and read present: {_share(p.get('found', 0), sum(p.values()))}")
+            for method, c in sorted(part3["criteria_by_method"].items()):
+                print(f"  criteria and options read by {method}: right {c.get('right', 0)}, wrong {c.get('wrong', 0)}")
+            print(f"  criteria read 'yes' that the gold has absent: {len(part3['wrong_yes'])}")
+            for row in part3["wrong_yes"]:
+                print(f"    {row}")
             print(
                 f"final values right (unmentioned criteria absent): {_share(finals_right, total_finals)}; "
                 + ", ".join(f"{k} {v}" for k, v in sorted(f.items()))
@@ -952,6 +1018,12 @@ def main() -> None:
                 print(
                     f"seconds per note: median {sorted(sec)[len(sec) // 2]:.1f}, mean {sum(sec) / len(sec):.1f}, max {max(sec):.1f}"
                 )
+                asked = sorted(t for t in sec if t >= 0.1)  # notes the model was asked about (the others take ms)
+                if asked:
+                    print(
+                        f"  the {len(asked)} notes the model was asked about: median {asked[len(asked) // 2]:.1f}, "
+                        f"mean {sum(asked) / len(asked):.1f}"
+                    )
     if args.json:
         Path(args.json).write_text(
             json.dumps({"worked_examples": part1, "from_notes": part2, "with_model": part3}, indent=2, default=str),

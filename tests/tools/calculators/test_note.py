@@ -30,7 +30,7 @@ from curbside.tools.calculators.note_model import (
     NO_MODEL,
     ChatJsonModel,
     NoteModel,
-    criteria_schema,
+    item_schema,
     note_model_for,
 )
 from curbside.types import ToolCaller
@@ -494,72 +494,84 @@ def test_no_model_criteria_stay_missing_and_the_result_says_why() -> None:
 
 
 class StubModel:
-    """A local model that answers with a fixed JSON text and keeps what it was sent."""
+    """A local model answering each item it is asked about (found by its label in the prompt) from a fixed
+    reply per input key ("not stated" for the others), keeping what it was sent."""
 
     name = "local"
 
-    def __init__(self, reply: dict[str, Any] | str) -> None:
-        self.reply = reply if isinstance(reply, str) else json.dumps(reply)
+    def __init__(self, reply: dict[str, Any] | str, calc: Calculator | None = None) -> None:
+        self.reply = reply
+        self.labels = {item.key: item.label for item in (calc or calculator("wells_dvt")).inputs}
         self.calls: list[tuple[list[dict[str, str]], dict[str, Any], int]] = []
 
     async def complete_json(self, messages: list[dict[str, str]], schema: dict[str, Any], *, max_tokens: int) -> str:
         self.calls.append((messages, schema, max_tokens))
-        return self.reply
+        if isinstance(self.reply, str):
+            return self.reply
+        prompt = messages[-1]["content"]
+        for key, answer in self.reply.items():
+            if f"Item: {self.labels[key]}" in prompt:
+                return json.dumps(answer)
+        return json.dumps({"answer": "not stated", "quote": ""})
 
 
 def test_the_model_reads_criteria_each_kept_only_with_its_quote() -> None:
+    note = (
+        f"{WELLS_NOTE} The left leg shows pitting oedema to the knee. He denies leg pain. A previous DVT is "
+        "mentioned in his referral letter. There is calf asymmetry of 4 cm."
+    )
     model = StubModel(
         {
             "active_cancer": {"answer": "yes", "quote": "showed Metastatic Non-Small Cell Carcinoma"},
             "previous_dvt": {"answer": "no", "quote": "no history of deep vein thrombosis"},  # not in the note
-            "bedridden_or_surgery": {"answer": "not stated", "quote": ""},
-            "entire_leg_swollen": {"answer": "no", "quote": "he was normotensive"},
-            "collateral_veins": {"answer": "perhaps", "quote": "x"},
+            "pitting_edema": {"answer": "yes", "quote": "left leg shows pitting oedema"},
+            "calf_swelling_3cm": {"answer": "perhaps", "quote": "x"},
         }
     )
-    result = asyncio.run(evaluate_note(calculator("wells_dvt"), WELLS_NOTE, {}, model=model))
+    result = asyncio.run(evaluate_note(calculator("wells_dvt"), note, {}, model=model))
+    asked = {m[0][-1]["content"].split("Item: ")[1].split("\n")[0] for m in model.calls}
+    # asked one at a time, only what the note mentions
+    assert asked == {
+        "Active cancer (treatment ongoing, within 6 months, or palliative)",
+        "Pitting oedema confined to the symptomatic leg",
+        "Previously documented DVT",
+        "Calf swelling ≥ 3 cm more than the other side (10 cm below tibial tuberosity)",
+        "Alternative diagnosis at least as likely as DVT",  # the sentence naming a DVT is shown for it
+    }
     messages, schema, max_tokens = model.calls[0]
-    assert WELLS_NOTE in messages[1]["content"] and "active_cancer" in messages[1]["content"]
-    assert schema["required"] == [item.key for item in calculator("wells_dvt").inputs]
-    assert schema["properties"]["active_cancer"]["properties"]["answer"]["enum"] == ["yes", "no", "not stated"]
-    assert max_tokens > 0
+    assert WELLS_NOTE not in messages[-1]["content"]  # the sentences that mention it, not the whole note
+    assert schema["properties"]["answer"]["enum"] == ["yes", "no", "not stated"] and max_tokens > 0
     by_key = {e["input"]: e for e in result.extracted}
     assert by_key["active_cancer"]["method"] == "model"
     assert by_key["active_cancer"]["value"] == "yes"
     assert by_key["active_cancer"]["sentence"].startswith("Fine needle aspiration")
-    assert by_key["entire_leg_swollen"]["value"] == "no"
-    assert set(by_key) == {"active_cancer", "entire_leg_swollen"}
+    assert by_key["pitting_edema"]["value"] == "yes"
+    assert set(by_key) == {"active_cancer", "pitting_edema"}
     assert result.status == "needs_more_info"
     assert {m.input for m in result.missing} == {item.key for item in calculator("wells_dvt").inputs} - set(by_key)
-    assert any("previous_dvt" not in w and "not in the note" in w for w in result.warnings)
+    assert any("'no' quoting words that are not in the note" in w for w in result.warnings)
     assert any("'perhaps'" in w for w in result.warnings)
     assert any("read by the local model: check each against its sentence" in w for w in result.warnings)
-    scored = asyncio.run(evaluate_note(calculator("wells_dvt"), WELLS_NOTE, {}, model=model, missing="absent"))
-    assert scored.value == 1 and "Entire leg swollen" not in scored.assumed_absent
+    scored = asyncio.run(evaluate_note(calculator("wells_dvt"), note, {}, model=model, missing="absent"))
+    assert scored.value == 2 and "Pitting oedema confined to the symptomatic leg" not in scored.assumed_absent
 
 
-def test_options_are_read_by_the_model_too() -> None:
+def test_options_are_read_by_the_model_over_the_whole_note() -> None:
     calc = _calc(
         Choice("ascites", "Ascites", {"absent": 1, "slight": 2, "moderate": 3}),
         Criterion("encephalopathy", "Hepatic encephalopathy"),
     )
-    # calculator 15: "Abdomen is nontender and nondistended with no ascites, no rebound and no guarding."
-    note = "Abdomen is nontender and nondistended with no ascites, no rebound and no guarding. There is no asterixis."
-    model = StubModel(
-        {
-            "ascites": {"answer": "absent", "quote": "nondistended with no ascites"},
-            "encephalopathy": {"answer": "no", "quote": "There is no asterixis"},
-        }
+    note = (
+        "Abdomen is nontender and nondistended with no ascites, no rebound and no guarding. No hepatic encephalopathy."
     )
+    model = StubModel({"ascites": {"answer": "absent", "quote": "nondistended with no ascites"}}, calc)
     result = asyncio.run(evaluate_note(calc, note, {}, model=model))
     assert result.status == "complete"
     assert result.inputs_used == {"ascites": "absent", "encephalopathy": False}
-    assert model.calls[0][1]["properties"]["ascites"]["properties"]["answer"]["enum"] == [
-        "absent",
-        "slight",
-        "moderate",
-        "not stated",
-    ]
+    methods = {e["input"]: e["method"] for e in result.extracted}
+    assert methods == {"ascites": "model", "encephalopathy": "parsed"}  # the denial needs no model
+    assert len(model.calls) == 1 and note in model.calls[0][0][-1]["content"]
+    assert model.calls[0][1]["properties"]["answer"]["enum"] == ["absent", "slight", "moderate", "not stated"]
 
 
 def test_a_failing_model_leaves_the_criteria_missing() -> None:
@@ -579,12 +591,11 @@ def test_a_failing_model_leaves_the_criteria_missing() -> None:
     assert "reply is not JSON" in garbled.warnings[-1]
 
 
-def test_criteria_schema_shape() -> None:
-    items: list[Criterion | Choice] = [Criterion("a", "A"), Choice("b", "B", {"x": 0, "y": 1})]
-    schema = criteria_schema(items)
-    assert schema["required"] == ["a", "b"] and schema["additionalProperties"] is False
-    assert schema["properties"]["b"]["properties"]["answer"]["enum"] == ["x", "y", "not stated"]
-    assert schema["properties"]["a"]["required"] == ["answer", "quote"]
+def test_item_schema_shape() -> None:
+    schema = item_schema(Choice("b", "B", {"x": 0, "y": 1}))
+    assert schema["required"] == ["answer", "quote"] and schema["additionalProperties"] is False
+    assert schema["properties"]["answer"]["enum"] == ["x", "y", "not stated"]
+    assert item_schema(Criterion("a", "A"))["properties"]["answer"]["enum"] == ["yes", "no", "not stated"]
 
 
 def test_chat_json_model_asks_for_a_schema_and_falls_back_to_json_object() -> None:
@@ -602,7 +613,7 @@ def test_chat_json_model_asks_for_a_schema_and_falls_back_to_json_object() -> No
     model = ChatJsonModel(
         name="local", base_url="http://llm.test/v1", model="qwen", transport=httpx.MockTransport(handle)
     )
-    schema = criteria_schema([Criterion("a", "A")])
+    schema = item_schema(Criterion("a", "A"))
     text = asyncio.run(model.complete_json([{"role": "user", "content": "note"}], schema, max_tokens=99))
     assert json.loads(text) == {"a": {"answer": "yes", "quote": "q"}}
     assert sent[0]["response_format"] == {
@@ -718,3 +729,41 @@ def test_a_steroid_dose_is_read_by_the_steroid_s_name() -> None:
     result = asyncio.run(evaluate_note(calculator("steroid_conversion"), note, {"from_drug": "prednisone"}))
     read = {e["input"]: e["value"] for e in result.extracted}
     assert read.get("dose") == 40  # not the antibiotic's 500 mg
+
+
+@pytest.mark.parametrize(
+    ("note", "dose", "per_day"),
+    [
+        ("Takes 10 mg of oxycodone 2 times a day.", 10, 2),
+        ("Oxycodone 5 mg PO q6h for back pain.", 5, 4),
+        ("On oxycodone 20 mg BID.", 20, 2),
+        ("Oxycodone 15 mg three times daily with food.", 15, 3),
+        ("She takes oxycodone 10 mg every 8 hours.", 10, 3),
+        ("Oxycodone 40 mg once daily at night.", 40, 1),
+    ],
+)
+def test_doses_a_day_follow_the_drug_they_belong_to(note: str, dose: float, per_day: float) -> None:
+    result = asyncio.run(evaluate_note(calculator("mme"), note, {}))
+    read = {e["input"]: e for e in result.extracted}
+    assert read["oxycodone_dose"]["value"] == dose
+    assert read["oxycodone_doses_per_day"]["value"] == per_day
+    assert read["oxycodone_doses_per_day"]["method"] == "parsed" and read["oxycodone_doses_per_day"]["note"]
+    assert result.value == dose * per_day * 1.5  # CDC 2022: oxycodone 1.5 MME per mg
+
+
+def test_two_opioids_each_with_its_own_frequency() -> None:
+    note = "Home medications: morphine 15 mg twice daily, hydromorphone 2 mg four times a day, and senna."
+    result = asyncio.run(evaluate_note(calculator("mme"), note, {}))
+    inputs = result.inputs_used
+    assert (inputs["morphine_doses_per_day"], inputs["hydromorphone_doses_per_day"]) == (2, 4)
+
+
+def test_an_as_needed_frequency_is_not_doses_a_day() -> None:
+    from curbside.errors import ValidationError
+
+    note = "Oxycodone 5 mg every 4 hours as needed for pain."
+    with pytest.raises(ValidationError, match="oxycodone_doses_per_day is missing"):
+        asyncio.run(evaluate_note(calculator("mme"), note, {}))
+    reading = parse_note(calculator("mme"), note)
+    assert "oxycodone_doses_per_day" not in reading.found
+    assert any("as needed (PRN)" in w for w in reading.warnings)

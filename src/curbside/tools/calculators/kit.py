@@ -20,6 +20,7 @@ from curbside.errors import ValidationError
 from curbside.tools.calculators.units import DIMENSIONS, convert
 
 __all__ = [
+    "Above",
     "Band",
     "CalcResult",
     "Calculator",
@@ -62,6 +63,18 @@ class Number:
 
 
 @dataclass(frozen=True)
+class Above:
+    """A criterion that is a measurement above a cut-off ("Heart rate > 100"): a note's measured value
+    decides it. ``cutoff``, ``low`` and ``high`` are in ``dimension``'s canonical unit."""
+
+    label: str  # the measurement's name, as a Number's label ("Heart rate")
+    dimension: str
+    cutoff: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
 class Criterion:
     """A yes/no item worth ``points`` when present (negative points subtract, as in Wells)."""
 
@@ -70,6 +83,7 @@ class Criterion:
     points: float = 1.0
     description: str = ""
     aliases: tuple[str, ...] = ()  # phrases a note uses for it: for extraction from a note
+    measured: Above | None = None  # a measurement past a cut-off: read from the note's number when written
 
 
 @dataclass(frozen=True)
@@ -86,6 +100,7 @@ class Choice:
     default: str | None = None
     absent: str | None = None
     description: str = ""
+    in_note: bool = True  # False: the caller's question, not a fact of the patient (a conversion's target)
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,11 @@ so). Reference ranges are skipped (``0.7–1.3 mg/dL``, ``(reference range, …)
 outside the input's plausible range is refused, never used; when the note gives several values the
 first is used and the others are listed. Blood pressure pairs (``142/88 mmHg``), ages
 (``a 64-year-old woman``), sex, heights in feet and inches and dates of a ``Day`` input have their own
-forms. Yes/no criteria and options are read by the local model (``note_model.py``), each answer kept
-only when the words it quotes are in the note; with no model they stay missing (never assumed).
+forms, and so do a drug's doses a day (``oxycodone 10 mg q6h``; never an as-needed one). A yes/no
+criterion the note states plainly ("denies black stools", "history of stroke") is read without a
+model (``note_criteria.py``, which says where that is safe); the others, and options, are asked of the
+local model (``note_model.py``), each answer kept only when the words it quotes are in the note; with
+no model they stay missing (never assumed).
 
 Every value found is listed in ``CalcResult.extracted`` with the sentence it came from and how
 (``parsed`` or ``model``); arguments given explicitly win over the note. Everything here is linear in
@@ -28,8 +31,17 @@ from typing import Any, Literal
 from curbside.errors import UpstreamError, ValidationError
 from curbside.sentences import split_sentences
 from curbside.tools.calculators import MAX_NOTE_CHARS
-from curbside.tools.calculators.kit import CalcResult, Calculator, Choice, Criterion, Day, Number, evaluate
-from curbside.tools.calculators.note_model import NO_MODEL, CriteriaModel, read_criteria
+from curbside.tools.calculators.kit import Above, CalcResult, Calculator, Choice, Criterion, Day, Number, evaluate
+from curbside.tools.calculators.note_criteria import (
+    Mention,
+    context_sentences,
+    denies_it,
+    find_mentions,
+    names_it,
+    names_option,
+    plain_answer,
+)
+from curbside.tools.calculators.note_model import NO_MODEL, CriteriaModel, read_criterion
 from curbside.tools.calculators.units import DIMENSIONS, convert, normalize_unit
 
 __all__ = ["MAX_NOTE_CHARS", "Found", "NoteReading", "evaluate_note", "parse_note"]
@@ -591,22 +603,50 @@ def _targets(calc: Calculator) -> list[_Target]:
     cached = _TARGETS.get(calc.id)
     if cached is not None and cached[0] is calc:
         return cached[1]
-    targets = []
-    for item in calc.inputs:
-        if not isinstance(item, Number) or item.dimension == "age":
-            continue
-        role = _role(item)
-        names = [*item.aliases, *_label_names(item), *_table_names(item)]
-        pair_names = list(_BP) if role in ("systolic", "diastolic") else []
-        own = _words(" ".join([item.key, item.label, *item.aliases]))
-        qualifiers = frozenset(q for q in (*_QUALIFIERS, *_MARKERS) if f" {q} " in own)
-        required = any(f" {q} " in _words(f"{item.key} {item.label}") for q in (*_QUALIFIERS, *_MARKERS))
-        own_names = frozenset(_plain(n) for n in [*names, *pair_names])
-        pair_only = frozenset(_plain(n) for n in pair_names)  # 'BP 120' is neither pressure for sure
-        pattern = _name_pattern([*names, *pair_names])
-        targets.append(_Target(item, names, pair_names, role, qualifiers, pattern, required, own_names, pair_only))
+    targets = [_target(item) for item in calc.inputs if isinstance(item, Number) and item.dimension != "age"]
     _TARGETS[calc.id] = (calc, targets)
     return targets
+
+
+def _target(item: Number) -> _Target:
+    role = _role(item)
+    names = [*item.aliases, *_label_names(item), *_table_names(item)]
+    pair_names = list(_BP) if role in ("systolic", "diastolic") else []
+    own = _words(" ".join([item.key, item.label, *item.aliases]))
+    qualifiers = frozenset(q for q in (*_QUALIFIERS, *_MARKERS) if f" {q} " in own)
+    required = any(f" {q} " in _words(f"{item.key} {item.label}") for q in (*_QUALIFIERS, *_MARKERS))
+    own_names = frozenset(_plain(n) for n in [*names, *pair_names])
+    pair_only = frozenset(_plain(n) for n in pair_names)  # 'BP 120' is neither pressure for sure
+    pattern = _name_pattern([*names, *pair_names])
+    return _Target(item, names, pair_names, role, qualifiers, pattern, required, own_names, pair_only)
+
+
+def _read_measured(item: Criterion, above: Above, text: _Text, reading: NoteReading) -> None:
+    """A criterion that is a measurement past a cut-off, from the measurement the note writes:
+    'pulse was 150 beats per minute' is a heart rate > 100."""
+    measure = Number(item.key, above.label, above.dimension, above.low, above.high)
+    measured = NoteReading()
+    _read_number(_target(measure), text, measured)
+    reading.warnings.extend(f"{item.label}: {w}" for w in measured.warnings)
+    value = measured.found.get(item.key)
+    if value is None:
+        return
+    raw = value.argument["value"] if isinstance(value.argument, dict) else value.argument
+    unit = value.argument["unit"] if isinstance(value.argument, dict) else None
+    canonical, _ = convert(float(raw), unit, above.dimension)
+    present = canonical > above.cutoff
+    shown = f"{canonical:g} {measure.unit}"
+    reading.found[item.key] = Found(
+        input=item.key,
+        label=item.label,
+        value="yes" if present else "no",
+        unit=None,
+        argument=present,
+        text=value.text,
+        sentence=value.sentence,
+        method="parsed",
+        note=f"{above.label.lower()} {shown} {'>' if present else '≤'} {above.cutoff:g} {measure.unit}",
+    )
 
 
 _TARGETS: dict[str, tuple[Calculator, list[_Target]]] = {}
@@ -1055,6 +1095,73 @@ def _read_day(item: Day, text: _Text, reading: NoteReading, taken: set[int]) -> 
         return
 
 
+# --- doses a day ---------------------------------------------------------------------------------------------
+
+_COUNT_WORDS = {"once": 1, "one": 1, "twice": 2, "two": 2, "thrice": 3, "three": 3, "four": 4, "five": 5, "six": 6}
+_COUNT = r"(?:\d{1,2}|once|one|twice|two|thrice|three|four|five|six)"
+# a frequency right after a drug's name (and its dose, route or form): 'oxycodone 10 mg twice daily',
+# '10 mg of oxymorphone 1 time a day', 'morphine PO q6h'; Latin abbreviations are the usual ones (ISMP)
+_FREQUENCY = re.compile(
+    r"[\s,]*(?:\d+(?:\.\d+)?\s?(?:mg|mcg|µg|μg|ug|g|mL|tablets?|tabs?|caps?|capsules?)\b[\s,]*)?"
+    r"(?:(?:po|p\.o\.|orally|by mouth|iv|sc|sl|sublingual|buccal|tablets?|tabs?|ir|er|sr)\b[\s,]*){0,2}"
+    rf"(?P<frequency>(?P<count>{_COUNT})\s?(?:times?|x|×)\s?(?:a|per|/|each|every)\s?day"
+    rf"|(?P<daily>{_COUNT})\s?(?:times?\s)?daily"
+    r"|(?:every|q\.?)\s?(?P<hours>\d{1,2})\s?(?:h|hr|hrs|hours?)\b\.?"
+    r"|(?P<latin>q\.?d|o\.?d|b\.?i\.?d|t\.?i\.?d|q\.?i\.?d|daily|nightly|at bedtime|a day)\b\.?)"
+    r"(?P<prn>[\s,(]*(?:as needed|prn|p\.r\.n|if needed|when needed|as required))?",
+    re.IGNORECASE,
+)
+_LATIN = {"qd": 1, "od": 1, "bid": 2, "tid": 3, "qid": 4, "daily": 1, "nightly": 1, "at bedtime": 1, "a day": 1}
+
+
+def _frequency(m: re.Match[str]) -> float:
+    for group in ("count", "daily"):
+        if m.group(group):
+            word = m.group(group).lower()
+            return float(_COUNT_WORDS.get(word, 0) or word)
+    if m.group("hours"):
+        return 24 / int(m.group("hours"))
+    return float(_LATIN[m.group("latin").lower().replace(".", "")])
+
+
+def _dose_of(calc: Calculator, item: Number) -> Number | None:
+    """The dose a "<drug>_doses_per_day" input counts: the calculator's "<drug>_dose"."""
+    if item.dimension != "count" or not item.key.endswith("_doses_per_day"):
+        return None
+    dose = next((i for i in calc.inputs if i.key == item.key.removesuffix("_doses_per_day") + "_dose"), None)
+    return dose if isinstance(dose, Number) else None
+
+
+def _read_doses_per_day(item: Number, dose: _Target, text: _Text, reading: NoteReading) -> None:
+    """How often the drug is taken, from the words right after its name: '... oxymorphone 1 time a day'."""
+    for m in dose.pattern.finditer(text.text):
+        frequency = _FREQUENCY.match(text.text, m.end())
+        if frequency is None:
+            continue
+        value = _frequency(frequency)
+        written = frequency.group("frequency").strip(" ,.")
+        if frequency.group("prn"):
+            reading.warnings.append(
+                f"{item.label}: {written!r} is as needed (PRN), not how many doses a day are taken; not used"
+            )
+            return
+        if not item.low <= value <= item.high:
+            continue
+        sentence = text.sentence_of(m.start())
+        reading.found[item.key] = Found(
+            input=item.key,
+            label=item.label,
+            value=_as_number(f"{value:g}"),
+            unit=None,
+            argument=value,
+            text=text.text[m.start() : frequency.end()].strip(),
+            sentence=text.sentence_text(sentence, (m.start(), frequency.end())),
+            method="parsed",
+            note=f"{written!r} = {value:g} a day",
+        )
+        return
+
+
 # --- the whole reading -----------------------------------------------------------------------------------
 
 
@@ -1075,14 +1182,19 @@ def _parse(calc: Calculator, text: _Text) -> NoteReading:
     taken_dates: set[int] = set()
     for item in calc.inputs:
         if isinstance(item, Number):
+            dose = _dose_of(calc, item)
             if item.dimension == "age":
                 _read_age(item, text, reading)
+            elif dose is not None:
+                _read_doses_per_day(item, targets[dose.key], text, reading)
             else:
                 _read_number(targets[item.key], text, reading)
         elif isinstance(item, Choice) and item.default is None and _is_sex(item):
             _read_sex(item, text, reading)
         elif isinstance(item, Day):
             _read_day(item, text, reading, taken_dates)
+        elif isinstance(item, Criterion) and item.measured is not None:
+            _read_measured(item, item.measured, text, reading)
     return reading
 
 
@@ -1111,15 +1223,28 @@ async def evaluate_note(
     pending = [
         item
         for item in calc.inputs
-        if (isinstance(item, Criterion) or (isinstance(item, Choice) and item.default is None))
+        if (isinstance(item, Criterion) or (isinstance(item, Choice) and item.default is None and item.in_note))
         and item.key not in arguments
         and item.key not in found
     ]
+    mentions = {
+        item.key: find_mentions(item, text.text, text.sentences) for item in pending if isinstance(item, Criterion)
+    }
+    for item in pending:
+        if isinstance(item, Criterion):
+            plain = plain_answer(item, mentions[item.key])
+            if plain is not None:
+                found[item.key] = _plain_found(item, *plain, text)
+        elif item.absent in _NONE_OPTIONS:
+            denied = _denied_option(item, text)
+            if denied is not None:
+                found[item.key] = denied
+    pending = [item for item in pending if item.key not in found]
     if pending:
         if model is None:
             warnings.append(unavailable or NO_MODEL)
         else:
-            model_found, model_warnings = await _read_with_model(model, calc, pending, text)
+            model_found, model_warnings = await _read_with_model(model, calc, pending, text, mentions)
             found.update(model_found)
             warnings.extend(model_warnings)
     given: dict[str, Any] = {}
@@ -1147,34 +1272,109 @@ def _order(calc: Calculator, key: str) -> int:
     return next(i for i, item in enumerate(calc.inputs) if item.key == key)
 
 
+_NONE_OPTIONS = ("none", "absent")  # an option that is the item's absence ("mobility: ambulatory" is not)
+
+
+def _denied_option(item: Choice, text: _Text) -> Found | None:
+    """'no ascites': an item whose option for absence is "none", denied as plainly as a criterion would be."""
+    as_criterion = Criterion(item.key, item.label)
+    plain = plain_answer(as_criterion, find_mentions(as_criterion, text.text, text.sentences))
+    if plain is None or plain[0]:
+        return None  # present says nothing of how severe
+    found = _plain_found(as_criterion, False, plain[1], text)
+    found.value = found.argument = item.absent
+    return found
+
+
+def _plain_found(item: Criterion, answer: bool, mention: Mention, text: _Text) -> Found:
+    shown = text.text[mention.start : mention.end]
+    return Found(
+        input=item.key,
+        label=item.label,
+        value="yes" if answer else "no",
+        unit=None,
+        argument=answer,
+        text=shown,
+        sentence=text.sentence_text(mention.sentence, (mention.start, mention.end)),
+        method="parsed",
+        note=f"{shown!r} denied ({mention.cue!r})" if not answer else f"{shown!r} stated",
+    )
+
+
 async def _read_with_model(
-    model: CriteriaModel, calc: Calculator, items: Sequence[Criterion | Choice], text: _Text
+    model: CriteriaModel,
+    calc: Calculator,
+    items: Sequence[Criterion | Choice],
+    text: _Text,
+    mentions: Mapping[str, Sequence[Mention]],
 ) -> tuple[dict[str, Found], list[str]]:
-    try:
-        answers, warnings = await read_criteria(model, calc, items, text.text)
-    except UpstreamError as exc:
-        return {}, [f"the {model.name} model failed ({exc.message}): yes/no criteria were not read from the note"]
+    """Each criterion asked over the sentences that mention it (none: not asked), each option over the
+    whole note; an answer kept only when its quote is in those sentences and supports it: a "yes" names
+    the criterion (and is not from a sentence where parsing finds it denied or uncertain), a "no" denies
+    it, an option names the item or the option. Anything else is the model guessing, and stays missing."""
     found: dict[str, Found] = {}
-    by_key = {item.key: item for item in items}
-    for key, (answer, quote) in answers.items():
-        item = by_key[key]
+    warnings: list[str] = []
+    for item in items:
+        shown = context_sentences(item, text.text, text.sentences) if isinstance(item, Criterion) else None
+        if shown == []:
+            continue  # the note never names it: "not stated", and nothing to ask
+        excerpts = [text.sentence_text(i) for i in shown] if shown is not None else text.text
+        try:
+            answer, item_warnings = await read_criterion(model, calc, item, excerpts)
+        except UpstreamError as exc:
+            warnings.append(
+                f"the {model.name} model failed ({exc.message}): yes/no criteria were not read from the note"
+            )
+            break
+        warnings.extend(item_warnings)
+        if answer is None:
+            continue
+        value, quote = answer
         located = _locate(text, quote)
         if located is None:
             warnings.append(
-                f"{item.label}: the model answered {answer!r} quoting words that are not in the note "
+                f"{item.label}: the model answered {value!r} quoting words that are not in the note "
                 f"({quote[:80]!r}); not used"
             )
             continue
         start, end = located
-        argument: Any = answer if isinstance(item, Choice) else answer == "yes"
-        found[key] = Found(
-            input=key,
+        sentence = text.sentence_of(start)
+        if shown is not None and sentence not in shown:
+            warnings.append(
+                f"{item.label}: the model answered {value!r} quoting a sentence it was not shown ({quote[:80]!r}); "
+                "not used"
+            )
+            continue
+        quoted = text.text[start:end]
+        unsupported = (
+            (value == "yes" and not names_it(item, quoted)) or (value == "no" and not denies_it(item, quoted))
+            if isinstance(item, Criterion)
+            else not names_option(item.label, value, quoted)
+        )
+        if unsupported:
+            what = "deny it" if value == "no" else "name it"
+            warnings.append(
+                f"{item.label}: the model answered {value!r} quoting words that do not {what} ({quote[:80]!r}); "
+                "not used"
+            )
+            continue
+        if value == "yes":
+            here = {m.polarity for m in mentions.get(item.key, ()) if m.sentence == sentence}
+            if here and "affirmed" not in here:
+                warnings.append(
+                    f"{item.label}: the model answered 'yes' from a sentence that denies it or says it only as a "
+                    f"possibility ({quote[:80]!r}); not used"
+                )
+                continue
+        argument: Any = value if isinstance(item, Choice) else value == "yes"
+        found[item.key] = Found(
+            input=item.key,
             label=item.label,
-            value=answer,
+            value=value,
             unit=None,
             argument=argument,
             text=text.text[start:end],
-            sentence=text.sentence_text(text.sentence_of(start), (start, end)),
+            sentence=text.sentence_text(sentence, (start, end)),
             method="model",
         )
     if found:

@@ -5,6 +5,13 @@ the local model, or nowhere — never a cloud model, whatever the routing mode. 
 item "yes", "no" (or an option) with a quote copied from the note, or "not stated"; the caller
 (``note.py``) keeps an answer only when its quote is found in the note, and shows that sentence.
 
+Criteria are asked one at a time, each with only the sentences of the note that mention it (found by
+``note_criteria.py``): a 1.5B model answers a short, focused question far better than a form of twenty
+items over a whole note, and a criterion the note never mentions is not asked about at all. Options
+(a Glasgow Coma Scale response, a HEART history) are described in words no list of names can find, so
+each is asked over the whole note, the note first so that a server reusing a cached prompt prefix
+reads it once.
+
 The request asks for OpenAI-style structured output (``response_format`` ``json_schema``: OpenAI,
 vLLM, Ollama, llama.cpp's ``llama-server``); a server that refuses that form is asked again with
 ``{"type": "json_object", "schema": …}`` (``llama-cpp-python``'s server). The reply is validated here
@@ -36,10 +43,10 @@ __all__ = [
     "ChatJsonModel",
     "CriteriaModel",
     "NoteModel",
-    "criteria_messages",
-    "criteria_schema",
+    "criterion_messages",
+    "item_schema",
     "note_model_for",
-    "read_criteria",
+    "read_criterion",
 ]
 
 NO_MODEL = "no model configured: yes/no criteria were not read from the note"
@@ -207,100 +214,6 @@ def _answers(item: Item) -> list[str]:
     return [*item.options, NOT_STATED]
 
 
-def criteria_schema(items: Sequence[Item]) -> dict[str, Any]:
-    """One property per item: {"answer": one of the allowed answers, "quote": words from the note}."""
-    properties = {
-        item.key: {
-            "type": "object",
-            "properties": {
-                "answer": {"type": "string", "enum": _answers(item)},
-                "quote": {"type": "string", "maxLength": QUOTE_CHARS},
-            },
-            "required": ["answer", "quote"],
-            "additionalProperties": False,
-        }
-        for item in items
-    }
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": [item.key for item in items],
-        "additionalProperties": False,
-    }
-
-
-_SYSTEM = (
-    "You read a clinical note and fill in items of a clinical calculator. Answer each item only from what the "
-    'note says. For a yes/no item: "yes" if the note says the patient has it, "no" if the note says the patient '
-    f'does not have it (for example "denies", "no history of"), "{NOT_STATED}" if the note does not say. For an '
-    f'item with options: the option the note supports, or "{NOT_STATED}". For every answer except '
-    f'"{NOT_STATED}", "quote" is the few words of the note that show it, copied exactly; otherwise "quote" is "". '
-    "Do not guess and do not use general knowledge about what is likely. Reply with JSON only."
-)
-
-
-def criteria_messages(calc: Calculator, items: Sequence[Item], note: str) -> list[Message]:
-    lines = []
-    for item in items:
-        line = f"- {item.key}: {item.label}"
-        if item.description:
-            line += f" ({item.description})"
-        if isinstance(item, Criterion):
-            line += " — yes / no"
-            if item.aliases:
-                line += f"; the note may say: {', '.join(item.aliases)}"
-        else:
-            line += f" — one of: {' | '.join(item.options)}"
-        lines.append(line)
-    user = (
-        f"Calculator: {calc.title}\nItems:\n" + "\n".join(lines) + f'\n\nNote:\n"""\n{note}\n"""\n\n'
-        'Reply as {"<item>": {"answer": …, "quote": …}, …} with every item above.'
-    )
-    return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}]
-
-
-def _max_tokens(items: Sequence[Item]) -> int:
-    return min(4096, 64 + 72 * len(items))  # a quote of <= 160 characters is <= ~50 tokens, plus the JSON around it
-
-
-async def read_criteria(
-    model: CriteriaModel, calc: Calculator, items: Sequence[Item], note: str
-) -> tuple[dict[str, tuple[str, str]], list[str]]:
-    """Each item's (answer, quote) as the model gave it (answers "not stated" left out), and warnings.
-
-    Raises ``UpstreamError`` when the model cannot be reached or its reply is not the JSON asked for.
-    """
-    text = await model.complete_json(
-        criteria_messages(calc, items, note), criteria_schema(items), max_tokens=_max_tokens(items)
-    )
-    try:
-        reply = json.loads(_strip_fence(text))
-    except ValueError as exc:
-        raise UpstreamError(f"the {model.name} model's reply is not JSON: {text[:120]!r}") from exc
-    if not isinstance(reply, dict):
-        raise UpstreamError(f"the {model.name} model's reply is not a JSON object: {text[:120]!r}")
-    answers: dict[str, tuple[str, str]] = {}
-    warnings: list[str] = []
-    for item in items:
-        entry = reply.get(item.key)
-        if isinstance(entry, str):  # {"item": "yes"}: a model that ignored the schema's shape
-            entry = {"answer": entry, "quote": ""}
-        if not isinstance(entry, dict):
-            continue
-        answer = str(entry.get("answer", "")).strip()
-        quote = str(entry.get("quote") or "").strip()
-        allowed = _answers(item)
-        match = next((option for option in allowed if option.lower() == answer.lower()), None)
-        if match is None:
-            warnings.append(
-                f"{item.label}: the model answered {answer[:40]!r}, not one of {', '.join(allowed)}; not used"
-            )
-            continue
-        if match != NOT_STATED:
-            answers[item.key] = (match, quote)
-    return answers, warnings
-
-
 def _strip_fence(text: str) -> str:
     """A reply wrapped in a Markdown code fence (```json … ```) by a model that ignored the format."""
     body = text.strip()
@@ -308,3 +221,87 @@ def _strip_fence(text: str) -> str:
         body = body.split("\n", 1)[1] if "\n" in body else ""
         body = body.rsplit("```", 1)[0]
     return body.strip()
+
+
+# --- one item at a time -------------------------------------------------------------------------------------
+
+_MAX_TOKENS = 96  # {"answer": …, "quote": <= 160 characters}: about 60 tokens
+_FOCUSED_SYSTEM = (
+    "You check one item of a clinical calculator against sentences from a patient's note. Answer only from "
+    'those sentences. "yes": they say the patient has it. "no": they say the patient does not have it (for '
+    f'example "denies", "no history of", "negative for"). "{NOT_STATED}": they do not say, or say it only of '
+    'someone else, as a possibility, or as a risk. "quote" is the few words that show the answer, copied '
+    f'exactly; "" for "{NOT_STATED}". Do not guess. Reply with JSON only.'
+)
+_CHOICE_SYSTEM = (
+    "You read a clinical note and choose one option of a clinical calculator's item. Answer only from what "
+    f'the note says; "{NOT_STATED}" if it does not say. "quote" is the few words of the note that show the '
+    f'answer, copied exactly; "" for "{NOT_STATED}". Do not guess. Reply with JSON only.'
+)
+
+
+def item_schema(item: Item) -> dict[str, Any]:
+    """{"answer": one of the item's answers, "quote": words from the note}."""
+    return {
+        "type": "object",
+        "properties": {
+            "answer": {"type": "string", "enum": _answers(item)},
+            "quote": {"type": "string", "maxLength": QUOTE_CHARS},
+        },
+        "required": ["answer", "quote"],
+        "additionalProperties": False,
+    }
+
+
+def _describe(item: Item) -> str:
+    text = item.label + (f" ({item.description})" if item.description else "")
+    if isinstance(item, Choice):
+        text += "\nOptions: " + " | ".join(item.options)
+    return text
+
+
+def criterion_messages(calc: Calculator, item: Item, excerpts: Sequence[str] | str) -> list[Message]:
+    """A criterion over the sentences that mention it (a list), or an option over the whole note (a str)."""
+    if isinstance(excerpts, str):
+        user = (
+            f'Note:\n"""\n{excerpts}\n"""\n\nCalculator: {calc.title}\nItem: {_describe(item)}\n\n'
+            f'Reply as {{"answer": one of {" | ".join(_answers(item))}, "quote": …}}.'
+        )
+        return [{"role": "system", "content": _CHOICE_SYSTEM}, {"role": "user", "content": user}]
+    shown = "\n".join(f"{n}. {sentence}" for n, sentence in enumerate(excerpts, 1))
+    user = (
+        f"Calculator: {calc.title}\nItem: {_describe(item)}\n\nSentences from the note:\n{shown}\n\n"
+        f'Does the patient have it? Reply as {{"answer": "yes" | "no" | "{NOT_STATED}", "quote": …}}.'
+    )
+    return [{"role": "system", "content": _FOCUSED_SYSTEM}, {"role": "user", "content": user}]
+
+
+async def read_criterion(
+    model: CriteriaModel, calc: Calculator, item: Item, excerpts: Sequence[str] | str
+) -> tuple[tuple[str, str] | None, list[str]]:
+    """One item's (answer, quote) as the model gave it (None for "not stated"), and warnings.
+
+    Raises ``UpstreamError`` when the model cannot be reached or its reply is not the JSON asked for.
+    """
+    text = await model.complete_json(
+        criterion_messages(calc, item, excerpts), item_schema(item), max_tokens=_MAX_TOKENS
+    )
+    try:
+        reply = json.loads(_strip_fence(text))
+    except ValueError as exc:
+        raise UpstreamError(f"the {model.name} model's reply is not JSON: {text[:120]!r}") from exc
+    if isinstance(reply, dict) and item.key in reply and isinstance(reply[item.key], dict | str):
+        reply = reply[item.key]  # {"<item>": {...}}: the shape of the one-form prompt
+    if isinstance(reply, str):
+        reply = {"answer": reply, "quote": ""}
+    if not isinstance(reply, dict):
+        raise UpstreamError(f"the {model.name} model's reply is not a JSON object: {text[:120]!r}")
+    answer = str(reply.get("answer", "")).strip()
+    quote = str(reply.get("quote") or "").strip()
+    allowed = _answers(item)
+    match = next((option for option in allowed if option.lower() == answer.lower()), None)
+    if match is None:
+        return None, [f"{item.label}: the model answered {answer[:40]!r}, not one of {', '.join(allowed)}; not used"]
+    if match == NOT_STATED:
+        return None, []
+    return (match, quote), []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from curbside.errors import ValidationError
 from curbside.tools.calculators.kit import (
+    Above,
     Band,
     Calculator,
     Choice,
@@ -90,6 +91,7 @@ _CENTOR_ITEMS = (
         "fever",
         "Temperature > 38 °C",
         aliases=("fever", "febrile", "temperature over 38", "T > 38", "pyrexia"),
+        measured=Above("Temperature", "temperature", 38, 20, 46),
     ),
     Criterion(
         "no_cough",

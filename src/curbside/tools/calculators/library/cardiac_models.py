@@ -286,7 +286,14 @@ _FRAMINGHAM_INPUTS = (
         "bp_treated",
         "Blood pressure treated with medication",
         description="True when the patient takes antihypertensive drugs (the treated-SBP term).",
-        aliases=("on antihypertensives", "treated hypertension", "takes lisinopril", "BP medication"),
+        aliases=(
+            "on antihypertensives",
+            "antihypertensive medication",
+            "antihypertensive treatment",
+            "treated hypertension",
+            "takes lisinopril",
+            "BP medication",
+        ),
     ),
     Criterion(
         "smoker",

@@ -101,7 +101,7 @@ _STEROID_INPUTS = (
         # the steroid's own names: "mg of" or "dose" alone would take any drug's dose in a note
         aliases=(*_EQUIVALENT_MG, "steroid dose"),
     ),
-    Choice("to_drug", "Glucocorticoid to convert to", _DRUGS),
+    Choice("to_drug", "Glucocorticoid to convert to", _DRUGS, in_note=False),
     Choice(
         "betamethasone_mg",
         "Betamethasone dose equivalent to 5 mg prednisone",

@@ -4,6 +4,7 @@ three-tier), the PE rule-out criteria (PERC) and the Caprini surgical VTE risk s
 from __future__ import annotations
 
 from curbside.tools.calculators.kit import (
+    Above,
     Band,
     Calculator,
     Choice,
@@ -24,18 +25,57 @@ _WELLS_2003 = "Wells PS et al. N Engl J Med 2003;349:1227-35 (Table 1)"
 # management. Lancet 1997;350:1795-8, Table 1 (nine items; low <= 0, moderate 1-2, high >= 3).
 _WELLS_1997 = "Wells PS et al. Lancet 1997;350:1795-8 (Table 1)"
 
+# aliases: the words a note uses for each item, for reading it from a note (note_criteria.py); each is the
+# item itself or a full name of it, never a part ("leg swelling" is not an entire leg swollen)
 _DVT_ITEMS = (
-    Criterion("active_cancer", "Active cancer (treatment ongoing, within 6 months, or palliative)"),
-    Criterion("paralysis_or_cast", "Paralysis, paresis, or recent plaster immobilisation of the legs"),
-    Criterion("bedridden_or_surgery", "Recently bedridden ≥ 3 days, or major surgery within 12 weeks"),
-    Criterion("localized_tenderness", "Localised tenderness along the deep venous system"),
-    Criterion("entire_leg_swollen", "Entire leg swollen"),
-    Criterion("calf_swelling_3cm", "Calf swelling ≥ 3 cm more than the other side (10 cm below tibial tuberosity)"),
-    Criterion("pitting_edema", "Pitting oedema confined to the symptomatic leg"),
-    Criterion("collateral_veins", "Collateral superficial veins (non-varicose)"),
+    Criterion(
+        "active_cancer",
+        "Active cancer (treatment ongoing, within 6 months, or palliative)",
+        aliases=("cancer", "malignancy", "carcinoma", "metastatic", "metastases", "chemotherapy", "tumour", "tumor"),
+    ),
+    Criterion(
+        "paralysis_or_cast",
+        "Paralysis, paresis, or recent plaster immobilisation of the legs",
+        aliases=("paralysis", "paresis", "hemiparesis", "paraplegia", "plaster cast"),
+    ),
+    Criterion(
+        "bedridden_or_surgery",
+        "Recently bedridden ≥ 3 days, or major surgery within 12 weeks",
+        aliases=("bedridden", "bedbound", "bed rest", "major surgery"),
+    ),
+    Criterion(
+        "localized_tenderness",
+        "Localised tenderness along the deep venous system",
+        aliases=("calf tenderness", "tender calf", "deep vein tenderness", "tenderness along the deep veins"),
+    ),
+    Criterion(
+        "entire_leg_swollen",
+        "Entire leg swollen",
+        aliases=("entire leg swelling", "whole leg swollen", "whole leg swelling"),
+    ),
+    Criterion(
+        "calf_swelling_3cm",
+        "Calf swelling ≥ 3 cm more than the other side (10 cm below tibial tuberosity)",
+        aliases=("calf swelling", "calf circumference", "calf asymmetry"),
+    ),
+    Criterion(
+        "pitting_edema", "Pitting oedema confined to the symptomatic leg", aliases=("pitting oedema", "pitting edema")
+    ),
+    Criterion(
+        "collateral_veins",
+        "Collateral superficial veins (non-varicose)",
+        aliases=("collateral veins", "collateral superficial veins"),
+    ),
 )
-_PREVIOUS_DVT = Criterion("previous_dvt", "Previously documented DVT")
-_ALTERNATIVE = Criterion("alternative_diagnosis", "Alternative diagnosis at least as likely as DVT", points=-2)
+_PREVIOUS_DVT = Criterion(
+    "previous_dvt", "Previously documented DVT", aliases=("previous DVT", "prior DVT", "history of DVT")
+)
+_ALTERNATIVE = Criterion(
+    "alternative_diagnosis",
+    "Alternative diagnosis at least as likely as DVT",
+    points=-2,
+    aliases=("alternative diagnosis",),
+)
 
 _BANDS_2003 = (
     Band(float("-inf"), "DVT unlikely", "< 2: DVT unlikely — a negative D-dimer can exclude DVT"),
@@ -84,6 +124,7 @@ _WELLS_PE_ITEMS = (
         points=1.5,
         description="True when the measured rate is above 100/min (a rate of exactly 100 does not count).",
         aliases=("tachycardia", "HR > 100", "pulse over 100", "tachycardic"),
+        measured=Above("Heart rate", "rate", 100, 10, 300),
     ),
     Criterion(
         "immobilisation_or_surgery",
