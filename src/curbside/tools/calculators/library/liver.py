@@ -111,8 +111,10 @@ def _meld_na(given: Given) -> Outcome:
 # + 0.82 x (137 - Na) - 0.24 x (137 - Na) x ln(bilirubin) + 9.09 x ln(INR) + 11.14 x ln(Cr)
 # + 1.85 x (3.5 - albumin) - 1.83 x (3.5 - albumin) x ln(Cr) + 6, rounded to a whole number.
 # Bounds: bilirubin, creatinine, INR at least 1.0; creatinine at most 3.0 (3.0 after dialysis twice
-# in the past week or 24 h of CVVHD); sodium 125-137 mmol/L; albumin 1.5-3.5 g/dL. OPTN adopted it
-# for allocation in 2023 with the maximum of 40.
+# in the past week or 24 h of CVVHD); sodium 125-137 mmol/L; albumin 1.5-3.5 g/dL. The equation
+# itself sets no maximum (it was scaled without presuming a cap: openEHR CKM MELD_3_0 v3.1, quoting
+# Kim 2021); the score is given capped at 40 as for allocation since 2023 (not checked here against
+# the OPTN policy text, which was not at hand), and an uncapped value above 40 is reported beside it.
 _MELD_3 = "Kim WR et al. Gastroenterology 2021;161:1887-95"
 
 
@@ -132,7 +134,8 @@ def _meld_3(given: Given) -> Outcome:
         - 1.83 * (3.5 - albumin) * math.log(creatinine)
         + 6
     )
-    score = min(_half_up(raw), 40.0)
+    uncapped = _half_up(raw)
+    score = min(uncapped, 40.0)
     used = {
         "creatinine_used": creatinine,
         "bilirubin_used": bilirubin,
@@ -140,7 +143,14 @@ def _meld_3(given: Given) -> Outcome:
         "sodium_used": sodium,
         "albumin_used": albumin,
     }
-    return Outcome(score, "points", extra=used)
+    warnings = []
+    if uncapped > 40:
+        used["uncapped"] = uncapped
+        warnings.append(
+            f"The MELD 3.0 equation gives {uncapped:.0f}; the score is shown capped at 40 as for liver allocation. "
+            "Kim 2021's equation sets no maximum, and waitlist mortality keeps rising above 40."
+        )
+    return Outcome(score, "points", extra=used, warnings=warnings)
 
 
 # --- Child-Turcotte-Pugh ---------------------------------------------------------------------------
