@@ -483,7 +483,7 @@ def test_no_model_criteria_stay_missing_and_the_result_says_why() -> None:
     result = asyncio.run(evaluate_note(calculator("wells_dvt"), WELLS_NOTE, {}))
     assert result.status == "needs_more_info"
     assert len(result.missing) == 10 and all(m.kind == "criterion" for m in result.missing)
-    assert NO_MODEL == "no model configured: yes/no criteria were not read from the note"
+    assert NO_MODEL == "no model configured: only the yes/no criteria the note states plainly were read"
     assert result.warnings[-1] == NO_MODEL
     # missing="absent" still applies: every criterion absent (listed), nothing read
     absent = asyncio.run(evaluate_note(calculator("wells_dvt"), WELLS_NOTE, {"active_cancer": True}, missing="absent"))
@@ -584,8 +584,8 @@ def test_a_failing_model_leaves_the_criteria_missing() -> None:
     result = asyncio.run(evaluate_note(calculator("wells_dvt"), WELLS_NOTE, {}, model=Broken({})))
     assert result.status == "needs_more_info" and result.extracted == []
     assert result.warnings[-1] == (
-        "the local model failed (cannot reach the local model at http://127.0.0.1:9/v1): yes/no criteria were not "
-        "read from the note"
+        "the local model failed (cannot reach the local model at http://127.0.0.1:9/v1): only the yes/no criteria "
+        "the note states plainly were read"
     )
     garbled = asyncio.run(evaluate_note(calculator("wells_dvt"), WELLS_NOTE, {}, model=StubModel("Sure! Here it is")))
     assert "reply is not JSON" in garbled.warnings[-1]
@@ -705,7 +705,7 @@ def test_cli_note_option(runner: CliRunner, tmp_path: Path) -> None:
     wells = runner.invoke(cli, ["calc", "wells_dvt", "--note", "-"], input=WELLS_NOTE)
     assert wells.exit_code == 2
     assert "needs more information" in wells.stdout
-    assert "! no model configured: yes/no criteria were not read from the note" in wells.stdout
+    assert "! no model configured: only the yes/no criteria the note states plainly were read" in wells.stdout
     long_note = tmp_path / "long.txt"
     long_note.write_text("x" * (MAX_NOTE_CHARS + 1), encoding="utf-8")
     refused = runner.invoke(cli, ["calc", "bmi", "--note", str(long_note)])

@@ -1323,7 +1323,7 @@ async def _read_with_model(
             answer, item_warnings = await read_criterion(model, calc, item, excerpts)
         except UpstreamError as exc:
             warnings.append(
-                f"the {model.name} model failed ({exc.message}): yes/no criteria were not read from the note"
+                f"the {model.name} model failed ({exc.message}): only the yes/no criteria the note states plainly were read"
             )
             break
         warnings.extend(item_warnings)

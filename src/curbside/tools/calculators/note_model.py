@@ -49,7 +49,7 @@ __all__ = [
     "read_criterion",
 ]
 
-NO_MODEL = "no model configured: yes/no criteria were not read from the note"
+NO_MODEL = "no model configured: only the yes/no criteria the note states plainly were read"
 NOT_STATED = "not stated"
 QUOTE_CHARS = 160  # longest quote the schema allows: a phrase, not a paragraph
 
@@ -82,7 +82,7 @@ def note_model_for(router: ModelRouter, settings: Settings) -> NoteModel:
             why = "no local model is configured (CURBSIDE_LOCAL_LLM_URL) and a note, being PHI, never goes to the cloud model"
         else:
             why = f"routing {router.mode} forbids the local model (CURBSIDE_LLM_ROUTING) and a note, being PHI, never goes to the cloud model"
-        return NoteModel(None, f"{why}: yes/no criteria were not read from the note")
+        return NoteModel(None, f"{why}: only the yes/no criteria the note states plainly were read")
     client = router.client("local")
     key = settings.local_llm_key.get_secret_value() if settings.local_llm_key is not None else None
     return NoteModel(
