@@ -1,10 +1,6 @@
 """Calculators checked against what their published sources print (issue #15, "tests against the primary sources").
 
-Every check below cites the paper or page it was read from, the table / figure / section read, and the URL of the
-stored copy that was read (the `search` tool's `pages` corpus). Where only a secondary reproduction of the primary
-table was available, the comment says so and names the reproduction: the check is against what that copy prints.
-Nothing here is written from memory; values computed by the test (e.g. an equation evaluated at a point) are computed
-from the coefficients as the cited copy prints them, not from our code.
+How each check cites its source: ``published.py``.
 """
 
 from __future__ import annotations
@@ -14,23 +10,9 @@ from typing import Any
 
 import pytest
 
-from curbside.tools.calculators.catalog import calculator
-from curbside.tools.calculators.kit import CalcResult, evaluate
-
-
-def _run(calc_id: str, **given: Any) -> CalcResult:
-    result = evaluate(calculator(calc_id), given, missing="absent")
-    assert result.status == "complete", result.missing
-    return result
-
-
-def _alone(calc_id: str, key: str, **base: Any) -> float:
-    """Points for one criterion: the score with it present minus the score with nothing present."""
-    with_it = _run(calc_id, **base, **{key: True}).value
-    without = _run(calc_id, **base).value
-    assert with_it is not None and without is not None
-    return with_it - without
-
+from curbside.tools.calculators.kit import CalcResult
+from tests.tools.calculators.published import criterion_points as _alone
+from tests.tools.calculators.published import run as _run
 
 # --- wells_dvt ------------------------------------------------------------------------------------------------
 # The Wells 2003 NEJM paper itself was not found in the stored pages. Checked against two copies of its table:

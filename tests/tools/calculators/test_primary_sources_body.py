@@ -1,29 +1,17 @@
 """Electrolyte, kidney, metabolic, body-size and bedside calculators checked against what their published sources print
 (issue #15, "tests against the primary sources"); the companion of ``test_primary_sources.py``.
 
-Every check below cites the paper or page it was read from, the table / figure / section read, and the URL of the
-stored copy that was read (the `search` tool's `pages` corpus). Where the primary paper was not available, the comment
-says so and names the copy actually read (a validation paper, a guideline, a reference page): the check is against what
-that copy prints. Nothing here is written from memory; values computed by the test (e.g. an equation evaluated at a
-point) are computed from the coefficients as the cited copy prints them, not from our code. Our results are rounded to
+How each check cites its source: ``published.py``. Our results are rounded to
 the digits they are shown with, so equations are compared within half a shown unit.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import pytest
 
-from curbside.tools.calculators.catalog import calculator
-from curbside.tools.calculators.kit import CalcResult, evaluate
-
-
-def _run(calc_id: str, **given: Any) -> CalcResult:
-    result = evaluate(calculator(calc_id), given, missing="absent")
-    assert result.status == "complete", result.missing
-    return result
+from tests.tools.calculators.published import run as _run
 
 
 # --- anion_gap ------------------------------------------------------------------------------------------------
