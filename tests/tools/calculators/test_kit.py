@@ -107,3 +107,15 @@ def test_every_calculator_is_declared_well() -> None:
         keys = [item.key for item in calc.inputs]
         assert len(keys) == len(set(keys)), calc_id
         assert "missing" not in keys, calc_id
+
+
+def test_an_equation_on_a_points_scale_has_no_remainder_row() -> None:
+    # MELD 3.0 is an equation reported in points; its one criterion (dialysis) only switches a bound and
+    # scores nothing, so no "Points from the other inputs" row holds the whole score
+    from curbside.tools.calculators.catalog import calculator
+    from curbside.tools.calculators.kit import evaluate
+
+    labs = {"sex": "male", "bilirubin": 2.0, "sodium": 130, "inr": 1.5, "creatinine": 1.2, "albumin": 3.0}
+    result = evaluate(calculator("meld_3"), {**labs, "dialysis": False})
+    assert result.status == "complete" and result.value is not None and result.value > 0
+    assert not any(part.label == "Points from the other inputs" for part in result.points)

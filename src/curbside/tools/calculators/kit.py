@@ -368,8 +368,9 @@ def evaluate(
     base.category = outcome.category
     base.meaning = outcome.meaning
     parts = [*parts, *_scored_inputs(calculator, values, outcome.extra)]
-    if outcome.unit == "points" and parts:
-        # a score's points add up to its value: what the named parts do not account for is said, not hidden
+    if outcome.unit == "points" and any(part.points for part in parts):
+        # a score's points add up to its value: what the named parts do not account for is said, not hidden;
+        # an equation on a points scale (MELD) whose criteria only switch a bound adds nothing up
         rest = value - sum(part.points for part in parts)
         if abs(rest) > 1e-9:
             parts.append(Contribution(input="*", label="Points from the other inputs", value=None, points=rest))
