@@ -47,6 +47,15 @@ def run(app: Curbside, message: str = BMI, **request: Any) -> tuple[TurnResult, 
     return result, events
 
 
+def run_once(tmp_path: Path, llm: ScriptedLLM) -> tuple[TurnResult, list[tuple[str, dict[str, Any]]]]:
+    """One turn on the BMI question in a new application, closed after it."""
+    app = make_app(tmp_path, llm)
+    try:
+        return run(app)
+    finally:
+        app.close()
+
+
 def streamed_text(events: list[tuple[str, dict[str, Any]]]) -> str:
     """What a page shows at the end: the tokens after the last retract."""
     text = ""
@@ -60,11 +69,7 @@ def streamed_text(events: list[tuple[str, dict[str, Any]]]) -> str:
 
 def test_the_model_words_the_answer_and_sources_stream_before_their_markers(tmp_path: Path, llm: ScriptedLLM) -> None:
     llm.default = Reply(f"The BMI is {DRAFT_VALUE} kg/m² [1], in the normal range for an adult.")
-    app = make_app(tmp_path, llm)
-    try:
-        result, events = run(app)
-    finally:
-        app.close()
+    result, events = run_once(tmp_path, llm)
     assert result.final_response == f"The BMI is {DRAFT_VALUE} kg/m² [1], in the normal range for an adult."
     assert result.model == "local"
     assert [c.n for c in result.sources_used] == [1]
@@ -83,11 +88,7 @@ def test_the_model_words_the_answer_and_sources_stream_before_their_markers(tmp_
 
 def test_a_number_the_tools_did_not_give_stops_the_model_and_the_draft_stands(tmp_path: Path, llm: ScriptedLLM) -> None:
     llm.default = Reply(f"The BMI is {DRAFT_VALUE} kg/m² [1]. Aim for a weight below 75 kg.")
-    app = make_app(tmp_path, llm)
-    try:
-        result, events = run(app)
-    finally:
-        app.close()
+    result, events = run_once(tmp_path, llm)
     assert result.final_response.startswith("Body mass index: 24.7 kg/m²")
     assert "75" not in result.final_response
     assert result.model == "local"  # it ran; its words were refused
@@ -99,11 +100,7 @@ def test_a_number_the_tools_did_not_give_stops_the_model_and_the_draft_stands(tm
 
 def test_a_marker_naming_no_source_is_refused(tmp_path: Path, llm: ScriptedLLM) -> None:
     llm.default = Reply(f"The BMI is {DRAFT_VALUE} kg/m² [2].")
-    app = make_app(tmp_path, llm)
-    try:
-        result, events = run(app)
-    finally:
-        app.close()
+    result, events = run_once(tmp_path, llm)
     assert result.final_response.startswith("Body mass index")
     assert any("[2], which name no source" in w for w in result.warnings)
     assert all(d.get("n") != 2 for k, d in events if k == "source")
@@ -111,22 +108,14 @@ def test_a_marker_naming_no_source_is_refused(tmp_path: Path, llm: ScriptedLLM) 
 
 def test_an_answer_citing_nothing_is_refused(tmp_path: Path, llm: ScriptedLLM) -> None:
     llm.default = Reply("That weight is fine for a man of his height.")  # no number, no marker
-    app = make_app(tmp_path, llm)
-    try:
-        result, _ = run(app)
-    finally:
-        app.close()
+    result, _ = run_once(tmp_path, llm)
     assert result.final_response.startswith("Body mass index")
     assert any("it cited no source" in w for w in result.warnings)
 
 
 def test_a_failing_model_leaves_the_tools_answer(tmp_path: Path, llm: ScriptedLLM) -> None:
     llm.default = Reply(status=500)
-    app = make_app(tmp_path, llm)
-    try:
-        result, _ = run(app)
-    finally:
-        app.close()
+    result, _ = run_once(tmp_path, llm)
     assert result.status == "answered"
     assert result.final_response.startswith("Body mass index")
     assert result.model == "none" and result.usage is not None and result.usage.llm_calls == 0
@@ -332,11 +321,7 @@ def test_a_planner_that_fails_leaves_the_rules_plan(tmp_path: Path, llm: Scripte
 def test_with_one_source_a_sentence_stating_a_number_is_cited_to_it(tmp_path: Path, llm: ScriptedLLM) -> None:
     # small models drop markers; with a single source every fact of the draft is that source's
     llm.default = Reply(f"His BMI is {DRAFT_VALUE} kg/m². That is in the normal range for an adult.")
-    app = make_app(tmp_path, llm)
-    try:
-        result, events = run(app)
-    finally:
-        app.close()
+    result, events = run_once(tmp_path, llm)
     assert result.final_response == f"His BMI is {DRAFT_VALUE} kg/m² [1]. That is in the normal range for an adult."
     assert streamed_text(events).strip() == result.final_response
 
@@ -393,11 +378,7 @@ def test_an_answer_citing_nothing_is_never_reworded_into_a_judgement(tmp_path: P
 
 def test_a_sentence_of_the_models_own_is_flagged(tmp_path: Path, llm: ScriptedLLM) -> None:
     llm.default = Reply(f"The BMI is {DRAFT_VALUE} kg/m² [1]. That is a healthy weight for him.")
-    app = make_app(tmp_path, llm)
-    try:
-        result, _ = run(app)
-    finally:
-        app.close()
+    result, _ = run_once(tmp_path, llm)
     assert result.final_response.endswith("That is a healthy weight for him.")
     assert any(w.startswith("1 sentence(s) of the model's wording cite no source") for w in result.warnings)
     system = llm.requests[0]["body"]["messages"][0]["content"]
