@@ -25,6 +25,9 @@ TABLE: list[tuple[str, Hints | None, tuple[str, ...]]] = [
     ("What premiums apply for house calls to elderly patients?", None, (B,)),
     ("Can I bill C124 if the patient was discharged 36 hours after admission?", None, (B,)),
     ("Is E083 payable with a consultation?", None, (B,)),
+    ("freezing warts with liquid nitrogen, which code?", None, (B,)),  # asking for a code is billing
+    ("what do we get paid for completing the long-term care health report form?", None, (B,)),
+    ("what LU code do I write for Ozempic?", None, (R,)),  # an LU code is the formulary's, not a fee code
     ("What does ADP pay for a walker?", None, (D,)),
     ("Are scooter batteries covered under ADP?", None, (D,)),
     ("Does the Assistive Devices Program fund hearing aids?", None, (D,)),
