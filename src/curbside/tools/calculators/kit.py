@@ -367,7 +367,10 @@ def evaluate(
     base.display = outcome.display or _display(value, outcome.unit, outcome.digits)
     base.category = outcome.category
     base.meaning = outcome.meaning
-    parts = [*parts, *_scored_inputs(calculator, values, outcome.extra)]
+    scored = _scored_inputs(calculator, values, outcome.extra)
+    # a criterion the formula scored itself (smoking points that depend on age) shows those points, once
+    rescored = {part.input for part in scored}
+    parts = [*(part for part in parts if part.input not in rescored), *scored]
     if outcome.unit == "points" and any(part.points for part in parts):
         # a score's points add up to its value: what the named parts do not account for is said, not hidden;
         # an equation on a points scale (MELD) whose criteria only switch a bound adds nothing up
