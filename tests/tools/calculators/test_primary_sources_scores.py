@@ -195,9 +195,10 @@ def test_feverpain_likelihood_bands() -> None:
 #     https://www.ijssurgery.com/highwire/markup/6144/expansion?width=1000&height=500&iframe=true&postprocessors=highwire_tables%2Chighwire_reclass%2Chighwire_figures%2Chighwire_math%2Chighwire_inline_linked_media%2Chighwire_embed
 # (2) Heart Vessels 2020 (PMC7946705), Table 4 "Charlson comorbidity index: comorbidity list and disease weights":
 #     the same weights. https://pmc.ncbi.nlm.nih.gov/articles/PMC7946705/table/T4
-# (3) The 1987 abstract's one-year mortality by index, as quoted on the Medscape reference page: "0", 12%; "1-2",
-#     26%; "3-4", 52%; ">= 5", 85%.
-#     https://reference.medscape.com/calculator/879/charlson-comorbidity-index-score-cci-score
+# (3) The 1987 paper's abstract (J Chron Dis 1987;40:373-83, first page, Scribd scan): "The 1-yr mortality rates for
+#     the different scores were: "0", 12% (181); "1-2", 26% (225); "3-4", 52% (71); and ">= 5", 85% (82)" (also
+#     quoted on the Medscape reference page, reference.medscape.com/calculator/879).
+#     https://scribd.com/document/432269763/Journal-of-Chronic-Diseases-Volume-40-issue-5-1987-doi-10-1016-0021-9681-87-90171-8-Mary-E-Charlson-Peter-Pompei-Kathy-L-Ales-C-Ronald-MacKenzi
 # (4) Age points and the 10-year survival (Charlson 1994 not in the stored pages), FPnotebook "Charlson Comorbidity
 #     Index", sections IV-V: age < 50 0, 50-59 1, 60-69 2, 70-79 3; Y = e^(i x 0.9), Z = 0.983^Y the 10-year
 #     survival. https://fpnotebook.com/Prevent/Exam/ChrlsnCmrbdtyIndx.htm
@@ -223,7 +224,7 @@ def test_charlson_weights_as_tabulated() -> None:
 
 
 def test_charlson_one_year_mortality_groups() -> None:
-    # 1987 abstract (Medscape): index groups 0, 1-2, 3-4, >= 5
+    # 1987 abstract: index groups 0, 1-2, 3-4, >= 5
     base = {"age": 45, "version": "original"}
     groups = {
         0: {},
@@ -650,6 +651,8 @@ def test_framingham_hard_chd_table_and_equation_part_at_thirteen_points() -> Non
 #     mcg/hr) 2.4, hydrocodone 1.0, hydromorphone 5.0, methadone 4.7, morphine 1.0, oxycodone 1.5, oxymorphone 3.0,
 #     tapentadol 0.4, tramadol 0.2; footnote examples: hydrocodone 5 mg four times a day = 20 MME daily; oxycodone
 #     10 mg twice a day = 30 MME daily. https://globalrph.com/medcalcs/morphine-milligram-equivalents-calculator
+#     The same Table, factors and footnote as reprinted in a Medscape Education (CME) article on the 2022 guideline:
+#     https://www.medscape.org/viewarticle/987410
 # (2) The CDC 2016 guideline's Table 4 (JAMA 2016;315:1624-45, PMC6390846) for the factors the two editions share:
 #     codeine 0.15, fentanyl transdermal ug/h 2.4, hydrocodone 1, morphine 1, oxycodone 1.5, oxymorphone 3,
 #     tapentadol 0.4. (Hydromorphone 4 and the tiered methadone factors there are the 2016 values, superseded in
@@ -661,7 +664,7 @@ _CDC_2022_FACTORS = {
 
 
 def test_mme_conversion_factors_as_tabulated() -> None:
-    # CDC 2022 Table (GlobalRPh copy): 10 mg once a day of each opioid = 10 x factor MME/day; patch mcg/h x 2.4
+    # CDC 2022 Table (GlobalRPh and Medscape Education copies): 10 mg once a day of each opioid = 10 x factor MME/day; patch mcg/h x 2.4
     for opioid, factor in _CDC_2022_FACTORS.items():
         result = _run("mme", **{f"{opioid}_dose": 10, f"{opioid}_doses_per_day": 1})
         assert result.value == pytest.approx(10 * factor), opioid
