@@ -270,6 +270,40 @@ def test_framingham_missing_inputs() -> None:
     assert set(absent.assumed_absent) == {"Blood pressure treated with medication", "Current smoker"}
 
 
+def test_framingham_point_table_band_edges() -> None:
+    # ATP III point table bands are lower-inclusive: TC 199.9 is 160-199, 200 is 200-239; HDL 40 is 40-49, 39.9
+    # is < 40; SBP 160 is >= 160; age 60 is 60-64 (and the 60-69 decade for cholesterol and smoking)
+    def points(**given: Any) -> dict[str, float]:
+        arguments = {"age": 60, "sex": "male", "total_cholesterol": 200, "hdl_cholesterol": 50, "systolic_bp": 120}
+        arguments.update(given)
+        return _fram(method="points", **arguments).extra
+
+    assert points(total_cholesterol=199.9)["total_cholesterol_points"] == 1  # 60-69: 160-199 1
+    assert points(total_cholesterol=159.9)["total_cholesterol_points"] == 0
+    assert points(total_cholesterol=280)["total_cholesterol_points"] == 3
+    assert points(hdl_cholesterol=40)["hdl_cholesterol_points"] == 1
+    assert points(hdl_cholesterol=39.9)["hdl_cholesterol_points"] == 2
+    assert points(hdl_cholesterol=60)["hdl_cholesterol_points"] == -1
+    assert points(systolic_bp=160)["systolic_bp_points"] == 2
+    assert points(systolic_bp=160, bp_treated=True)["systolic_bp_points"] == 3
+    assert points(systolic_bp=119, bp_treated=True)["systolic_bp_points"] == 0
+    assert points(age=59.9)["age_points"] == 8 and points()["age_points"] == 10
+    assert points(age=59.9)["total_cholesterol_points"] == 3  # 50-59: 200-239 3
+    # cholesterol given in mmol/L is scored on its mg/dL value (5.17 mmol/L = 199.9 mg/dL: 160-199)
+    assert points(total_cholesterol={"value": 5.17, "unit": "mmol/L"})["total_cholesterol_points"] == 1
+
+
+def test_framingham_breakdown_names_no_points_the_equation_does_not_have() -> None:
+    # the equation has no points: smoking and treatment are not shown as a point each
+    result = _fram(age=55, sex="male", total_cholesterol=220, hdl_cholesterol=45, systolic_bp=135, smoker=True)
+    assert all(part.points == 0 for part in result.points)
+    # the table scores smoking by age: its row shows those points, once
+    table = _fram(age=45, sex="female", total_cholesterol=220, hdl_cholesterol=45, systolic_bp=135, smoker=True,
+                  method="points")  # fmt: skip
+    assert [(part.input, part.points) for part in table.points if part.input == "smoker"] == [("smoker", 7.0)]
+    assert sum(part.points for part in table.points) == table.extra["point_total"]
+
+
 # --- QTc ---------------------------------------------------------------------------------------------
 
 

@@ -275,7 +275,11 @@ def test_free_water_deficit_equation(age: float, sex: str, weight: float, sodium
 # (1) Espinel CH. The FENa test. JAMA 1976;236:579-81, abstract (Scilit copy): "Patients with prerenal azotemia had an
 #     FENa of less than 1, and patients with acute tubular necrosis had an FENa of more than 3".
 #     https://scilit.net/publications/9e6a0e481b497840067b8eab579fb296
-# (2) The equation, Weill Cornell Pediatrics "FENa" page: "FENa = UNa * PCr / PNa * UCr x 100".
+# (2) The equation, NCI Thesaurus definition of "Fractional Excretion of Sodium" (C107435, CDISC): "calculated by
+#     multiplying urinary sodium concentration by the plasma creatinine concentration, then dividing by the urinary
+#     creatinine concentration multiplied by the plasma sodium concentration. The resulting ratio is multiplied by 100".
+#     https://www.cismef.org/page/detail/en/NCI_CO_C107435
+#     The same on the Weill Cornell Pediatrics "FENa" page: "FENa = UNa * PCr / PNa * UCr x 100".
 #     http://www-users.med.cornell.edu/~spon/picu/calc/fenacalc.htm
 # (3) Its derivation (excreted / filtered sodium, GFR as creatinine clearance), SeekHealthz page: "The excreted
 #     Na+ = UNa × V ...; The filtered Na+ = PNa × GFR ...; The GFR can be estimated as the creatinine clearance, Ucreat

@@ -195,9 +195,10 @@ def test_feverpain_likelihood_bands() -> None:
 #     https://www.ijssurgery.com/highwire/markup/6144/expansion?width=1000&height=500&iframe=true&postprocessors=highwire_tables%2Chighwire_reclass%2Chighwire_figures%2Chighwire_math%2Chighwire_inline_linked_media%2Chighwire_embed
 # (2) Heart Vessels 2020 (PMC7946705), Table 4 "Charlson comorbidity index: comorbidity list and disease weights":
 #     the same weights. https://pmc.ncbi.nlm.nih.gov/articles/PMC7946705/table/T4
-# (3) The 1987 abstract's one-year mortality by index, as quoted on the Medscape reference page: "0", 12%; "1-2",
-#     26%; "3-4", 52%; ">= 5", 85%.
-#     https://reference.medscape.com/calculator/879/charlson-comorbidity-index-score-cci-score
+# (3) The 1987 paper's abstract (J Chron Dis 1987;40:373-83, first page, Scribd scan): "The 1-yr mortality rates for
+#     the different scores were: "0", 12% (181); "1-2", 26% (225); "3-4", 52% (71); and ">= 5", 85% (82)" (also
+#     quoted on the Medscape reference page, reference.medscape.com/calculator/879).
+#     https://scribd.com/document/432269763/Journal-of-Chronic-Diseases-Volume-40-issue-5-1987-doi-10-1016-0021-9681-87-90171-8-Mary-E-Charlson-Peter-Pompei-Kathy-L-Ales-C-Ronald-MacKenzi
 # (4) Age points and the 10-year survival (Charlson 1994 not in the stored pages), FPnotebook "Charlson Comorbidity
 #     Index", sections IV-V: age < 50 0, 50-59 1, 60-69 2, 70-79 3; Y = e^(i x 0.9), Z = 0.983^Y the 10-year
 #     survival. https://fpnotebook.com/Prevent/Exam/ChrlsnCmrbdtyIndx.htm
@@ -223,7 +224,7 @@ def test_charlson_weights_as_tabulated() -> None:
 
 
 def test_charlson_one_year_mortality_groups() -> None:
-    # 1987 abstract (Medscape): index groups 0, 1-2, 3-4, >= 5
+    # 1987 abstract: index groups 0, 1-2, 3-4, >= 5
     base = {"age": 45, "version": "original"}
     groups = {
         0: {},
@@ -543,15 +544,34 @@ def test_meld_3_no_cap_at_40() -> None:
 
 
 # --- framingham_hard_chd --------------------------------------------------------------------------------------
-# The ATP III report and its Cox equation were not in the stored pages. Checked against the ATP III point table for
-# men as reprinted in AccessMedicine, "Estimate of 10-y cardiac risk for men" (source: NHLBI, NIH Publication No.
-# 01-3305, May 2001): age 45-49 3, 55-59 8, 60-64 10; total cholesterol 160-199 / 200-239 / 240-279 at age 40-49 3 /
-# 5 / 6, at 50-59 2 / 3 / 4, at 60-69 1 / 1 / 2; smoker at 60-69 1; HDL >= 60 -1, 50-59 0, 40-49 1, < 40 2;
-# systolic untreated < 120 0, 130-139 1, 140-159 1; point total -> 10-year risk: 6 -> 2 %, 13 -> 12 %, 16 -> 25 %.
-# https://accessmedicine.mhmedical.com/content.aspx?bookid=3094&sectionid=259068583
-# The point table is a categorised form of the equation our calculator evaluates, so the check is that the equation
-# lands within 1 percentage point of the printed risk; where it does not, the difference is recorded as an xfail.
-def test_framingham_hard_chd_against_atp_iii_point_table() -> None:
+# The ATP III report and its Cox equation were not in the stored pages. Checked against the ATP III point tables
+# (NHLBI, NIH Publication No. 01-3305, May 2001) as reprinted in AccessMedicine, "Estimate of 10-y cardiac risk for
+# men" and "... for women": https://accessmedicine.mhmedical.com/content.aspx?bookid=3094&sectionid=259068583
+#   men: age 20-34 -9, 45-49 3, 55-59 8, 60-64 10, 70-74 12; total cholesterol < 160 0 at every age, 160-199 /
+#   200-239 / 240-279 / >= 280 at age 40-49 3 / 5 / 6 / 8, at 50-59 2 / 3 / 4 / 5, at 60-69 1 / 1 / 2 / 3, at 70-79
+#   0 / 0 / 1 / 1; smoker at 60-69 1, at 70-79 1; HDL >= 60 -1, 50-59 0, 40-49 1, < 40 2; systolic untreated < 120 0,
+#   130-139 1, 140-159 1, treated >= 160 3; point total -> 10-year risk: < 0 -> < 1 %, 6 -> 2 %, 13 -> 12 %,
+#   16 -> 25 %, >= 17 -> >= 30 %.
+#   women: age 45-49 3, 50-54 6, 55-59 8, 60-64 10, 65-69 12, 70-74 14; total cholesterol 160-199 / 200-239 /
+#   240-279 / >= 280 at age 40-49 3 / 6 / 8 / 10, at 50-59 2 / 4 / 5 / 7, at 60-69 1 / 2 / 3 / 4, at 70-79
+#   1 / 1 / 2 / 2; smoker at 50-59 4, 60-69 2, 70-79 1; HDL as for men; systolic untreated 140-159 3, treated 120-129 3,
+#   130-139 4, >= 160 6; point total -> risk: < 9 -> < 1 %, 19 -> 8 %, 20 -> 11 %.
+# That copy of the women's risk column stops after 20 points and lacks 13-16; those rows are checked against MDApp's
+# reprint of the same table, which agrees with AccessMedicine on every women's row both print (9-12 1 %, 17 5 %,
+# 18 6 %, 19 8 %, 20 11 %): 15 -> 3 %, 22 -> 17 %, >= 25 -> > 30 %.
+# https://www.mdapp.co/framingham-risk-score-calculator-123/
+# The table is a categorised form of the equation our calculator evaluates by default (method="equation"); with
+# method="points" it scores the table itself, each factor's points in the breakdown.
+def _framingham_points(**given: Any) -> CalcResult:
+    return _run("framingham_hard_chd", method="points", **given)
+
+
+def _breakdown(result: CalcResult) -> dict[str, float]:
+    return {part.input: part.points for part in result.points if part.points}
+
+
+def test_framingham_hard_chd_equation_against_atp_iii_point_table() -> None:
+    # Where the equation lands within 1 percentage point of the printed risk.
     # man 62: age 10 + TC 250 (60-69) 2 + smoker (60-69) 1 + HDL 38 2 + SBP 150 untreated 1 = 16 -> 25 %
     high = _run("framingham_hard_chd", age=62, sex="male", total_cholesterol=250, hdl_cholesterol=38,
                 systolic_bp=150, smoker=True)  # fmt: skip
@@ -561,19 +581,67 @@ def test_framingham_hard_chd_against_atp_iii_point_table() -> None:
     low = _run("framingham_hard_chd", age=45, sex="male", total_cholesterol=180, hdl_cholesterol=55, systolic_bp=115)
     assert low.value == pytest.approx(2, abs=1.0)
     assert low.category == "low"
+    assert low.conventions == {"method": "equation (default)"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ATP III point table (AccessMedicine reprint): 13 points -> 12 % (intermediate); the Cox equation our "
-    "calculator evaluates gives about 8.7 % (low) for this profile. The table is a categorised form of the same "
-    "model (it agrees at 6 and 16 points above), so this records where the two ATP III presentations part, not an "
-    "error found in the equation (its coefficients were not in the stored pages to check)",
-)
-def test_framingham_hard_chd_point_table_thirteen_points() -> None:
-    # man 55: age 8 + TC 220 (50-59) 3 + nonsmoker 0 + HDL 45 1 + SBP 135 untreated 1 = 13 -> 12 %
-    result = _run("framingham_hard_chd", age=55, sex="male", total_cholesterol=220, hdl_cholesterol=45, systolic_bp=135)
-    assert result.value == pytest.approx(12, abs=1.0)
+def test_framingham_hard_chd_point_table_men() -> None:
+    # man 55: age 8 + TC 220 (50-59) 3 + nonsmoker 0 + HDL 45 1 + SBP 135 untreated 1 = 13 -> 12 % (intermediate)
+    mid = _framingham_points(age=55, sex="male", total_cholesterol=220, hdl_cholesterol=45, systolic_bp=135)
+    assert (mid.value, mid.category, mid.extra["point_total"]) == (12, "intermediate", 13)
+    assert _breakdown(mid) == {"age": 8, "total_cholesterol": 3, "hdl_cholesterol": 1, "systolic_bp": 1}
+    assert mid.conventions == {"method": "points"} and "NIH Publication No. 01-3305" in (mid.meaning or "")
+    # man 62: 10 + 2 + smoker 1 + 2 + 1 = 16 -> 25 %, the printed risk exactly (the equation: 25.5 %)
+    high = _framingham_points(age=62, sex="male", total_cholesterol=250, hdl_cholesterol=38, systolic_bp=150,
+                              smoker=True)  # fmt: skip
+    assert (high.value, high.category, _breakdown(high)["smoker"]) == (25, "high", 1)
+    # man 45: 3 + 3 + 0 + 0 = 6 -> 2 %
+    low = _framingham_points(age=45, sex="male", total_cholesterol=180, hdl_cholesterol=55, systolic_bp=115)
+    assert (low.value, low.extra["point_total"]) == (2, 6)
+    # man 72: age 12 + TC 290 (70-79) 1 + smoker (70-79) 1 + HDL 35 2 + SBP 170 treated 3 = 19 -> >= 30 %
+    top = _framingham_points(age=72, sex="male", total_cholesterol=290, hdl_cholesterol=35, systolic_bp=170,
+                             smoker=True, bp_treated=True)  # fmt: skip
+    assert (top.display, top.category, top.extra["point_total"]) == ("≥ 30 %", "high", 19)
+    # man 30: age -9 + TC 150 0 + HDL 65 -1 + SBP 110 0 = -10 -> < 1 %
+    bottom = _framingham_points(age=30, sex="male", total_cholesterol=150, hdl_cholesterol=65, systolic_bp=110)
+    assert (bottom.display, bottom.category, bottom.extra["point_total"]) == ("< 1 %", "low", -10)
+
+
+def test_framingham_hard_chd_point_table_women() -> None:
+    # woman 62: age 10 + TC 250 (60-69) 3 + smoker (60-69) 2 + HDL 45 1 + SBP 150 untreated 3 = 19 -> 8 %
+    a = _framingham_points(age=62, sex="female", total_cholesterol=250, hdl_cholesterol=45, systolic_bp=150,
+                           smoker=True)  # fmt: skip
+    assert (a.value, a.category) == (8, "low")
+    assert _breakdown(a) == {"age": 10, "total_cholesterol": 3, "smoker": 2, "hdl_cholesterol": 1, "systolic_bp": 3}
+    # woman 52: age 6 + TC 260 (50-59) 5 + smoker (50-59) 4 + HDL 38 2 + SBP 145 untreated 3 = 20 -> 11 %
+    b = _framingham_points(age=52, sex="female", total_cholesterol=260, hdl_cholesterol=38, systolic_bp=145,
+                           smoker=True)  # fmt: skip
+    assert (b.value, b.category, b.extra["point_total"]) == (11, "intermediate", 20)
+    # woman 45: age 3 + TC 180 (40-49) 3 + HDL 65 -1 + SBP 115 0 = 5 -> < 1 %
+    c = _framingham_points(age=45, sex="female", total_cholesterol=180, hdl_cholesterol=65, systolic_bp=115)
+    assert (c.display, c.category, c.extra["point_total"]) == ("< 1 %", "low", 5)
+    # MDApp rows: woman 57: age 8 + TC 210 (50-59) 4 + HDL 55 0 + SBP 125 treated 3 = 15 -> 3 %
+    d = _framingham_points(age=57, sex="female", total_cholesterol=210, hdl_cholesterol=55, systolic_bp=125,
+                           bp_treated=True)  # fmt: skip
+    assert (d.value, d.extra["point_total"], _breakdown(d)["systolic_bp"]) == (3, 15, 3)
+    # woman 66: age 12 + TC 245 (60-69) 3 + smoker (60-69) 2 + HDL 42 1 + SBP 135 treated 4 = 22 -> 17 %
+    e = _framingham_points(age=66, sex="female", total_cholesterol=245, hdl_cholesterol=42, systolic_bp=135,
+                           smoker=True, bp_treated=True)  # fmt: skip
+    assert (e.value, e.category, e.extra["point_total"]) == (17, "intermediate", 22)
+    # woman 72: age 14 + TC 290 (70-79) 2 + smoker (70-79) 1 + HDL 35 2 + SBP 165 treated 6 = 25 -> >= 30 %
+    f = _framingham_points(age=72, sex="female", total_cholesterol=290, hdl_cholesterol=35, systolic_bp=165,
+                           smoker=True, bp_treated=True)  # fmt: skip
+    assert (f.display, f.category, f.extra["point_total"]) == ("≥ 30 %", "high", 25)
+
+
+def test_framingham_hard_chd_table_and_equation_part_at_thirteen_points() -> None:
+    # The same man of 55 (13 points, 12 % by the table): the equation (the default) gives its own value, about
+    # 8.7 % (L = 0.3872 from the ATP III model's coefficients, worked as in test_cardiac_models), which is below the
+    # 10 % line; the warning says the two methods can differ by several percentage points.
+    given = {"age": 55, "sex": "male", "total_cholesterol": 220, "hdl_cholesterol": 45, "systolic_bp": 135}
+    equation = _run("framingham_hard_chd", **given)
+    assert (equation.value, equation.category) == (8.7, "low")
+    assert _run("framingham_hard_chd", method="points", **given).value == 12
+    assert any("several percentage points" in warning for warning in equation.warnings)
 
 
 # --- mme ------------------------------------------------------------------------------------------------------
@@ -583,6 +651,8 @@ def test_framingham_hard_chd_point_table_thirteen_points() -> None:
 #     mcg/hr) 2.4, hydrocodone 1.0, hydromorphone 5.0, methadone 4.7, morphine 1.0, oxycodone 1.5, oxymorphone 3.0,
 #     tapentadol 0.4, tramadol 0.2; footnote examples: hydrocodone 5 mg four times a day = 20 MME daily; oxycodone
 #     10 mg twice a day = 30 MME daily. https://globalrph.com/medcalcs/morphine-milligram-equivalents-calculator
+#     The same Table, factors and footnote as reprinted in a Medscape Education (CME) article on the 2022 guideline:
+#     https://www.medscape.org/viewarticle/987410
 # (2) The CDC 2016 guideline's Table 4 (JAMA 2016;315:1624-45, PMC6390846) for the factors the two editions share:
 #     codeine 0.15, fentanyl transdermal ug/h 2.4, hydrocodone 1, morphine 1, oxycodone 1.5, oxymorphone 3,
 #     tapentadol 0.4. (Hydromorphone 4 and the tiered methadone factors there are the 2016 values, superseded in
@@ -594,7 +664,7 @@ _CDC_2022_FACTORS = {
 
 
 def test_mme_conversion_factors_as_tabulated() -> None:
-    # CDC 2022 Table (GlobalRPh copy): 10 mg once a day of each opioid = 10 x factor MME/day; patch mcg/h x 2.4
+    # CDC 2022 Table (GlobalRPh and Medscape Education copies): 10 mg once a day of each opioid = 10 x factor MME/day; patch mcg/h x 2.4
     for opioid, factor in _CDC_2022_FACTORS.items():
         result = _run("mme", **{f"{opioid}_dose": 10, f"{opioid}_doses_per_day": 1})
         assert result.value == pytest.approx(10 * factor), opioid

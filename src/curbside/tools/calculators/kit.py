@@ -75,6 +75,20 @@ class Above:
 
 
 @dataclass(frozen=True)
+class Recent:
+    """A criterion that is an event within a time window ("surgery in the previous 4 weeks"): a note's
+    explicit elapsed time for an affirmed event ("knee replacement 3 weeks ago") decides it. ``within``:
+    the longest elapsed time, in days, that is surely inside the window; ``beyond``: the shortest surely
+    outside it ("< 1 month": 27 and 31, since a month is 28-31 days). ``events``: the words for the event,
+    when they are not the criterion's own (a criterion that is surgery *or* immobilisation times only the
+    surgery)."""
+
+    within: float
+    beyond: float
+    events: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Criterion:
     """A yes/no item worth ``points`` when present (negative points subtract, as in Wells)."""
 
@@ -84,6 +98,7 @@ class Criterion:
     description: str = ""
     aliases: tuple[str, ...] = ()  # phrases a note uses for it: for extraction from a note
     measured: Above | None = None  # a measurement past a cut-off: read from the note's number when written
+    recent: Recent | None = None  # an event within a time window: read from an explicit elapsed time
 
 
 @dataclass(frozen=True)
@@ -367,7 +382,10 @@ def evaluate(
     base.display = outcome.display or _display(value, outcome.unit, outcome.digits)
     base.category = outcome.category
     base.meaning = outcome.meaning
-    parts = [*parts, *_scored_inputs(calculator, values, outcome.extra)]
+    scored = _scored_inputs(calculator, values, outcome.extra)
+    # a criterion the formula scored itself (smoking points that depend on age) shows those points, once
+    rescored = {part.input for part in scored}
+    parts = [*(part for part in parts if part.input not in rescored), *scored]
     if outcome.unit == "points" and any(part.points for part in parts):
         # a score's points add up to its value: what the named parts do not account for is said, not hidden;
         # an equation on a points scale (MELD) whose criteria only switch a bound adds nothing up

@@ -42,6 +42,7 @@ from curbside.tools.calculators.note_criteria import (
     plain_answer,
 )
 from curbside.tools.calculators.note_model import NO_MODEL, CriteriaModel, read_criterion
+from curbside.tools.calculators.note_recent import Elapsed, recent_answer
 from curbside.tools.calculators.units import DIMENSIONS, convert, normalize_unit
 
 __all__ = ["MAX_NOTE_CHARS", "Found", "NoteReading", "evaluate_note", "parse_note"]
@@ -1235,6 +1236,10 @@ async def evaluate_note(
             plain = plain_answer(item, mentions[item.key])
             if plain is not None:
                 found[item.key] = _plain_found(item, *plain, text)
+            elif item.recent is not None:
+                dated = recent_answer(item, text.text, text.sentences)
+                if dated is not None:
+                    found[item.key] = _dated_found(item, *dated, text)
         elif item.absent in _NONE_OPTIONS:
             denied = _denied_option(item, text)
             if denied is not None:
@@ -1299,6 +1304,14 @@ def _plain_found(item: Criterion, answer: bool, mention: Mention, text: _Text) -
         method="parsed",
         note=f"{shown!r} denied ({mention.cue!r})" if not answer else f"{shown!r} stated",
     )
+
+
+def _dated_found(item: Criterion, answer: bool, mention: Mention, elapsed: Elapsed, text: _Text) -> Found:
+    """An event the note dates plainly: "'knee replacement' 3 weeks ago: inside the window"."""
+    found = _plain_found(item, answer, mention, text)
+    where = "inside" if answer else "outside"
+    found.note = f"{found.text!r} {elapsed.text}: {where} the criterion's time window"
+    return found
 
 
 async def _read_with_model(

@@ -13,12 +13,14 @@ otherwise *affirmed*.
 - "no" when every mention is negated and either the criterion is one concept (its label has no "or",
   "and", comma or slash) or one sentence denies two or more of its names together: "denies black
   stools" is no melaena, "denies any history of MI, stroke, or TIA" no cerebrovascular disease (prior
-  stroke or TIA); but "no stroke" alone says nothing of a TIA, so it is not read for it;
+  stroke or TIA), and so does a denied name that is itself the pair ("denies prior DVT or PE"); but "no
+  stroke" alone says nothing of a TIA, so it is not read for it;
 - "yes" when every mention is affirmed and the label, brackets included, sets no threshold, time
   window, severity or treatment ("> 160 mmHg", "within 4 weeks", "recent", "new", "uncontrolled",
   "moderate–severe", "active", "treated"): "a history of stroke" is a prior stroke, but "surgery 5
   months ago" is not "surgery within 4 weeks", nor "rheumatoid arthritis" a moderate–severe one;
-- nothing when mentions disagree, any is uncertain, or there is none.
+- nothing when mentions disagree, any is uncertain, or there is none. (A criterion with a time window
+  may still be read from an explicit elapsed time: ``note_recent.py``.)
 
 The mentions also pick the sentences the model is shown for a criterion (``note_model.py``): a
 criterion the note never mentions is not asked about at all. Everything here is linear in the
@@ -211,7 +213,9 @@ def plain_answer(item: Criterion, mentions: Sequence[Mention]) -> tuple[bool, Me
     if not mentions:
         return None
     polarities = {m.polarity for m in mentions}
-    if polarities == {"negated"} and (not _SEVERAL.search(item.label) or _one_list(mentions)):
+    if polarities == {"negated"} and (
+        not _SEVERAL.search(item.label) or _one_list(mentions) or any(_SEVERAL.search(m.term) for m in mentions)
+    ):
         return False, mentions[0]
     if polarities == {"affirmed"} and not _CONDITIONAL.search(item.label):
         return True, mentions[0]

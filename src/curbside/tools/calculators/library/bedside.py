@@ -101,7 +101,16 @@ _CENTOR_ITEMS = (
     Criterion(
         "tender_anterior_nodes",
         "Swollen, tender anterior cervical lymph nodes",
-        aliases=("tender anterior cervical lymphadenopathy", "swollen cervical nodes", "cervical adenopathy"),
+        aliases=(
+            "tender anterior cervical lymphadenopathy",
+            "swollen cervical nodes",
+            "cervical adenopathy",
+            "cervical lymphadenopathy",
+            "swollen cervical lymph nodes",
+            "enlarged cervical lymph nodes",
+            "enlarged cervical nodes",
+            "tender cervical lymph nodes",
+        ),
     ),
     Criterion(
         "tonsillar_swelling_or_exudate",

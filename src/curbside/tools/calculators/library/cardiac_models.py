@@ -234,6 +234,12 @@ def _framingham_check(given: Given) -> None:
 
 
 def _framingham(given: Given) -> Outcome:
+    if given.choice("method") == "points":
+        return _framingham_points(given)
+    return _framingham_equation(given)
+
+
+def _framingham_equation(given: Given) -> Outcome:
     sex = given.choice("sex")
     beta = _FRAMINGHAM_BETAS[sex]
     age = given.num("age")
@@ -257,6 +263,72 @@ def _framingham(given: Given) -> Outcome:
     risk = (1 - _FRAMINGHAM_S0[sex] ** math.exp(linear)) * 100
     band = band_for(round(risk, 1), FRAMINGHAM_BANDS)
     return Outcome(risk, "%", band.category, band.meaning, digits=1, extra={"linear_predictor": round(linear, 4)})
+
+
+# --- Framingham hard CHD: the ATP III point tables (method="points") ----------------------------------
+# NHLBI, ATP III At-a-Glance: Quick Desk Reference, NIH Publication No. 01-3305 (May 2001), "Estimate of
+# 10-Year Risk for Men" and "... for Women" (Framingham point scores): the same model in categories. Read
+# from the AccessMedicine reprint of both tables (accessmedicine.mhmedical.com, bookid=3094,
+# sectionid=259068583). That stored copy cuts the women's risk column after 20 points and lacks its
+# 13-16 rows; those rows (13-14: 2, 15: 3, 16: 4, 21: 14, 22: 17, 23: 22, 24: 27, >= 25: >= 30 %) are
+# from MDApp's reprint of the same table (mdapp.co/framingham-risk-score-calculator-123), which agrees
+# with AccessMedicine on every women's row both print (< 9 to 12, 17 to 20).
+# Every band is lower-inclusive (TC 160-199 is 160 <= TC < 200), so a converted 199.9 mg/dL is 160-199.
+_POINTS_AGE_BANDS = (20, 35, 40, 45, 50, 55, 60, 65, 70, 75)  # 20-34, 35-39, ..., 75-79
+_POINTS_AGE = {"male": (-9, -4, 0, 3, 6, 8, 10, 11, 12, 13), "female": (-7, -3, 0, 3, 6, 8, 10, 12, 14, 16)}
+_POINTS_DECADES = (20, 40, 50, 60, 70)  # 20-39, 40-49, 50-59, 60-69, 70-79: cholesterol and smoking
+_POINTS_TC_BANDS = (160, 200, 240, 280)  # < 160 scores 0 at every age
+_POINTS_TC = {  # per TC band (160-199, 200-239, 240-279, >= 280), then per age decade
+    "male": ((4, 3, 2, 1, 0), (7, 5, 3, 1, 0), (9, 6, 4, 2, 1), (11, 8, 5, 3, 1)),
+    "female": ((4, 3, 2, 1, 1), (8, 6, 4, 2, 1), (11, 8, 5, 3, 2), (13, 10, 7, 4, 2)),
+}
+_POINTS_SMOKER = {"male": (8, 5, 3, 1, 1), "female": (9, 7, 4, 2, 1)}  # per age decade; non-smoker 0
+_POINTS_HDL = ((40, 1), (50, 0), (60, -1))  # < 40: 2 (the same for both sexes)
+_POINTS_SBP_BANDS = (120, 130, 140, 160)  # < 120 scores 0, treated or not
+_POINTS_SBP = {  # (untreated, treated) per band: 120-129, 130-139, 140-159, >= 160
+    "male": ((0, 1), (1, 2), (1, 2), (2, 3)),
+    "female": ((1, 3), (2, 4), (3, 5), (4, 6)),
+}
+# point total -> 10-year risk (%); below the first total the table prints "< 1", from the last "≥ 30"
+_POINTS_RISK = {
+    "male": (0, (1, 1, 1, 1, 1, 2, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 25, 30)),  # 0 .. >= 17
+    "female": (9, (1, 1, 1, 1, 2, 2, 3, 4, 5, 6, 8, 11, 14, 17, 22, 27, 30)),  # 9 .. >= 25
+}
+_POINTS_SOURCE = "ATP III point table (NIH Publication No. 01-3305, 2001)"
+
+
+def _band_index(value: float, lowers: tuple[int, ...]) -> int:
+    """How many of the ascending lower bounds ``value`` reaches (0: below the first)."""
+    return sum(1 for lower in lowers if value >= lower)
+
+
+def _framingham_points(given: Given) -> Outcome:
+    sex = given.choice("sex")
+    age = given.num("age")
+    decade = _band_index(age, _POINTS_DECADES) - 1
+    tc_band = _band_index(given.num("total_cholesterol"), _POINTS_TC_BANDS)
+    sbp_band = _band_index(given.num("systolic_bp"), _POINTS_SBP_BANDS)
+    parts = {
+        "age_points": _POINTS_AGE[sex][_band_index(age, _POINTS_AGE_BANDS) - 1],
+        "total_cholesterol_points": _POINTS_TC[sex][tc_band - 1][decade] if tc_band else 0,
+        "smoker_points": _POINTS_SMOKER[sex][decade] if given.flag("smoker") else 0,
+        "hdl_cholesterol_points": _step_points(given.num("hdl_cholesterol"), _POINTS_HDL, 2),
+        "systolic_bp_points": _POINTS_SBP[sex][sbp_band - 1][int(given.flag("bp_treated"))] if sbp_band else 0,
+    }
+    total = sum(parts.values())
+    first, risks = _POINTS_RISK[sex]
+    if total < first:
+        risk, shown = risks[0], f"< {risks[0]} %"
+    elif total >= first + len(risks) - 1:
+        risk, shown = risks[-1], f"≥ {risks[-1]} %"
+    else:
+        risk = risks[total - first]
+        shown = f"{risk} %"
+    band = band_for(risk, FRAMINGHAM_BANDS)
+    meaning = f"{band.meaning}. {_POINTS_SOURCE}: {total} points, 10-year risk {shown}"
+    extra = {key: float(value) for key, value in parts.items()}
+    extra["point_total"] = float(total)
+    return Outcome(risk, "%", band.category, meaning, extra=extra, display=shown)
 
 
 _CHOLESTEROL_NOTE = "mg/dL, or mmol/L (converted: 1 mmol/L = 38.67 mg/dL)."
@@ -285,6 +357,7 @@ _FRAMINGHAM_INPUTS = (
     Criterion(
         "bp_treated",
         "Blood pressure treated with medication",
+        points=0,  # no points of its own: it selects the treated SBP term (or the treated column of the table)
         description="True when the patient takes antihypertensive drugs (the treated-SBP term).",
         aliases=(
             "on antihypertensives",
@@ -298,8 +371,19 @@ _FRAMINGHAM_INPUTS = (
     Criterion(
         "smoker",
         "Current smoker",
+        points=0,  # the equation has no points; the table's smoking points depend on age (in the breakdown)
         description="Current cigarette smoking.",
         aliases=("smoker", "smokes", "current smoker", "pack-years", "tobacco use"),
+    ),
+    Choice(
+        "method",
+        "Method",
+        {"equation": 0, "points": 0},
+        default="equation",
+        in_note=False,
+        description="equation (default): the Framingham Cox model behind ATP III and its NHLBI risk calculator; "
+        "points: the ATP III point tables (NIH Publication No. 01-3305), each factor's points in the breakdown and "
+        "the risk the table prints for the total. The two can differ by several percentage points.",
     ),
 )
 
@@ -519,8 +603,9 @@ CALCULATORS = (
         title="Framingham 10-year hard CHD risk (NCEP ATP III)",
         summary="10-year risk (%) of myocardial infarction or coronary death from age, sex, cholesterol, HDL, SBP, "
         "treatment and smoking; < 10 %, 10–20 %, > 20 % (ATP III).",
-        formula="Framingham hard CHD Cox model as used by NCEP ATP III (2001), sex-specific",
-        citation=_FRAMINGHAM,
+        formula="Framingham hard CHD Cox model as used by NCEP ATP III (2001), sex-specific; method=points: the "
+        "ATP III point tables",
+        citation=f"{_FRAMINGHAM}; point tables: NHLBI ATP III At-a-Glance, NIH Publication No. 01-3305 (2001)",
         inputs=_FRAMINGHAM_INPUTS,
         compute=_framingham,
         check=_framingham_check,
@@ -528,6 +613,9 @@ CALCULATORS = (
             "For adults 20–79 without CHD, diabetes or another CHD risk equivalent (those are already high risk "
             "in ATP III). Hard CHD excludes angina and stroke; US guidelines since 2013 use the pooled cohort "
             "equations for ASCVD risk (Goff DC et al. Circulation 2014;129:S49-73).",
+            "The ATP III point table (method=points) is a categorised form of the equation (the default): for the "
+            "same person the two can differ by several percentage points (a man of 55 with 13 points: 12 % by the "
+            "table, about 8.7 % by the equation), enough to cross the 10 % and 20 % lines.",
         ),
     ),
     Calculator(

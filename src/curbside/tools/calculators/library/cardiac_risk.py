@@ -186,7 +186,12 @@ CALCULATORS = (
                 "Hypertension",
                 aliases=("HTN", "high blood pressure", "on antihypertensives"),
             ),
-            Criterion("diabetes", "Diabetes mellitus", aliases=("DM", "T2DM", "type 2 diabetes", "diabetic")),
+            Criterion(
+                "diabetes",
+                "Diabetes mellitus",
+                # not bare "diabetes": that would find diabetes insipidus
+                aliases=("DM", "T2DM", "T1DM", "type 2 diabetes", "type II diabetes", "type 1 diabetes", "diabetic"),
+            ),
             Criterion(
                 "stroke_tia_thromboembolism",
                 "Prior stroke, TIA or thromboembolism",

@@ -108,7 +108,13 @@ def _conception_date(given: Given) -> Outcome:
     )
     extra = {**_date_extra("conception_date", when), "cycle_length_days": cycle}
     return Outcome(
-        days, "days after LMP", "estimated conception", meaning, warnings=warnings, extra=extra, display=when.isoformat()
+        days,
+        "days after LMP",
+        "estimated conception",
+        meaning,
+        warnings=warnings,
+        extra=extra,
+        display=when.isoformat(),
     )
 
 

@@ -12,6 +12,7 @@ from curbside.tools.calculators.kit import (
     Given,
     Number,
     Outcome,
+    Recent,
     band_for,
     sum_points,
 )
@@ -27,6 +28,26 @@ _WELLS_1997 = "Wells PS et al. Lancet 1997;350:1795-8 (Table 1)"
 
 # aliases: the words a note uses for each item, for reading it from a note (note_criteria.py); each is the
 # item itself or a full name of it, never a part ("leg swelling" is not an entire leg swollen)
+# A prior DVT or PE, by its common names; "prior DVT or PE" as one phrase, so that "denies prior DVT or PE"
+# denies both at once.
+_PRIOR_DVT = (
+    "previous DVT", "prior DVT", "history of DVT", "previous deep vein thrombosis", "prior deep vein thrombosis",
+    "history of deep vein thrombosis",
+)  # fmt: skip
+_PRIOR_VTE = (
+    *_PRIOR_DVT, "prior PE", "previous PE", "history of PE", "prior pulmonary embolism",
+    "previous pulmonary embolism", "history of pulmonary embolism", "prior VTE", "previous VTE", "history of VTE",
+    "prior DVT or PE", "prior DVT/PE", "prior PE or DVT", "previous DVT or PE", "history of DVT or PE",
+    "history of DVT/PE", "history of PE or DVT",
+)  # fmt: skip
+# The events a "surgery within N weeks" criterion is timed by (note_recent.py reads "… 3 weeks ago"). Major:
+# operations done under general anaesthesia with a hospital stay, as PERC, Wells DVT and Caprini ask;
+# any surgery counts for Wells PE.
+_MAJOR_SURGERY = (
+    "major surgery", "arthroplasty", "knee replacement", "hip replacement", "joint replacement", "laparotomy",
+    "thoracotomy", "craniotomy", "CABG", "coronary artery bypass",
+)  # fmt: skip
+_ANY_SURGERY = (*_MAJOR_SURGERY, "surgery", "operation")
 _DVT_ITEMS = (
     Criterion(
         "active_cancer",
@@ -42,6 +63,7 @@ _DVT_ITEMS = (
         "bedridden_or_surgery",
         "Recently bedridden ≥ 3 days, or major surgery within 12 weeks",
         aliases=("bedridden", "bedbound", "bed rest", "major surgery"),
+        recent=Recent(84, 85, events=_MAJOR_SURGERY),  # 12 weeks
     ),
     Criterion(
         "localized_tenderness",
@@ -67,9 +89,7 @@ _DVT_ITEMS = (
         aliases=("collateral veins", "collateral superficial veins"),
     ),
 )
-_PREVIOUS_DVT = Criterion(
-    "previous_dvt", "Previously documented DVT", aliases=("previous DVT", "prior DVT", "history of DVT")
-)
+_PREVIOUS_DVT = Criterion("previous_dvt", "Previously documented DVT", aliases=_PRIOR_DVT)
 _ALTERNATIVE = Criterion(
     "alternative_diagnosis",
     "Alternative diagnosis at least as likely as DVT",
@@ -131,13 +151,9 @@ _WELLS_PE_ITEMS = (
         "Immobilisation ≥ 3 days or surgery in the previous 4 weeks",
         points=1.5,
         aliases=("immobilization", "bedridden", "recent surgery", "postoperative"),
+        recent=Recent(28, 29, events=_ANY_SURGERY),  # 4 weeks
     ),
-    Criterion(
-        "previous_dvt_pe",
-        "Previous DVT or PE (objectively diagnosed)",
-        points=1.5,
-        aliases=("history of DVT", "prior PE", "previous VTE", "history of VTE"),
-    ),
+    Criterion("previous_dvt_pe", "Previous DVT or PE (objectively diagnosed)", points=1.5, aliases=_PRIOR_VTE),
     Criterion("haemoptysis", "Haemoptysis", points=1, aliases=("hemoptysis", "coughing blood")),
     Criterion(
         "malignancy",
@@ -210,12 +226,9 @@ _PERC_ITEMS = (
         "recent_surgery_or_trauma",
         "Surgery or trauma within the past 4 weeks (requiring hospitalisation or intubation)",
         aliases=("recent surgery", "recent trauma", "postoperative"),
+        recent=Recent(28, 29, events=_MAJOR_SURGERY),  # 4 weeks; trauma is not timed (how severe is unsaid)
     ),
-    Criterion(
-        "previous_dvt_pe",
-        "Prior PE or DVT",
-        aliases=("history of DVT", "prior PE", "previous VTE", "history of VTE"),
-    ),
+    Criterion("previous_dvt_pe", "Prior PE or DVT", aliases=_PRIOR_VTE),
     Criterion(
         "hormone_use",
         "Exogenous oestrogen use (oral contraceptive, hormone replacement)",
@@ -302,7 +315,11 @@ _CAPRINI_ITEMS = (
     ),
     # 1 point each
     Criterion(
-        "prior_major_surgery", "History of prior major surgery (< 1 month)", 1, aliases=("recent major surgery",)
+        "prior_major_surgery",
+        "History of prior major surgery (< 1 month)",
+        1,
+        aliases=("recent major surgery",),
+        recent=Recent(27, 31, events=("recent major surgery", *_MAJOR_SURGERY)),  # a month is 28-31 days
     ),
     Criterion("varicose_veins", "Varicose veins", 1, aliases=("varicosities",)),
     Criterion(
@@ -342,7 +359,7 @@ _CAPRINI_ITEMS = (
     Criterion("plaster_cast", "Immobilising plaster cast (< 1 month)", 2, aliases=("cast", "plaster")),
     Criterion("central_venous_access", "Central venous access", 2, aliases=("central line", "CVC", "PICC", "port")),
     # 3 points each
-    Criterion("history_vte", "History of DVT/PE", 3, aliases=("prior DVT", "prior PE", "history of VTE")),
+    Criterion("history_vte", "History of DVT/PE", 3, aliases=_PRIOR_VTE),
     Criterion(
         "family_history_thrombosis",
         "Family history of thrombosis",
@@ -372,8 +389,9 @@ _CAPRINI_ITEMS = (
         "Hip, pelvis or leg fracture (< 1 month)",
         5,
         aliases=("hip fracture", "pelvic fracture", "femur fracture"),
+        recent=Recent(27, 31),
     ),
-    Criterion("stroke", "Stroke (< 1 month)", 5, aliases=("CVA", "stroke")),
+    Criterion("stroke", "Stroke (< 1 month)", 5, aliases=("CVA", "stroke"), recent=Recent(27, 31)),
     Criterion("multiple_trauma", "Multiple trauma (< 1 month)", 5, aliases=("polytrauma", "multiple trauma")),
     Criterion(
         "spinal_cord_injury",
