@@ -169,7 +169,11 @@ def test_has_bled_high_risk_from_three() -> None:
 
 # --- grace ----------------------------------------------------------------------------------------------------
 # The Granger 2003 paper's Figure 4 was not found as text in the stored pages (JAMA Network copies returned only
-# the abstract and references). Checked against:
+# the abstract and references), nor was section 2 ("Translation of 8 estimates into Granger risk score (nomogram)")
+# of the coordinating centre's methods document: its stored copies (Scribd, docplayer, fdocuments) surface only the
+# first two pages. The per-band nomogram points below therefore rest on calculator pages only (MedicalAlgorithms.com,
+# and Cliniborg and thecalculator.co, which print the same points); the score's range, the risk groups and the
+# worked example rest on the GRACE coordinating centre and a textbook. Checked against:
 # (1) MedicalAlgorithms.com, "GRACE ... prediction model for in-hospital mortality" (Granger et al): the nomogram
 #     points: Killip I 0, II 20, III 39, IV 59; SBP < 80 58, 80-99 53, 100-119 43, 120-139 34, 140-159 24, 160-199 10,
 #     >= 200 0; heart rate < 50 0, 50-69 3, 70-89 9, 90-109 15, 110-149 24, 150-199 38, >= 200 46; age < 30 0,
@@ -186,13 +190,19 @@ def test_has_bled_high_risk_from_three() -> None:
 # (3) Empendium (McMaster Textbook of Internal Medicine), Table 3.11-2: in-hospital death by admission score
 #     <= 108 low (< 1 %), 109-140 intermediate (1-3 %), > 140 high (> 3 %).
 #     https://empendium.com/mcmtextbook/table/031_2892
+# (4) GRACE coordinating centre (Center for Outcomes Research, University of Massachusetts Medical School), "GRACE
+#     risk table": "Non STE-ACS: In-hospital Mortality ... Low 1-108 <1; Intermediate 109-140 1-3; High 141-372 >3";
+#     "STE-ACS: In-hospital Mortality ... Low 49-125 <2; Intermediate 126-154 2-5; High 155-319 >5".
+#     https://www.outcomes-umassmed.org/grace/grace_risk_table.aspx
 def _grace(**given: Any) -> CalcResult:
     base: dict[str, Any] = {"age": 25, "heart_rate": 40, "systolic_bp": 250, "creatinine": 0.3, "killip_class": "I"}
     return _run("grace", **{**base, **given})
 
 
 def test_grace_nomogram_points() -> None:
-    # MedicalAlgorithms table: the reference patient (age < 30, HR < 50, SBP >= 200, creatinine < 0.40) scores 1
+    # MedicalAlgorithms table (points per band: calculator pages only, see above): the reference patient (age < 30,
+    # HR < 50, SBP >= 200, creatinine < 0.40) scores 1, the lowest score, as the coordinating centre's risk table
+    # starts its NSTE-ACS low group at 1
     assert _grace().value == 1
     tables = {
         "age": {29: 0, 30: 8, 45: 25, 55: 41, 65: 58, 75: 75, 85: 91, 95: 100},
@@ -209,7 +219,7 @@ def test_grace_nomogram_points() -> None:
         assert _grace(killip_class=killip).value == 1 + points
     for key, points in {"cardiac_arrest": 39, "st_deviation": 28, "elevated_enzymes": 14}.items():
         assert _grace(**{key: True}).value == 1 + points
-    # maximum 372
+    # maximum 372: MedicalAlgorithms "maximum score: 372" and the coordinating centre's NSTE-ACS high group "141-372"
     worst = _run("grace", age=95, heart_rate=210, systolic_bp=70, creatinine=5, killip_class="IV",
                  cardiac_arrest=True, st_deviation=True, elevated_enzymes=True)  # fmt: skip
     assert worst.value == 372
@@ -230,7 +240,8 @@ def test_grace_coordinating_centre_worked_example() -> None:
 
 
 def test_grace_nste_acs_risk_groups() -> None:
-    # Empendium Table 3.11-2: <= 108 low, 109-140 intermediate, > 140 high. Age 50 (41) + HR 60 (3) + SBP 130 (34)
+    # Empendium Table 3.11-2 and the coordinating centre's risk table: <= 108 (1-108) low, 109-140 intermediate,
+    # > 140 (141-372) high. Age 50 (41) + HR 60 (3) + SBP 130 (34)
     # + creatinine 1.0 (7) = 85; adding enzymes (14) = 99; then ST deviation (28) = 127; then Killip II (20) = 147.
     base = {"age": 50, "heart_rate": 60, "systolic_bp": 130, "creatinine": 1.0, "acs_type": "nste_acs"}
     assert (_run("grace", **base).value, _run("grace", **base).category) == (85, "low")
@@ -241,8 +252,52 @@ def test_grace_nste_acs_risk_groups() -> None:
     assert (high.value, high.category) == (147, "high")
 
 
+# Patients on each edge of the coordinating centre's risk groups (points per band as in the nomogram test).
+_GRACE_EDGES = (
+    # NSTE-ACS: 1-108 low, 109-140 intermediate, 141-372 high
+    # age 65 (58) + HR 80 (9) + SBP 130 (34) + creatinine 1.0 (7) = 108
+    ("nste_acs", {"age": 65, "heart_rate": 80, "systolic_bp": 130, "creatinine": 1.0}, 108, "low"),
+    # age 65 (58) + HR 60 (3) + SBP 180 (10) + creatinine 1.4 (10) + ST deviation (28) = 109
+    ("nste_acs", {"age": 65, "heart_rate": 60, "systolic_bp": 180, "creatinine": 1.4, "st_deviation": True}, 109,
+     "intermediate"),
+    # age 65 (58) + HR 60 (3) + SBP 180 (10) + creatinine 1.0 (7) + Killip II (20) + ST (28) + enzymes (14) = 140
+    ("nste_acs", {"age": 65, "heart_rate": 60, "systolic_bp": 180, "creatinine": 1.0, "killip_class": "II",
+                  "st_deviation": True, "elevated_enzymes": True}, 140, "intermediate"),
+    # age 65 (58) + HR 60 (3) + SBP 130 (34) + creatinine 0.6 (4) + ST (28) + enzymes (14) = 141
+    ("nste_acs", {"age": 65, "heart_rate": 60, "systolic_bp": 130, "creatinine": 0.6, "st_deviation": True,
+                  "elevated_enzymes": True}, 141, "high"),
+    # STE-ACS: 49-125 low, 126-154 intermediate, 155-319 high
+    # age 55 (41) + HR 80 (9) + SBP 130 (34) + creatinine 1.8 (13) + ST (28) = 125
+    ("stemi", {"age": 55, "heart_rate": 80, "systolic_bp": 130, "creatinine": 1.8, "st_deviation": True}, 125, "low"),
+    # age 65 (58) + HR 60 (3) + SBP 180 (10) + creatinine 1.0 (7) + Killip II (20) + ST (28) = 126
+    ("stemi", {"age": 65, "heart_rate": 60, "systolic_bp": 180, "creatinine": 1.0, "killip_class": "II",
+               "st_deviation": True}, 126, "intermediate"),
+    # age 65 (58) + HR 60 (3) + SBP 180 (10) + creatinine 3.0 (21) + Killip II (20) + ST (28) + enzymes (14) = 154
+    ("stemi", {"age": 65, "heart_rate": 60, "systolic_bp": 180, "creatinine": 3.0, "killip_class": "II",
+               "st_deviation": True, "elevated_enzymes": True}, 154, "intermediate"),
+    # age 65 (58) + HR 60 (3) + SBP 90 (53) + creatinine 1.8 (13) + ST (28) = 155
+    ("stemi", {"age": 65, "heart_rate": 60, "systolic_bp": 90, "creatinine": 1.8, "st_deviation": True}, 155, "high"),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(("acs_type", "given", "total", "category"), _GRACE_EDGES)
+def test_grace_coordinating_centre_risk_table_edges(
+    acs_type: str, given: dict[str, Any], total: int, category: str
+) -> None:
+    # GRACE coordinating centre risk table, in-hospital mortality: NSTE-ACS 1-108 / 109-140 / 141-372, STE-ACS
+    # 49-125 / 126-154 / 155-319
+    result = _run("grace", acs_type=acs_type, **given)
+    assert (result.value, result.category) == (total, category)
+
+
 # --- meld_na --------------------------------------------------------------------------------------------------
-# Neither the OPTN policy text nor the Kim 2008 full text was found in the stored pages; read instead:
+# Neither the OPTN policy text (Policy 9.1) nor the Kim 2008 full text, nor the OPTN/UNOS proposal QxMD cites, was
+# found in the stored pages (searched again for issue #15: OPTN pages, Kim 2008 PMC, reviews of liver allocation);
+# the stored OPTN notice says only that "In January 2016, OPTN Policy 9.1 (MELD Score) was updated to include serum
+# sodium as a factor in the calculation of the MELD score".
+# https://optn.transplant.hrsa.gov/news/meld-serum-sodium-policy-changes/
+# So the sodium term, its 125-137 bounds and the two worked examples below still rest on calculator pages only; the
+# MELD part of the score rests on the sources of the meld section (Medscape, ClinLabNavigator, openEHR CKM). Read:
 # (1) Kim WR et al. N Engl J Med 2008;359:1018-26, abstract (PubMed): "The MELD score (on a scale of 6 to 40 ...)".
 #     https://pubmed.ncbi.nlm.nih.gov/18768945/
 # (2) QxMD "MELD Score - Age above 12 years" (citing the OPTN/UNOS proposal to add serum sodium): MELD =
@@ -271,6 +326,21 @@ def test_meld_na_bounds() -> None:
     assert _run("meld_na", creatinine=0.5, bilirubin=0.4, inr=0.9, sodium=140).value == 6
     # Kim 2008 abstract: the scale tops out at 40
     assert _run("meld_na", creatinine=6, bilirubin=40, inr=8, sodium=120).value == 40
+
+
+def test_meld_na_meld_part_against_meld_sources() -> None:
+    # The MELD part, MELD(i), as the meld section's sources print it (test_primary_sources_scores.py): Medscape's
+    # worked example (creatinine 1.9, bilirubin 4.2, INR 1.2 -> 20); ClinLabNavigator "MELD Score": "If the patient
+    # has been dialyzed twice within the last 7 days, then serum creatinine should be assigned a value of 4.0";
+    # openEHR CKM MELD_3_0 v3.1: MELD 3.0 differs from MELD NA by "lowering the maximum creatinine value from 4.0 to
+    # 3.0 mg/dL", i.e. 4.0 in the MELD-Na it replaced. At sodium 137 (the top of the sodium bound) both sodium
+    # terms of the formula as QxMD prints it are 0.
+    medscape = _run("meld_na", creatinine=1.9, bilirubin=4.2, inr=1.2, sodium=137)
+    assert (medscape.extra["meld_i"], medscape.value) == (20, 20)
+    dialysis = _run("meld_na", creatinine=1.0, bilirubin=2.0, inr=1.5, sodium=137, dialysis=True)
+    assert dialysis.extra["creatinine_used"] == 4.0
+    assert dialysis.value == _run("meld_na", creatinine=4.0, bilirubin=2.0, inr=1.5, sodium=137).value
+    assert _run("meld_na", creatinine=6.0, bilirubin=2.0, inr=1.5, sodium=130).extra["creatinine_used"] == 4.0
 
 
 # --- cockcroft_gault ------------------------------------------------------------------------------------------
@@ -401,22 +471,54 @@ def test_curb65_six_point_scale() -> None:
 
 
 # --- centor (McIsaac) -----------------------------------------------------------------------------------------
-# McIsaac WJ et al. CMAJ 1998;158:75-83. Abstract (CMAJ MEDLINE record): "A score was developed ranging in value from
-# 0 to 4" (https://www.cmaj.ca/highwire/citation/24453/medlars). Points read from MedicalAlgorithms.com "Sore throat
-# score" (McIsaac et al): age 3-14 +1, 15-44 0, >= 45 -1; temperature > 38 C +1; cough absent +1; tender anterior
-# cervical adenopathy +1; tonsillar swelling or exudate +1 ("Parameters 2 to 5 are the same as Centor et al.").
-# https://www.medicalalgorithms.com/sore-throat-score
+# McIsaac WJ et al. CMAJ 1998;158:75-83, abstract (CMAJ MEDLINE record): "A score was developed ranging in value from
+# 0 to 4" (https://www.cmaj.ca/highwire/citation/24453/medlars). The paper's score table itself was not found as text
+# in the stored pages; its points are checked against a society page and a guideline that print them:
+# (1) RCEM Learning (Royal College of Emergency Medicine), May virtual journal club, "Sore throat", table "McIsaac
+#     Centor Criteria": "Age 3-14 Age 15-44 Age 45 | 1 0 -1" (the stored copy has lost the sign before the last 45),
+#     "Tonsillar swelling or exudate | 1", "Tender/ swollen anterior Cervical Lymph nodes | 1", "Fever (temperature
+#     >38OC) | 1", "Absence of cough | 1"; "The Centor9 and McIsaac10 scores are both recommended by NICE".
+#     https://www.rcemlearning.org/modules/may-virtual-journal-club/lessons/background-3/topic/sore-throat/
+# (2) NICE NG84 (2018), "Terms used in the guideline", Centor criteria: "Tonsillar exudate; Tender anterior cervical
+#     lymphadenopathy or lymphadenitis; History of fever (over 38 degrees Celsius); Absence of cough. Each of the Centor
+#     criteria score 1 point (maximum score of 4)".
+#     https://nice.org.uk/guidance/ng84/chapter/terms-used-in-the-guideline
+# (3) Fine AM, Nizet V, Mandl KD. Arch Intern Med 2012;172:847-52 (validation in 206,870 patients aged 3 years and
+#     above), abstract, author manuscript PMC3627733, copy read:
+#     https://stacks.cdc.gov/view/cdc/33542/cdc_33542_DS4.txt:
+#     "Centor and McIsaac scores (both scales 0-4)"; "27% ... tested GAS positive with 8% ... with McIsaac score 0, 14%
+#     ... with 1, 23% ... with 2, 37% ... with 3, and 55% ... with 4".
+# The age cut at 45 is read as ">= 45" from a clinician's summary of McIsaac 1998 ("-1 for decreased incidence
+# in those 45+ years", scottishpaeds.org.uk notes "Sore throat", https://scottishpaeds.org.uk/2015/01/07/sore-throat/)
+# and from MedicalAlgorithms.com "Sore throat score" (a calculator page, which agrees on every row: age 3-14 +1,
+# 15-44 0, >= 45 -1; https://www.medicalalgorithms.com/sore-throat-score).
 def test_centor_mcisaac_criteria_one_point_each() -> None:
+    # RCEM table and NICE NG84: fever > 38 °C, absence of cough, tender anterior nodes, tonsillar swelling or
+    # exudate, 1 point each; with all four at age 15-44 the score is NICE's maximum of 4
     for key in ("fever", "no_cough", "tender_anterior_nodes", "tonsillar_swelling_or_exudate"):
         assert _alone("centor", key, age=30) == 1, key
+    everything = {"fever": True, "no_cough": True, "tender_anterior_nodes": True, "tonsillar_swelling_or_exudate": True}
+    assert _run("centor", age=30, **everything).value == 4
 
 
 def test_centor_mcisaac_age_points() -> None:
-    everything = {"fever": True, "no_cough": True, "tender_anterior_nodes": True, "tonsillar_swelling_or_exudate": True}
-    assert _run("centor", age=30, **everything).value == 4
+    # RCEM table: age 3-14 +1, 15-44 0, 45 (and over) -1
     assert _run("centor", age=10, fever=True).value == 2  # 3-14: +1
+    assert _run("centor", age=15, fever=True).value == 1  # 15-44: 0
     assert _run("centor", age=44, fever=True).value == 1  # 15-44: 0
     assert _run("centor", age=45, fever=True).value == 0  # >= 45: -1
+
+
+def test_centor_fine_2012_gas_positive_by_mcisaac_score() -> None:
+    # Fine 2012 abstract: GAS positive at McIsaac 0-4 = 8, 14, 23, 37, 55 %, on a 0-4 scale (so a raw -1 reads as
+    # 0 and a raw 5 as 4). Age 30 plus 0-4 of the signs; age 60 with none (-1); age 10 with all four (5).
+    signs = ("fever", "no_cough", "tender_anterior_nodes", "tonsillar_swelling_or_exudate")
+    printed = {0: 8.0, 1: 14.0, 2: 23.0, 3: 37.0, 4: 55.0}
+    for total, percent in printed.items():
+        result = _run("centor", age=30, **{key: True for key in signs[:total]})
+        assert (result.value, result.extra["gas_positive_percent_fine_2012"]) == (total, percent)
+    assert _run("centor", age=60).extra["gas_positive_percent_fine_2012"] == 8.0  # raw -1
+    assert _run("centor", age=10, **{key: True for key in signs}).extra["gas_positive_percent_fine_2012"] == 55.0
 
 
 # --- heart ----------------------------------------------------------------------------------------------------
@@ -632,9 +734,10 @@ def test_caprini_risk_levels() -> None:
 
 
 def test_grace_stemi_risk_groups() -> None:
-    # Cliniborg "GRACE Mortality Score for Acute Coronary Syndrome" (the Granger nomogram points as above), its
-    # ST-elevation in-hospital rule: "score4>154 ? 'High risk - Mortality greater than 5%' : score4>125 ?
-    # 'Intermediate risk - Mortality 2 t[o 5%]' : ...". https://cliniborg.com/2014/09/21/grace-mortality-score-for-acute-coronary-syndrome
+    # GRACE coordinating centre risk table (see the grace section above), "STE-ACS: In-hospital Mortality ... Low
+    # 49-125 <2; Intermediate 126-154 2-5; High 155-319 >5". The same cut-offs appear in Cliniborg's calculator code
+    # (a calculator page): "score4>154 ? 'High risk - Mortality greater than 5%' : score4>125 ? 'Intermediate risk -
+    # Mortality 2 t[o 5%]'". https://cliniborg.com/2014/09/21/grace-mortality-score-for-acute-coronary-syndrome
     # Age 50 (41) + HR 60 (3) + SBP 130 (34) + creatinine 1.0 (7) = 85; + ST deviation 28 + enzymes 14 = 127;
     # then Killip II (+20) = 147; or cardiac arrest instead of Killip II (+39) = 166.
     base = {"age": 50, "heart_rate": 60, "systolic_bp": 130, "creatinine": 1.0, "acs_type": "stemi"}

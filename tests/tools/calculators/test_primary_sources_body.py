@@ -430,9 +430,17 @@ def test_target_weight_who_band_of_the_target() -> None:
 # --- bsa ------------------------------------------------------------------------------------------------------
 # Mosteller RD. N Engl J Med 1987;317:1098 was not in the stored pages; the Du Bois 1916 paper's stored scan
 # (https://fr.scribd.com/document/432430435/test) was read only to its first page, which does not reach the formula.
-# Read: GlobalRPh "BSA" references: "DuBois D, DuBois DF. ... Arch Int Med 1916;17:863-71. Equation: BSA (m2) =
-# 0.007184 x Height(cm)0.725 x Weight(kg)0.425"; "Mosteller RD. Simplified calculation of body-surface area. N Engl J
-# Med 1987;317:1098. Equation: BSA (m2) = SQR RT ( [Height(cm) x Weight(kg) ]/ 3600 )". http://globalrph.com/bsa2.htm
+# Both equations are checked against two papers that restate them:
+# (1) Verbraecken J, Van de Heyning P, De Backer W, Van Gaal L. Body surface area in normal-weight, overweight, and
+#     obese adults. A comparison study. Metabolism 2006;55:515-24, abstract: "The DuBois and DuBois (Arch Intern Med
+#     1916;17:863-71) BSA equation is the most widely used ... Mosteller (N Engl J Med 1987;317:1098) produced a
+#     simple formula, [weight (kg) x height (cm)/3600]1/2" (the stored copy has lost the multiplication sign).
+#     https://c.coek.info/pdf-body-surface-area-in-normal-weight-overweight-and-obese-adults-a-comparison-stud.html
+# (2) Zheng H (Am J Med), the journal site's summary of "It Is Time to Abandon the Use of Body Surface Area Derived
+#     from a 100-Year-Ol[d ...]" (title cut off in the stored copy): "The classic Du Bois formula, BSA(m2) = Weight
+#     (kg)0.425 x height (cm)0.725 x 0.007184, was developed in 1916"; "Mosteller further developed a simplified
+#     formula in 1987, BSA (m2) = ([Height (cm) x Weight (kg)] / 3600)1/2". https://amjmed.org/?p=7244
+# GlobalRPh "BSA" references (a calculator page) print the same two equations: http://globalrph.com/bsa2.htm
 # The Du Bois equation's log form and a worked example, from a stored textbook exercise ("This empirical formula, due to
 # D. Dubois and E. F. Dubois, first published in the Archives of Internal Medicine in 1916"): "log10 S = -0.69364 +
 # (0.425) log10 w + (0.725) log10 h", weight in kg and height in metres; for w = 70 kg, h = 1.75 m, "The body surface
@@ -440,6 +448,8 @@ def test_target_weight_who_band_of_the_target() -> None:
 # https://studyquestionhub.com/question-textbook/problem-60-a-mathematical-model-for-estimating-body-surface--1333015.html
 @pytest.mark.parametrize(("height", "weight"), [(175, 70), (160, 55), (190, 120), (120, 25)])
 def test_bsa_mosteller_and_du_bois(height: float, weight: float) -> None:
+    # Verbraecken 2006 / Zheng (Am J Med): Mosteller [weight x height / 3600]^1/2; Du Bois weight^0.425 x
+    # height^0.725 x 0.007184 (kg, cm)
     mosteller = math.sqrt(height * weight / 3600)
     dubois = 0.007184 * height**0.725 * weight**0.425
     default = _run("bsa", height=height, weight=weight)
@@ -457,7 +467,7 @@ def test_bsa_du_bois_log_form_worked_example() -> None:
 
 
 def test_bsa_mosteller_unit_square() -> None:
-    # height × weight = 3600 gives exactly 1 m² by the printed equation
+    # height × weight = 3600 gives exactly 1 m² by the equation as Verbraecken 2006 and Zheng print it
     assert _run("bsa", height=180, weight=20).value == pytest.approx(1.0)
 
 

@@ -448,7 +448,9 @@ def test_wells_dvt_1997_three_tiers() -> None:
 
 
 # --- meld -----------------------------------------------------------------------------------------------------
-# Neither Kamath 2001 nor the OPTN policy text was in the stored pages. Checked against:
+# Neither Kamath 2001 nor the OPTN policy text was in the stored pages (Wiesner 2003's stored copies surface only
+# their first page). Checked against a clinical reference, a laboratory-medicine reference, a clinical knowledge
+# repository and MSD's reprint of Wiesner 2003's mortality table; the calculator pages QxMD and 222health agree:
 # (1) Medscape (Wolf DC), "How is the MELD scoring system used to determine organ allocation in cirrhosis?": "MELD
 #     score = 0.957 x Loge (creatinine mg/dL) + 0.378 x Loge (bilirubin mg/dL) + 1.120 x Loge (INR) + 0.643 ... That
 #     value is then multiplied by 10"; worked example creatinine 1.9, bilirubin 4.2, INR 1.2 -> "a risk score of 20";
@@ -459,6 +461,18 @@ def test_wells_dvt_1997_three_tiers() -> None:
 #     https://qxmd.com/calculate/calculator_359/meld-score-age-above-12-years
 # (3) 222health "How to Calculate Meld": "The minimum value for each variable is 1. The maximum creatinine value is 4."
 #     https://222health.com/conditions-treatments/diseases/35773.html
+# (4) ClinLabNavigator "MELD Score" (laboratory-medicine reference): "MELD = 3.78[Ln serum bilirubin (mg/dL)] +
+#     11.2[Ln INR] + 9.57[Ln serum creatinine (mg/dL)] + 6.43" (the equation above times 10); "UNOS has made the
+#     following modifications ...: If the patient has been dialyzed twice within the last 7 days, then serum
+#     creatinine should be assigned a value of 4.0; Any value less than one should be converted to 1.0"; "patients
+#     are assigned a score from 6 to 40"; "40 or more 71.3% mortality". http://www.clinlabnavigator.com/meld-score.html
+# (5) openEHR Clinical Knowledge Manager, archetype MELD_3_0 v3.1: MELD 3.0 differs from MELD NA by "lowering the
+#     maximum creatinine value from 4.0 to 3.0 mg/dL" (so 4.0 before it).
+#     https://modelling.cds-platform.com/ckm/view/ckm-app-challenge-2023/MELD_3_0/3.1?language=en
+# (6) MSD Manual Professional, table "MELD scores and mortality", adapted from Wiesner R et al. Gastroenterology
+#     2003;124:91-96: 3-month mortality "< 9 MELD: 1.9%; 10-19 MELD: 6.0%; 20-29 MELD: 19.6%; 30-39 MELD: 52.6%;
+#     > 40 MELD: 71.3%" (adult patients awaiting liver transplantation). Copy read (the table in English on MSD's
+#     Ukrainian site): https://www.msdmanuals.com/uk/professional/multimedia/table/meld-scores-and-mortality
 def _meld_printed(creatinine: float, bilirubin: float, inr: float) -> float:
     """The equation as Medscape / QxMD print it, bounds as QxMD / 222health state them."""
     creatinine = min(max(creatinine, 1.0), 4.0)
@@ -478,6 +492,39 @@ def test_meld_bounds() -> None:
     # 222health: creatinine at most 4 -> 5.0 scores as 4.0
     at_cap = _run("meld", creatinine=4.0, bilirubin=2.0, inr=1.5).value
     assert _run("meld", creatinine=5.0, bilirubin=2.0, inr=1.5).value == at_cap == _meld_printed(5.0, 2.0, 1.5)
+
+
+def test_meld_clinlabnavigator_form_and_unos_modifications() -> None:
+    # ClinLabNavigator: 3.78 ln(bilirubin) + 11.2 ln(INR) + 9.57 ln(creatinine) + 6.43, values < 1 set to 1.0;
+    # Medscape's patient (creatinine 1.9, bilirubin 4.2, INR 1.2) gives 20.04 -> 20 in this form too
+    printed = 3.78 * math.log(4.2) + 11.2 * math.log(1.2) + 9.57 * math.log(1.9) + 6.43
+    assert printed == pytest.approx(20.04, abs=0.01)
+    assert _run("meld", creatinine=1.9, bilirubin=4.2, inr=1.2).value == round(printed) == 20
+    # "dialyzed twice within the last 7 days" -> creatinine 4.0: 9.57 ln 4 + 6.43 = 19.70 -> 20 with the other labs
+    # normal (set to 1.0)
+    dialysis = _run("meld", creatinine=1.0, bilirubin=0.8, inr=0.9, dialysis=True)
+    assert dialysis.value == round(9.57 * math.log(4.0) + 6.43) == 20
+    assert dialysis.extra == {"creatinine_used": 4.0, "bilirubin_used": 1.0, "inr_used": 1.0}
+    # openEHR CKM: the creatinine maximum before MELD 3.0 was 4.0 mg/dL
+    capped = _run("meld", creatinine=4.0, bilirubin=3.0, inr=1.8).value
+    assert _run("meld", creatinine=7.5, bilirubin=3.0, inr=1.8).value == capped
+
+
+def test_meld_wiesner_2003_mortality_bands() -> None:
+    # MSD's reprint of Wiesner 2003: 3-month mortality 1.9 % (< 9), 6.0 % (10-19), 19.6 % (20-29), 52.6 % (30-39),
+    # 71.3 % (> 40; ClinLabNavigator: "40 or more"). MSD prints "< 9" and "10-19", leaving 9 itself unstated, so 9 is
+    # not checked; the score is capped at 40 (ClinLabNavigator: "a score from 6 to 40"), so "> 40" is read as 40.
+    cases = {
+        (0.7, 0.5, 0.9): (6, "1.9 %"),  # all labs set to 1.0 -> 6
+        (1.3, 2.0, 1.3): (14, "6.0 %"),
+        (1.9, 4.2, 1.2): (20, "19.6 %"),  # Medscape's patient
+        (2.5, 6.0, 2.0): (30, "52.6 %"),
+        (4.0, 40.0, 8.0): (40, "71.3 %"),
+    }
+    for (creatinine, bilirubin, inr), (value, percent) in cases.items():
+        result = _run("meld", creatinine=creatinine, bilirubin=bilirubin, inr=inr)
+        assert result.value == value
+        assert f"{percent} 3-month mortality" in (result.meaning or ""), (creatinine, bilirubin, inr)
 
 
 # --- meld_3 ---------------------------------------------------------------------------------------------------
@@ -560,6 +607,11 @@ def test_meld_3_no_cap_at_40() -> None:
 # reprint of the same table, which agrees with AccessMedicine on every women's row both print (9-12 1 %, 17 5 %,
 # 18 6 %, 19 8 %, 20 11 %): 15 -> 3 %, 22 -> 17 %, >= 25 -> > 30 %.
 # https://www.mdapp.co/framingham-risk-score-calculator-123/
+# MDApp is a calculator page. Searched again for issue #15 for a better copy of the women's rows 13-16 and 21-25: the
+# stored AccessMedicine text ends at "12 1 21"; the NHLBI At-A-Glance PDF is not stored (a stored transcript of its
+# first page, hzoutlet.com, stops before the tables); CSPI's Nutrition Action Healthletter reprint of the women's
+# table (Oct 2001, http://cspinet.org/nah/10_01/heartattack_risk.html) surfaced only its point rows, not the risk
+# column. So those rows (d, e, f in the women's test) still rest on a calculator page only.
 # The table is a categorised form of the equation our calculator evaluates by default (method="equation"); with
 # method="points" it scores the table itself, each factor's points in the breakdown.
 def _framingham_points(**given: Any) -> CalcResult:
@@ -619,7 +671,8 @@ def test_framingham_hard_chd_point_table_women() -> None:
     # woman 45: age 3 + TC 180 (40-49) 3 + HDL 65 -1 + SBP 115 0 = 5 -> < 1 %
     c = _framingham_points(age=45, sex="female", total_cholesterol=180, hdl_cholesterol=65, systolic_bp=115)
     assert (c.display, c.category, c.extra["point_total"]) == ("< 1 %", "low", 5)
-    # MDApp rows: woman 57: age 8 + TC 210 (50-59) 4 + HDL 55 0 + SBP 125 treated 3 = 15 -> 3 %
+    # MDApp rows (calculator page only, see above):
+    # woman 57: age 8 + TC 210 (50-59) 4 + HDL 55 0 + SBP 125 treated 3 = 15 -> 3 %
     d = _framingham_points(age=57, sex="female", total_cholesterol=210, hdl_cholesterol=55, systolic_bp=125,
                            bp_treated=True)  # fmt: skip
     assert (d.value, d.extra["point_total"], _breakdown(d)["systolic_bp"]) == (3, 15, 3)
