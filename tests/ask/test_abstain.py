@@ -93,7 +93,10 @@ def test_withheld_value_guards_doses_and_prices() -> None:
     assert "no count for 'sessions'" in (withheld_value("count", untyped, "sessions", []) or "")
     # a share is often a rule for every device ("the ADP pays 75%"), stated without the device asked about
     assert withheld_value("amount", untyped, "walker", []) is None
-    assert withheld_value("time span", untyped, "ptsd", []) is None  # left to the model
+    assert withheld_value("time span", untyped, "ptsd", []) is None  # left to named.py and the model
+    # an age belongs to one screening: "at what age should colorectal screening start?" is not answered by a study's ages
+    assert "no age for 'colorectal'" in (withheld_value("age", untyped, "colorectal", []) or "")
+    assert withheld_value("age", good, "colorectal", []) is None
     assert withheld_value(None, untyped, "x", []) is None
     assert withheld_value("dose", good, "escitalopram", []) is None
     assert "dose for children" in (withheld_value("dose", good, "sertraline", ["children"]) or "")

@@ -178,3 +178,27 @@ def test_a_list_needs_a_lead_in_the_question_asks_for_and_short_items() -> None:
     forms = "The Application Forms are as follows:\n\n- Application for Breast Prosthesis Grant\n\n- Hearing Devices"
     answer = extractive_answer("which application form for a breast prosthesis grant?", [passage("b", forms)], 3)
     assert not any(s.text.startswith("The Application Forms") for s in answer.candidates)  # the item answers
+
+
+def test_a_question_for_an_age_asks_for_the_age_kind_and_prefers_a_unit_that_states_one() -> None:
+    from curbside.llm.extractive import answer_kind, asked_kind
+
+    assert asked_kind("at what age should colorectal cancer screening start?") == "age"
+    assert asked_kind("how old must a child be for the booster?") == "age"
+    assert asked_kind("how long to continue an SSRI?") == "time span"
+    assert asked_kind("dose in a 15 year old?") == "dose"  # an age in the question describes the patient
+    shows = answer_kind("what age?")
+    assert shows is not None
+    for stated in ("aged 50", "ages 50-74", "age ≥ 65", "50 years of age", "65 years and older", "65–69-year olds"):
+        assert shows.search(stated), stated
+    for other in ("for 50 years", "Max: 50 mg daily", "age at menopause (years): 49.1"):
+        assert not shows.search(other), other
+    # both units share the question's words and hold a number; only one states an age (the shorter one wins without)
+    screening = passage(
+        "crc",
+        "Colorectal cancer screening starts every 2 years. "
+        "Colorectal cancer screening starts for adults aged 50 to 74 at average risk of cancer.",
+        section="Prevention",
+    )
+    answer = extractive_answer("at what age should colorectal cancer screening start?", [screening], 1)
+    assert answer.text == "Colorectal cancer screening starts for adults aged 50 to 74 at average risk of cancer. [1]"
