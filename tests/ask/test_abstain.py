@@ -101,3 +101,33 @@ def test_withheld_value_guards_doses_and_prices() -> None:
     assert withheld_value("dose", good, "escitalopram", []) is None
     assert "dose for children" in (withheld_value("dose", good, "sertraline", ["children"]) or "")
     assert withheld_value("amount", good, "adp", ["children"]) is None
+
+
+def test_a_payment_question_needs_money_or_a_share_stated_as_a_payment() -> None:
+    from curbside.ask.abstain import withheld_payment
+    from curbside.llm.extractive import asked_kind
+
+    question = "what does OHIP pay for a psychotherapy session?"
+    assert asked_kind(question) == "amount"
+    rule = Passage(
+        chunk_id="adp:v1:1",
+        doc_key="adp",
+        title="ADP manual",
+        section_path="Part 4 > Funding",
+        score=1.0,
+        text="ADP manual > Part 4 > Funding\n\nThe ADP pays 75% of the Approved Price; the client pays 25%.",
+    )
+    study = Passage(
+        chunk_id="ohip:v1:1",
+        doc_key="ohip",
+        title="Dutch OHIP",
+        section_path="Methods",
+        score=1.0,
+        text="Dutch OHIP > Methods\n\nA convenience sample of 119 consecutive patients (68.9 % women) took part.",
+    )
+    # a share of anything else is no payment; the rule for every device is one, though it names no device
+    assert "states a payment" in (withheld_payment("amount", question, passage_units(study, 0)) or "")
+    assert withheld_payment("amount", question, passage_units(rule, 0)) is None
+    how_much = "how much does the client pay toward a wheelchair?"
+    assert withheld_payment(asked_kind(how_much), how_much, passage_units(rule, 0)) is None
+    assert withheld_payment("dose", "sertraline dose?", passage_units(study, 0)) is None  # other kinds: not this guard

@@ -202,3 +202,12 @@ def test_a_question_for_an_age_asks_for_the_age_kind_and_prefers_a_unit_that_sta
     )
     answer = extractive_answer("at what age should colorectal cancer screening start?", [screening], 1)
     assert answer.text == "Colorectal cancer screening starts for adults aged 50 to 74 at average risk of cancer. [1]"
+
+
+def test_what_a_payer_pays_for_something_asks_for_an_amount() -> None:
+    from curbside.llm.extractive import asked_kind
+
+    assert asked_kind("what does OHIP pay for a psychotherapy session?") == "amount"
+    assert asked_kind("what will ADP pay toward a walker?") == "amount"
+    assert asked_kind("what does ADP pay for?") is None  # which things it pays for: a list, not an amount
+    assert asked_kind("does ADP pay for walker batteries?") is None  # yes or no

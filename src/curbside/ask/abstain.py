@@ -63,6 +63,7 @@ __all__ = [
     "abstention_model",
     "key_words",
     "lacking_subjects",
+    "withheld_payment",
     "withheld_value",
 ]
 
@@ -312,6 +313,32 @@ def withheld_value(kind: str | None, evidence: Evidence, subject: str | None, po
             "from a source about other patients is not given as the answer. Ingest a source that covers them."
         )
     return None
+
+
+# the words a source states a payment in: "ADP pays 75%", "the client's portion", "a grant of $X", "covered at 75%"
+_PAYMENT = re.compile(
+    r"\b(?:pa(?:y|ys|id|yment|yable)|fund(?:s|ed|ing)?|fees?|costs?|prices?|reimburs\w*|cover(?:s|ed|age)?|"
+    r"contribut\w*|grants?|portion)\b",
+    re.IGNORECASE,
+)
+
+
+def withheld_payment(kind: str | None, question: str, units: Sequence[Sentence]) -> str | None:
+    """Why "what does X pay for …?" / "how much does X cover?" must not be answered (the no_source message), or None.
+
+    Such a question (the "amount" kind) is answered by money or a share stated as a payment; a share of anything
+    else ("68.9% women" in a study of the OHIP questionnaire) is no answer. Unlike a price, the payment need not
+    name what the question names: a share is often one rule for every device ("the ADP pays 75%").
+    """
+    shows = answer_kind(question)
+    if kind != "amount" or shows is None:
+        return None
+    if any(shows.search(u.text) and _PAYMENT.search(u.text) for u in units):
+        return None
+    return (
+        "None of the passages found states a payment (a sum of money or a share paid), so no answer is given. "
+        "Ingest a source that covers it."
+    )
 
 
 def subject_word(keys: Mapping[str, str], idf: Mapping[str, float], frequencies: Mapping[str, int]) -> str | None:

@@ -32,6 +32,7 @@ from curbside.ask.abstain import (
     typed_answer,
     unknown_words,
     weighted_share,
+    withheld_payment,
     withheld_value,
 )
 from curbside.ask.clarify import clarifying_question
@@ -231,6 +232,8 @@ class Asker:
         guard = withheld_value(kind, evidence, subject_word(keys, idf, frequencies), missing_population(text, passages))
         if guard is None and (kind in NAMED_KINDS or (kind is None and yes_no(text))):
             guard = withheld_unnamed(kind, unnamed(named_subject(keys, idf), passages, answer_kind(text)))
+        if guard is None:
+            guard = withheld_payment(kind, text, extract.candidates)
         if guard is not None:
             judged["guard"] = guard
             return _not_answered(evidence.unknown) if evidence.unknown else guard  # name what the KB lacks

@@ -128,7 +128,11 @@ ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"\$\s?\d|\b\d[\d,.]*\s*dollars\b", re.I),
     ),
     (
-        re.compile(r"\b(?:price|cost|fee|grant|rebate|charge)\b|\bhow much\b.*\b(?:pay|paid|cover|fund)", re.I),
+        re.compile(
+            r"\b(?:price|cost|fee|grant|rebate|charge)\b|\bhow much\b.*\b(?:pay|paid|cover|fund)"
+            r"|\bwhat (?:does|do|will|would)\b.+\bpay (?:for|toward|towards) \w",
+            re.I,
+        ),
         re.compile(r"\$\s?\d|\d\s?%|\bpercent", re.I),
     ),
     (re.compile(r"\bhow (?:long|often)\b|\bduration\b", re.I), re.compile(_TIME_SPAN, re.I)),
