@@ -131,3 +131,26 @@ def test_a_payment_question_needs_money_or_a_share_stated_as_a_payment() -> None
     how_much = "how much does the client pay toward a wheelchair?"
     assert withheld_payment(asked_kind(how_much), how_much, passage_units(rule, 0)) is None
     assert withheld_payment("dose", "sertraline dose?", passage_units(study, 0)) is None  # other kinds: not this guard
+
+
+def test_an_intake_question_is_not_answered_by_the_doses_of_an_experiment() -> None:
+    from curbside.ask.abstain import withheld_value
+    from curbside.llm.extractive import asked_kind
+
+    feeding = Passage(
+        chunk_id="pbde:v1:3",
+        doc_key="pbde",
+        title="PBDE-47 in minnows",
+        section_path="Materials and Methods > PBDE-47 exposures",
+        score=1.0,
+        text="PBDE-47 in minnows > Materials and Methods > PBDE-47 exposures\n\n"
+        "Minnows were fed PBDE-47 bioencapsulated Artemia (1 mL) twice daily for 21 days.",
+    )
+    question = "what is a safe daily intake of PBDE-47 for humans?"
+    frequencies = {"safe": 8, "daily": 27, "intake": 5, "pbde": 36, "humans": 15}
+    idf = rarity(frequencies, chunks=600)
+    keys = key_words(question)
+    typed = typed_answer(question, passage_units(feeding, 0), keys, idf, frequencies)
+    assert not typed  # "1 mL" is a dose, but of the experiment's feed: no unit speaks of an intake
+    evidence = Evidence(0.7, 0.77, (), 0.45, True, False, typed, False)
+    assert "no dose for 'intake'" in (withheld_value(asked_kind(question), evidence, "intake", []) or "")

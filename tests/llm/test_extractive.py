@@ -211,3 +211,13 @@ def test_what_a_payer_pays_for_something_asks_for_an_amount() -> None:
     assert asked_kind("what will ADP pay toward a walker?") == "amount"
     assert asked_kind("what does ADP pay for?") is None  # which things it pays for: a list, not an amount
     assert asked_kind("does ADP pay for walker batteries?") is None  # yes or no
+
+
+def test_an_intake_is_asked_as_a_dose() -> None:
+    from curbside.llm.extractive import answer_kind, asked_kind
+
+    question = "what is a safe daily intake of PBDE-47 for humans?"
+    assert asked_kind(question) == "dose"
+    shows = answer_kind(question)
+    assert shows is not None and shows.search("a tolerable intake of 0.1 µg per kg")
+    assert not shows.search("minnows were fed twice daily for 21 days")

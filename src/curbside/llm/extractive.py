@@ -117,7 +117,7 @@ _AGE_SHOWN = re.compile(
 # What kind of value a question asks for (first match wins), and how a unit shows one
 ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (
-        re.compile(r"\b(?:dose|doses|dosing|dosage)\b", re.I),
+        re.compile(r"\b(?:dose|doses|dosing|dosage|intakes?)\b", re.I),  # "safe daily intake": a dose by mouth
         re.compile(r"\d\s*(?:mg|mcg|µg|micrograms?|g|units?|ml|mmol|mg/kg)\b", re.I),
     ),
     (  # a sum of money: "what is the approved price for a scooter?" is not answered by "ADP pays 75%"
