@@ -93,8 +93,64 @@ def test_withheld_value_guards_doses_and_prices() -> None:
     assert "no count for 'sessions'" in (withheld_value("count", untyped, "sessions", []) or "")
     # a share is often a rule for every device ("the ADP pays 75%"), stated without the device asked about
     assert withheld_value("amount", untyped, "walker", []) is None
-    assert withheld_value("time span", untyped, "ptsd", []) is None  # left to the model
+    assert withheld_value("time span", untyped, "ptsd", []) is None  # left to named.py and the model
+    # an age belongs to one screening: "at what age should colorectal screening start?" is not answered by a study's ages
+    assert "no age for 'colorectal'" in (withheld_value("age", untyped, "colorectal", []) or "")
+    assert withheld_value("age", good, "colorectal", []) is None
     assert withheld_value(None, untyped, "x", []) is None
     assert withheld_value("dose", good, "escitalopram", []) is None
     assert "dose for children" in (withheld_value("dose", good, "sertraline", ["children"]) or "")
     assert withheld_value("amount", good, "adp", ["children"]) is None
+
+
+def test_a_payment_question_needs_money_or_a_share_stated_as_a_payment() -> None:
+    from curbside.ask.abstain import withheld_payment
+    from curbside.llm.extractive import asked_kind
+
+    question = "what does OHIP pay for a psychotherapy session?"
+    assert asked_kind(question) == "amount"
+    rule = Passage(
+        chunk_id="adp:v1:1",
+        doc_key="adp",
+        title="ADP manual",
+        section_path="Part 4 > Funding",
+        score=1.0,
+        text="ADP manual > Part 4 > Funding\n\nThe ADP pays 75% of the Approved Price; the client pays 25%.",
+    )
+    study = Passage(
+        chunk_id="ohip:v1:1",
+        doc_key="ohip",
+        title="Dutch OHIP",
+        section_path="Methods",
+        score=1.0,
+        text="Dutch OHIP > Methods\n\nA convenience sample of 119 consecutive patients (68.9 % women) took part.",
+    )
+    # a share of anything else is no payment; the rule for every device is one, though it names no device
+    assert "states a payment" in (withheld_payment("amount", question, passage_units(study, 0)) or "")
+    assert withheld_payment("amount", question, passage_units(rule, 0)) is None
+    how_much = "how much does the client pay toward a wheelchair?"
+    assert withheld_payment(asked_kind(how_much), how_much, passage_units(rule, 0)) is None
+    assert withheld_payment("dose", "sertraline dose?", passage_units(study, 0)) is None  # other kinds: not this guard
+
+
+def test_an_intake_question_is_not_answered_by_the_doses_of_an_experiment() -> None:
+    from curbside.ask.abstain import withheld_value
+    from curbside.llm.extractive import asked_kind
+
+    feeding = Passage(
+        chunk_id="pbde:v1:3",
+        doc_key="pbde",
+        title="PBDE-47 in minnows",
+        section_path="Materials and Methods > PBDE-47 exposures",
+        score=1.0,
+        text="PBDE-47 in minnows > Materials and Methods > PBDE-47 exposures\n\n"
+        "Minnows were fed PBDE-47 bioencapsulated Artemia (1 mL) twice daily for 21 days.",
+    )
+    question = "what is a safe daily intake of PBDE-47 for humans?"
+    frequencies = {"safe": 8, "daily": 27, "intake": 5, "pbde": 36, "humans": 15}
+    idf = rarity(frequencies, chunks=600)
+    keys = key_words(question)
+    typed = typed_answer(question, passage_units(feeding, 0), keys, idf, frequencies)
+    assert not typed  # "1 mL" is a dose, but of the experiment's feed: no unit speaks of an intake
+    evidence = Evidence(0.7, 0.77, (), 0.45, True, False, typed, False)
+    assert "no dose for 'intake'" in (withheld_value(asked_kind(question), evidence, "intake", []) or "")

@@ -75,3 +75,19 @@ def test_the_guards_are_off_with_abstention(make_core) -> None:
     answer = ask(make_core(abstain=False), "quetiapine dose as an add-on for depression?")
     assert answer.status == "answered"
     assert "guard" not in answer.metadata["abstention"]
+
+
+def test_a_duration_found_only_for_other_conditions_is_not_the_answer(make_core) -> None:
+    # the CEP page gives durations for depression and anxiety; it names PTSD once, in a list of comorbidities
+    answer = ask(make_core(), "how long to continue an SSRI for PTSD?")
+    assert answer.status == "no_source" and answer.citations == []
+    assert "'ptsd'" in answer.answer and "time span" in answer.answer
+
+
+def test_a_yes_no_question_is_not_answered_by_passages_that_never_name_its_subject(make_core) -> None:
+    answer = ask(make_core(), "is ECT recommended for severe depression in older adults?")
+    assert answer.status == "no_source" and answer.citations == []
+    assert "'ect'" in answer.answer
+    # a yes/no question whose subject the passages name is answered
+    answered = ask(make_core(), "is breastfeeding linked to colorectal cancer risk?")
+    assert answered.status == "answered" and answered.citations

@@ -178,3 +178,46 @@ def test_a_list_needs_a_lead_in_the_question_asks_for_and_short_items() -> None:
     forms = "The Application Forms are as follows:\n\n- Application for Breast Prosthesis Grant\n\n- Hearing Devices"
     answer = extractive_answer("which application form for a breast prosthesis grant?", [passage("b", forms)], 3)
     assert not any(s.text.startswith("The Application Forms") for s in answer.candidates)  # the item answers
+
+
+def test_a_question_for_an_age_asks_for_the_age_kind_and_prefers_a_unit_that_states_one() -> None:
+    from curbside.llm.extractive import answer_kind, asked_kind
+
+    assert asked_kind("at what age should colorectal cancer screening start?") == "age"
+    assert asked_kind("how old must a child be for the booster?") == "age"
+    assert asked_kind("how long to continue an SSRI?") == "time span"
+    assert asked_kind("dose in a 15 year old?") == "dose"  # an age in the question describes the patient
+    shows = answer_kind("what age?")
+    assert shows is not None
+    for stated in ("aged 50", "ages 50-74", "age ≥ 65", "50 years of age", "65 years and older", "65–69-year olds"):
+        assert shows.search(stated), stated
+    for other in ("for 50 years", "Max: 50 mg daily", "age at menopause (years): 49.1"):
+        assert not shows.search(other), other
+    # both units share the question's words and hold a number; only one states an age (the shorter one wins without)
+    screening = passage(
+        "crc",
+        "Colorectal cancer screening starts every 2 years. "
+        "Colorectal cancer screening starts for adults aged 50 to 74 at average risk of cancer.",
+        section="Prevention",
+    )
+    answer = extractive_answer("at what age should colorectal cancer screening start?", [screening], 1)
+    assert answer.text == "Colorectal cancer screening starts for adults aged 50 to 74 at average risk of cancer. [1]"
+
+
+def test_what_a_payer_pays_for_something_asks_for_an_amount() -> None:
+    from curbside.llm.extractive import asked_kind
+
+    assert asked_kind("what does OHIP pay for a psychotherapy session?") == "amount"
+    assert asked_kind("what will ADP pay toward a walker?") == "amount"
+    assert asked_kind("what does ADP pay for?") is None  # which things it pays for: a list, not an amount
+    assert asked_kind("does ADP pay for walker batteries?") is None  # yes or no
+
+
+def test_an_intake_is_asked_as_a_dose() -> None:
+    from curbside.llm.extractive import answer_kind, asked_kind
+
+    question = "what is a safe daily intake of PBDE-47 for humans?"
+    assert asked_kind(question) == "dose"
+    shows = answer_kind(question)
+    assert shows is not None and shows.search("a tolerable intake of 0.1 µg per kg")
+    assert not shows.search("minnows were fed twice daily for 21 days")

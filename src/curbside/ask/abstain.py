@@ -18,7 +18,7 @@ combines what we know about the hits:
 * ``off_subject``: every hit sits under a sibling of the section the question names;
 * ``typed_answer``: some unit holding at least half the question's key-word weight (in its
   text or heading context) also holds the kind of value the question asks for — a dose in
-  mg for a dose question, money or a share for a price, a time span for "how long" — or
+  mg for a dose question, money or a share for a price, a time span for "how long", an age for "at what age" — or
   the question asks for no particular kind of value;
 * ``population_missing``: the question names a population (children, an 80 year old, pregnancy)
   that none of the passages found mentions — an adult guideline does not answer for a child;
@@ -34,7 +34,9 @@ for a dose for a population (children, pregnancy, older adults) that none of the
 (an adult dose for "a 15 year old"). The first guard covers doses, sums of money ("what is the
 approved price for a power scooter?" whose passages give a price only for something else, or only a
 share) and counts ("how many CBT sessions does the program offer?" whose passages about it give no
-number): a dose belongs to one drug, a price to one device, a count to one thing counted. Shares are not guarded: a share is often a
+number) and ages ("at what age should colorectal cancer screening start?" whose passages give only the ages of a
+study's participants): a dose belongs to one drug, a price to one device, a count to one thing counted, an age to
+one screening. ``named.py`` adds the same guard at passage level for time spans and yes/no questions. Shares are not guarded: a share is often a
 rule stated for every device ("the ADP pays 75% of the Approved Price" answers "what share of a walker's
 price?" without naming walkers), so guarding them withheld right answers. Coefficients and threshold are fitted with cross-validation on the labelled guideline QA set
 and BioASQ questions (``benchmarks/fit_abstention.py``) and kept in ``abstention.toml`` beside this
@@ -61,6 +63,7 @@ __all__ = [
     "abstention_model",
     "key_words",
     "lacking_subjects",
+    "withheld_payment",
     "withheld_value",
 ]
 
@@ -77,7 +80,7 @@ FEATURES = (
     "subject_in_answer",
 )
 _RAW_WORD = re.compile(r"[a-z0-9]*[a-z][a-z0-9]*")  # "1p21", "p53", "cd4": a token as the keyword index cuts it
-_ASKING = re.compile(r"\bhow (?:long|much|many|often|old|soon|far|frequently)\b|\b(?:must|need|needs|shall)\b")
+_ASKING = re.compile(r"\bhow (?:long|much|many|often|old|soon|far|frequently)\b|\bwhat age\b|\b(?:must|need|needs|shall)\b")
 TYPED_SHARE = 0.5
 COMMON_ZIPF = 4.0  # wordfreq's Zipf scale: a word used this often in English names no subject ("bought" 4.9)
 RARE_ZIPF = 3.5  # below this a word is a term of art ("aspirin" 3.3, "regimen" 3.3), not everyday English ("wax" 3.9)
@@ -285,11 +288,12 @@ def typed_answer(
     )
 
 
-GUARDED_KINDS = ("dose", "price", "count")  # another drug's dose, another device's price would be stated as this one's
+# another drug's dose, another device's price, the age for another screening would be stated as this one's
+GUARDED_KINDS = ("dose", "price", "count", "age")
 
 
 def withheld_value(kind: str | None, evidence: Evidence, subject: str | None, populations: Sequence[str]) -> str | None:
-    """Why a dose or a price must not be answered from these passages (the no_source message), or None.
+    """Why a dose, a price, a count or an age must not be answered from these passages (the no_source message), or None.
 
     ``kind`` is the kind of value asked (``asked_kind``), ``subject`` the question's rarest word the
     knowledge base knows, ``populations`` those the question names that no passage found mentions.
@@ -309,6 +313,32 @@ def withheld_value(kind: str | None, evidence: Evidence, subject: str | None, po
             "from a source about other patients is not given as the answer. Ingest a source that covers them."
         )
     return None
+
+
+# the words a source states a payment in: "ADP pays 75%", "the client's portion", "a grant of $X", "covered at 75%"
+_PAYMENT = re.compile(
+    r"\b(?:pa(?:y|ys|id|yment|yable)|fund(?:s|ed|ing)?|fees?|costs?|prices?|reimburs\w*|cover(?:s|ed|age)?|"
+    r"contribut\w*|grants?|portion)\b",
+    re.IGNORECASE,
+)
+
+
+def withheld_payment(kind: str | None, question: str, units: Sequence[Sentence]) -> str | None:
+    """Why "what does X pay for …?" / "how much does X cover?" must not be answered (the no_source message), or None.
+
+    Such a question (the "amount" kind) is answered by money or a share stated as a payment; a share of anything
+    else ("68.9% women" in a study of the OHIP questionnaire) is no answer. Unlike a price, the payment need not
+    name what the question names: a share is often one rule for every device ("the ADP pays 75%").
+    """
+    shows = answer_kind(question)
+    if kind != "amount" or shows is None:
+        return None
+    if any(shows.search(u.text) and _PAYMENT.search(u.text) for u in units):
+        return None
+    return (
+        "None of the passages found states a payment (a sum of money or a share paid), so no answer is given. "
+        "Ingest a source that covers it."
+    )
 
 
 def subject_word(keys: Mapping[str, str], idf: Mapping[str, float], frequencies: Mapping[str, int]) -> str | None:

@@ -32,14 +32,16 @@ from curbside.ask.abstain import (
     typed_answer,
     unknown_words,
     weighted_share,
+    withheld_payment,
     withheld_value,
 )
 from curbside.ask.clarify import clarifying_question
 from curbside.ask.focus import Outline, missing_population, off_subject
+from curbside.ask.named import NAMED_KINDS, named_subject, unnamed, withheld_unnamed, yes_no
 from curbside.ask.query import compose_query
 from curbside.ask.stream import EventSink, RenumberingStream
 from curbside.errors import UpstreamError, ValidationError
-from curbside.llm.extractive import ExtractiveAnswer, asked_kind, extractive_answer
+from curbside.llm.extractive import ExtractiveAnswer, answer_kind, asked_kind, extractive_answer
 from curbside.llm.markers import check_markers
 from curbside.llm.prompts import answer_messages
 from curbside.sentences import split_sentences
@@ -226,9 +228,12 @@ class Asker:
         if lacking:
             judged["guard"] = f"the knowledge base never mentions {', '.join(lacking)}"
             return _not_answered(evidence.unknown)
-        guard = withheld_value(
-            asked_kind(text), evidence, subject_word(keys, idf, frequencies), missing_population(text, passages)
-        )
+        kind = asked_kind(text)
+        guard = withheld_value(kind, evidence, subject_word(keys, idf, frequencies), missing_population(text, passages))
+        if guard is None and (kind in NAMED_KINDS or (kind is None and yes_no(text))):
+            guard = withheld_unnamed(kind, unnamed(named_subject(keys, idf), passages, answer_kind(text)))
+        if guard is None:
+            guard = withheld_payment(kind, text, extract.candidates)
         if guard is not None:
             judged["guard"] = guard
             return _not_answered(evidence.unknown) if evidence.unknown else guard  # name what the KB lacks

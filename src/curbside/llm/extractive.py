@@ -107,10 +107,17 @@ _TIME_SPAN = (
     r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty|thirty|sixty|ninety)"
     r"(?: \(\d+\))? (?:business |calendar )?(?:days?|weeks?|months?|years?|hours?)\b"
 )
+# an age as a source states one: "aged 50", "ages 50-74", "age ≥ 65", "50 years of age", "65 years and older",
+# "65–69-year olds"; a bare "50" or "50 years" (a duration) is not one
+_AGE_SHOWN = re.compile(
+    r"\bage[sd]?\s*(?:of\s+)?(?:≥|>=|>|≤|<=|<)?\s*\d{1,3}\b"
+    r"|\b\d{1,3}\s*(?:(?:-|–|to)\s*\d{1,3})?[\s-]*(?:years?|yrs?)(?:[\s-]*of[\s-]*age|[\s-]*old|\s+(?:and|or) (?:older|over))",
+    re.I,
+)
 # What kind of value a question asks for (first match wins), and how a unit shows one
 ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (
-        re.compile(r"\b(?:dose|doses|dosing|dosage)\b", re.I),
+        re.compile(r"\b(?:dose|doses|dosing|dosage|intakes?)\b", re.I),  # "safe daily intake": a dose by mouth
         re.compile(r"\d\s*(?:mg|mcg|µg|micrograms?|g|units?|ml|mmol|mg/kg)\b", re.I),
     ),
     (  # a sum of money: "what is the approved price for a scooter?" is not answered by "ADP pays 75%"
@@ -121,10 +128,15 @@ ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"\$\s?\d|\b\d[\d,.]*\s*dollars\b", re.I),
     ),
     (
-        re.compile(r"\b(?:price|cost|fee|grant|rebate|charge)\b|\bhow much\b.*\b(?:pay|paid|cover|fund)", re.I),
+        re.compile(
+            r"\b(?:price|cost|fee|grant|rebate|charge)\b|\bhow much\b.*\b(?:pay|paid|cover|fund)"
+            r"|\bwhat (?:does|do|will|would)\b.+\bpay (?:for|toward|towards) \w",
+            re.I,
+        ),
         re.compile(r"\$\s?\d|\d\s?%|\bpercent", re.I),
     ),
     (re.compile(r"\bhow (?:long|often)\b|\bduration\b", re.I), re.compile(_TIME_SPAN, re.I)),
+    (re.compile(r"\bwhat age\b|\bhow old\b|\b(?:minimum|starting) age\b|\bage (?:limit|cut-?off)", re.I), _AGE_SHOWN),
     (  # a count: "how many questions …?" is answered by "49 questions" or "twelve serine hydrolases"
         re.compile(r"\bhow many\b", re.I),
         re.compile(
@@ -137,7 +149,7 @@ ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
 _CLAUSE_NUMBER = re.compile(r"^\(?\d+(?:\.\d+)+\)?\s+")  # "1000.12 During …": a manual's clause, not a value
 
 
-KIND_NAMES = ("dose", "price", "amount", "time span", "count")  # the kinds of ANSWER_KINDS, in its order (amount: money or a share)
+KIND_NAMES = ("dose", "price", "amount", "time span", "age", "count")  # ANSWER_KINDS' kinds in order (amount: money or a share)
 
 
 def answer_kind(question: str) -> re.Pattern[str] | None:
@@ -146,7 +158,8 @@ def answer_kind(question: str) -> re.Pattern[str] | None:
 
 
 def asked_kind(question: str) -> str | None:
-    """The name of the kind of value the question asks for ("dose", "price", "amount", "time span", "count"), or None."""
+    """The name of the kind of value the question asks for ("dose", "price", "amount", "time span", "age", "count"), or
+    None."""
     return next((name for (asks, _), name in zip(ANSWER_KINDS, KIND_NAMES, strict=True) if asks.search(question)), None)
 
 
