@@ -22,6 +22,7 @@ from curbside.coverage.edition_cache import EditionCache
 from curbside.coverage.ohip.preamble_quotes import PreambleQuote, SentenceIndex
 from curbside.coverage.ohip.quantities import asked_quantities, fit
 from curbside.coverage.ohip.query import Request, WordIndex, asks_special_visit, stem, words_of
+from curbside.coverage.ohip.siblings import the_service_asked
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
 from curbside.coverage.ohip.words import SPECIALTY_ALIASES
 from curbside.coverage.reader import Cancel
@@ -139,7 +140,8 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
             pool = [code for code, _ in wide[: max(POOL, request.top_k)]]
             matched = setting_first(in_setting(pool, request.question), dict(wide), request.question)
             matched = not_the_other_stage(matched, request.question, index.titles)
-            out.matched = in_band(matched, dict(wide), request.question, index.text)[: request.top_k]
+            matched = in_band(matched, dict(wide), request.question, index.text)[: request.top_k]
+            out.matched = the_service_asked(matched, words, index)
             if out.matched:
                 out.match_coverage, out.match_lacking = index.coverage(words, out.matched[0])
                 out.lacking_distinct = index.distinct(out.match_lacking)
