@@ -19,6 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 from curbside.coverage.edition_cache import EditionCache
+from curbside.coverage.ohip.listing_headings import listing_headings
 from curbside.coverage.ohip.preamble_quotes import PreambleQuote, SentenceIndex
 from curbside.coverage.ohip.quantities import asked_quantities, fit
 from curbside.coverage.ohip.query import Request, WordIndex, asks_special_visit, stem, words_of
@@ -91,15 +92,14 @@ class IndexCache:
         self._cache: EditionCache[Indexes] = EditionCache()
 
     def get(self, reader: OhipReader, edition: EditionRecord) -> Indexes:
-        return self._cache.get(
-            (edition.id, edition.loaded_at),
-            lambda: Indexes(
-                WordIndex(reader.title_rows()),
-                reader.sections(),
-                reader.preamble_rules(),
-                SentenceIndex(reader.passage_texts()),
-            ),
-        )
+        return self._cache.get((edition.id, edition.loaded_at), lambda: _indexes(reader))
+
+
+def _indexes(reader: OhipReader) -> Indexes:
+    passages = reader.passage_texts()
+    headings = listing_headings(passages)
+    rows = [(code, title, f"{listed} | {headings.get(code, '')}") for code, title, listed in reader.title_rows()]
+    return Indexes(WordIndex(rows), reader.sections(), reader.preamble_rules(), SentenceIndex(passages))
 
 
 def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel: Cancel) -> SqlFindings:
