@@ -165,6 +165,8 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
         for code in codes:
             if code not in out.titles:
                 out.titles[code] = code
+        for code in primary:
+            out.rules[code] = titled_as_own(out.rules[code], out.titles[code])
         for code, rule in headed_rules(preamble, {c: out.titles[c] for c in primary}):
             if all(r.key != rule.key for r in out.rules[code]):
                 out.rules[code].append(rule)
@@ -248,10 +250,24 @@ def headed_rules(rules: list[RuleRow], titles: dict[str, str]) -> list[tuple[str
         by_heading[_heading_key(rule.heading)].append(rule)
     out: list[tuple[str, RuleRow]] = []
     for code, title in titles.items():
-        heads = {_heading_key(title), _heading_key(title.split(":")[0]), _heading_key(title.split(" - ")[0])}
-        for head in heads - {""}:
+        for head in _title_heads(title):
             out.extend((code, replace(rule, code=code)) for rule in by_heading.get(head, []))
     return out
+
+
+def titled_as_own(rules: list[RuleRow], title: str) -> list[RuleRow]:
+    """``rules`` with a block that only names the code counted as its own when the block's heading is the
+    code's title: the Schedule sometimes defines a service above its listing line, under its name
+    ('Antenatal preventative health assessment … Maximum once per pregnancy.' above P005, K4)."""
+    heads = _title_heads(title)
+    return [
+        replace(r, relation="subject") if r.relation == "mention" and _heading_key(r.heading) in heads else r
+        for r in rules
+    ]
+
+
+def _title_heads(title: str) -> set[str]:
+    return {_heading_key(title), _heading_key(title.split(":")[0]), _heading_key(title.split(" - ")[0])} - {""}
 
 
 def _heading_key(text: str) -> str:
