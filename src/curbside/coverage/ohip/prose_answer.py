@@ -24,6 +24,9 @@ __all__ = ["PROSE_CONFIDENCE", "UNSPECIFIC_CONFIDENCE", "cap_unspecific", "with_
 
 PROSE_CONFIDENCE = 0.5  # found by words: never stated as certain
 UNSPECIFIC_CONFIDENCE = 0.6  # below the 0.7 at which an answer reads as certain
+# a code found by words is stated as certain only when its title holds at least half of the question's word
+# weight: 'suturing a 3 cm cut on the face' found G268 '… cut down as necessary' by 'cut' alone (0.45)
+STATED_SHARE = 0.5
 MIN_SCORE = 0.4  # share of the question's word weight the sentence (and its headings) must hold
 ADDED_SCORE = 0.6  # … to be added after codes that answer the question
 _ASKS_CODE = re.compile(
@@ -89,13 +92,15 @@ def cap_unspecific(result: ScheduleGetResult, request: Request, sql: SqlFindings
     if sql is None or sql.asked or not sql.matched or result.confidence < UNSPECIFIC_CONFIDENCE:
         return result
     one_word = len(request.words) == 1
-    if not sql.lacking_distinct and not one_word:
+    minority = sql.match_coverage is not None and sql.match_coverage < STATED_SHARE
+    if not sql.lacking_distinct and not one_word and not minority:
         return result
     result.confidence = min(result.confidence, UNSPECIFIC_CONFIDENCE)
-    why = (
-        f"its title lacks the question's words {', '.join(sql.lacking_distinct[:5])}"
-        if sql.lacking_distinct
-        else f"the question names the service in one word ({request.words[0]!r})"
-    )
+    if sql.lacking_distinct:
+        why = f"its title lacks the question's words {', '.join(sql.lacking_distinct[:5])}"
+    elif one_word:
+        why = f"the question names the service in one word ({request.words[0]!r})"
+    else:
+        why = f"its title holds less than half of the question (it lacks {', '.join(sql.match_lacking[:5])})"
     result.warnings.append(f"{sql.matched[0]} was found by words but {why}: check that it is the service meant.")
     return result

@@ -265,6 +265,11 @@ class WordIndex:
         median = weights[len(weights) // 2] if weights else 1.0
         return [w for w in words if self.weight.get(w, median) >= median]
 
+    def held(self, words: Iterable[str], code: str) -> frozenset[str]:
+        """The question's ``words`` that ``code``'s title holds."""
+        title = self.titles.get(code, set())
+        return frozenset(w for w in words if w in title)
+
     def coverage(self, words: Iterable[str], code: str) -> tuple[float, list[str]]:
         """The share of the question's word weight that ``code``'s title holds, and the words it lacks.
 

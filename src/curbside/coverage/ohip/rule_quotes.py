@@ -35,7 +35,7 @@ ASKS = {
 SAYS = {
     "limit": re.compile(
         r"\b(limited to|maximum of|per (patient|physician|provider)\b[^.]*\bperiod|per (week|day|month|year)|"
-        r"\d+ (units?|services?|per)|one per|two per|three per|first (two|three|\w+) units)",
+        r"\d+ (units?|services?|per)|(one|two|three|once|twice) per|first (two|three|\w+) units)",
         re.I,
     ),
     "time": re.compile(r"\b(\d+ minutes|minimum|start and stop times|in person|direct contact)\b", re.I),
@@ -79,7 +79,9 @@ def rule_quotes(question: str | None, rules: Iterable[RuleRow]) -> list[RuleQuot
             says = [kind for kind in asked if SAYS[kind].search(text)]
             if not says:
                 continue
-            shared = len(wanted & {stem(w) for w in words_of(text)})
+            # a sentence is about its block's heading too ('Maximum once per pregnancy.' under 'Antenatal
+            # preventative health assessment')
+            shared = len(wanted & {stem(w) for w in words_of(f"{rule.heading} {text}")})
             if not shared and rule.code.lower() not in question.lower():
                 continue  # says the right kind of thing about something else
             # a sentence that states the quantity asked about beats one that only talks about it

@@ -19,9 +19,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 from curbside.coverage.edition_cache import EditionCache
+from curbside.coverage.ohip.listing_headings import listing_headings
 from curbside.coverage.ohip.preamble_quotes import PreambleQuote, SentenceIndex
 from curbside.coverage.ohip.quantities import asked_quantities, fit
 from curbside.coverage.ohip.query import Request, WordIndex, asks_special_visit, stem, words_of
+from curbside.coverage.ohip.siblings import the_service_asked
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
 from curbside.coverage.ohip.words import SPECIALTY_ALIASES
 from curbside.coverage.reader import Cancel
@@ -90,15 +92,14 @@ class IndexCache:
         self._cache: EditionCache[Indexes] = EditionCache()
 
     def get(self, reader: OhipReader, edition: EditionRecord) -> Indexes:
-        return self._cache.get(
-            (edition.id, edition.loaded_at),
-            lambda: Indexes(
-                WordIndex(reader.title_rows()),
-                reader.sections(),
-                reader.preamble_rules(),
-                SentenceIndex(reader.passage_texts()),
-            ),
-        )
+        return self._cache.get((edition.id, edition.loaded_at), lambda: _indexes(reader))
+
+
+def _indexes(reader: OhipReader) -> Indexes:
+    passages = reader.passage_texts()
+    headings = listing_headings(passages)
+    rows = [(code, title, f"{listed} | {headings.get(code, '')}") for code, title, listed in reader.title_rows()]
+    return Indexes(WordIndex(rows), reader.sections(), reader.preamble_rules(), SentenceIndex(passages))
 
 
 def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel: Cancel) -> SqlFindings:
@@ -139,7 +140,8 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
             pool = [code for code, _ in wide[: max(POOL, request.top_k)]]
             matched = setting_first(in_setting(pool, request.question), dict(wide), request.question)
             matched = not_the_other_stage(matched, request.question, index.titles)
-            out.matched = in_band(matched, dict(wide), request.question, index.text)[: request.top_k]
+            matched = in_band(matched, dict(wide), request.question, index.text)[: request.top_k]
+            out.matched = the_service_asked(matched, words, index)
             if out.matched:
                 out.match_coverage, out.match_lacking = index.coverage(words, out.matched[0])
                 out.lacking_distinct = index.distinct(out.match_lacking)
@@ -163,6 +165,8 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
         for code in codes:
             if code not in out.titles:
                 out.titles[code] = code
+        for code in primary:
+            out.rules[code] = titled_as_own(out.rules[code], out.titles[code])
         for code, rule in headed_rules(preamble, {c: out.titles[c] for c in primary}):
             if all(r.key != rule.key for r in out.rules[code]):
                 out.rules[code].append(rule)
@@ -246,10 +250,24 @@ def headed_rules(rules: list[RuleRow], titles: dict[str, str]) -> list[tuple[str
         by_heading[_heading_key(rule.heading)].append(rule)
     out: list[tuple[str, RuleRow]] = []
     for code, title in titles.items():
-        heads = {_heading_key(title), _heading_key(title.split(":")[0]), _heading_key(title.split(" - ")[0])}
-        for head in heads - {""}:
+        for head in _title_heads(title):
             out.extend((code, replace(rule, code=code)) for rule in by_heading.get(head, []))
     return out
+
+
+def titled_as_own(rules: list[RuleRow], title: str) -> list[RuleRow]:
+    """``rules`` with a block that only names the code counted as its own when the block's heading is the
+    code's title: the Schedule sometimes defines a service above its listing line, under its name
+    ('Antenatal preventative health assessment … Maximum once per pregnancy.' above P005, K4)."""
+    heads = _title_heads(title)
+    return [
+        replace(r, relation="subject") if r.relation == "mention" and _heading_key(r.heading) in heads else r
+        for r in rules
+    ]
+
+
+def _title_heads(title: str) -> set[str]:
+    return {_heading_key(title), _heading_key(title.split(":")[0]), _heading_key(title.split(" - ")[0])} - {""}
 
 
 def _heading_key(text: str) -> str:

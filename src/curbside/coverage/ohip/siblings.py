@@ -1,0 +1,36 @@
+"""When one code's title is the service asked, its siblings are not answers.
+
+"Fee for a minor prenatal visit?" finds P004 "Minor prenatal assessment" and, by the words 'prenatal' and
+'visit', P003 "General assessment (major prenatal visit)"; "the 18 month well baby visit" finds A002
+"Enhanced 18 month well baby visit" and A007 "Intermediate assessment or well baby care". Stating the
+sibling beside the code whose title names the service reads as a second answer, and it is the wrong one.
+So when the first code's title holds most of the question (by word weight), the codes kept are those whose
+titles hold every question word it holds: A002 and A268 (the same title in two sections), not A007.
+When no title holds most of the question there are two readings, and every code found is kept (the answer's
+confidence is capped elsewhere: ``merge.WEAK_MATCH``, ``prose_answer.cap_unspecific``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from curbside.coverage.ohip.query import WordIndex
+
+__all__ = ["NAMED_SHARE", "the_service_asked"]
+
+# share of the question's word weight the first code's title must hold to be "the service asked": on the
+# 61 + 20 plain-words OHIP questions (benchmarks/data/coverage_qa*.jsonl) the titles that name the service
+# asked hold 0.8 or more ('minor prenatal visit' -> P004 'Minor prenatal assessment': 0.81, all but 'visit')
+NAMED_SHARE = 0.8
+
+
+def the_service_asked(codes: Sequence[str], words: Sequence[str], index: WordIndex) -> list[str]:
+    """``codes`` (best first) less those whose titles hold only part of what the first code's title holds,
+    when the first code's title holds at least ``NAMED_SHARE`` of the question."""
+    if len(codes) < 2:
+        return list(codes)
+    share, _ = index.coverage(words, codes[0])
+    if share < NAMED_SHARE:
+        return list(codes)
+    held = index.held(words, codes[0])
+    return [code for code in codes if held <= index.held(words, code)]
