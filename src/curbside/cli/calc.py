@@ -174,8 +174,10 @@ def _echo_text(result: ToolResult, *, from_note: bool = False) -> None:
         click.echo(f"  converted: {note}")
     for key, value in data["conventions"].items():
         click.echo(f"  {key}: {value}")
+    shown = {f"{part['input']}_points" for part in data["points"]}  # already a row of the breakdown above
     for key, value in data["extra"].items():
-        click.echo(f"  {key}: {value:g}")
+        if key not in shown:
+            click.echo(f"  {key}: {value:g}")
     if data["assumed_absent"]:
         click.echo(f"  assumed absent: {'; '.join(data['assumed_absent'])}")
     for warning in data["warnings"]:

@@ -4,10 +4,13 @@ thresholds, worked examples and the MedCalc-Bench development notes."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from curbside.cli import cli
 from curbside.errors import ValidationError
 from curbside.tools.calculators.catalog import calculator
 from curbside.tools.calculators.kit import CalcResult, band_for, evaluate
@@ -417,3 +420,15 @@ def test_map_refusals_and_missing() -> None:
     missing = _run("map", systolic_bp=120)
     assert missing.status == "needs_more_info"
     assert [m.input for m in missing.missing] == ["diastolic_bp"]
+
+
+def test_cli_shows_each_points_row_once(home: Path) -> None:
+    # the table's points are rows of the breakdown; they are not printed again as extra figures
+    result = CliRunner().invoke(
+        cli,
+        ["calc", "framingham_hard_chd", "age=55", "sex=male", "total_cholesterol=220", "hdl_cholesterol=45",
+         "systolic_bp=135", "smoker=no", "bp_treated=no", "method=points"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "+8  Age" in result.stdout and "point_total: 13" in result.stdout
+    assert "age_points" not in result.stdout
