@@ -27,6 +27,7 @@ TABLE: list[tuple[str, Hints | None, tuple[str, ...]]] = [
     ("Is E083 payable with a consultation?", None, (B,)),
     ("freezing warts with liquid nitrogen, which code?", None, (B,)),  # asking for a code is billing
     ("what do we get paid for completing the long-term care health report form?", None, (B,)),
+    ("phoned the medical officer of health to report a case - any code?", None, (B,)),
     ("what LU code do I write for Ozempic?", None, (R,)),  # an LU code is the formulary's, not a fee code
     ("What does ADP pay for a walker?", None, (D,)),
     ("Are scooter batteries covered under ADP?", None, (D,)),

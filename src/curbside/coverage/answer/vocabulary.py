@@ -59,9 +59,9 @@ KEYWORDS: tuple[Keyword, ...] = (
     _kw("billing", CLEAR, r"schedule of benefits|MRP|most responsible (?:physician|practitioner)|house calls?"),
     _kw("billing", CLEAR, r"tray fee|time units?|claim(?:ed|ing)? (?:for|as)"),
     _kw("billing", CLEAR, r"what can (?:i|we) add"),  # 'what can I add for …' asks for a premium or add-on code
-    # asking for a code ('freezing warts, which code?'; 'what LU code' is not matched) or the doctor's pay
+    # asking for a code ('freezing warts, which code?', '… - any code?'; 'what LU code' is not matched) or the doctor's pay
     # ('what do we get paid for the LTC form?'; a patient asks what ADP 'pays', not what they 'get paid')
-    _kw("billing", CLEAR, r"(?:which|what) (?:fee )?codes?|(?:i|we|doctors?|physicians?|you) (?:get |be )?paid"),
+    _kw("billing", CLEAR, r"(?:which|what|any|a|the) (?:fee |billing |OHIP )?codes?|(?:i|we|doctors?|physicians?|you) (?:get |be )?paid"),
     _kw("billing", WEAK, r"discharg\w*|admission|admitted|consult(?:ation)?s?|assessments?|visits?|payable"),
     _kw("billing", WEAK, r"psychotherapy|counselling|virtual care|(?<!lu )(?<!use )codes?|specialty|specialist"),
     _kw("billing", WEAK, r"family practice|internist|internal medicine|surgeon|anaesthe\w+|anesthe\w+"),
