@@ -32,6 +32,8 @@ from curbside.errors import UpstreamError, ValidationError
 from curbside.sentences import split_sentences
 from curbside.tools.calculators import MAX_NOTE_CHARS
 from curbside.tools.calculators.kit import Above, CalcResult, Calculator, Choice, Criterion, Day, Number, evaluate
+from curbside.tools.calculators.note_broader import broader_answer
+from curbside.tools.calculators.note_compared import compared_answer
 from curbside.tools.calculators.note_criteria import (
     Mention,
     context_sentences,
@@ -40,9 +42,11 @@ from curbside.tools.calculators.note_criteria import (
     names_it,
     names_option,
     plain_answer,
+    plain_label,
 )
 from curbside.tools.calculators.note_model import NO_MODEL, CriteriaModel, read_criterion
 from curbside.tools.calculators.note_recent import Elapsed, recent_answer
+from curbside.tools.calculators.note_side import side_answer
 from curbside.tools.calculators.units import DIMENSIONS, convert, normalize_unit
 
 __all__ = ["MAX_NOTE_CHARS", "Found", "NoteReading", "evaluate_note", "parse_note"]
@@ -1233,13 +1237,9 @@ async def evaluate_note(
     }
     for item in pending:
         if isinstance(item, Criterion):
-            plain = plain_answer(item, mentions[item.key])
-            if plain is not None:
-                found[item.key] = _plain_found(item, *plain, text)
-            elif item.recent is not None:
-                dated = recent_answer(item, text.text, text.sentences)
-                if dated is not None:
-                    found[item.key] = _dated_found(item, *dated, text)
+            read = _read_criterion(item, text, mentions[item.key])
+            if read is not None:
+                found[item.key] = read
         elif item.absent in _NONE_OPTIONS:
             denied = _denied_option(item, text)
             if denied is not None:
@@ -1271,6 +1271,35 @@ async def evaluate_note(
     result.extracted = [f.as_dict() for f in sorted(found.values(), key=lambda f: _order(calc, f.input))]
     result.warnings = [*result.warnings, *warnings]
     return result
+
+
+def _read_criterion(item: Criterion, text: _Text, mentions: Sequence[Mention]) -> Found | None:
+    """A yes/no criterion the note states plainly, by the first reading without a model that applies: its
+    mentions, a dated event, a stated difference between the sides, the symptomatic side in place of a
+    role, a denial of the broader finding it narrows."""
+    plain = plain_answer(item, mentions)
+    if plain is not None:
+        return _plain_found(item, *plain, text)
+    dated = recent_answer(item, text.text, text.sentences) if item.recent is not None else None
+    if dated is not None:
+        return _dated_found(item, *dated, text)
+    compared = compared_answer(item, text.text, text.sentences)
+    if compared is not None:
+        answer, mention, written, threshold = compared
+        found = _plain_found(item, answer, mention, text)
+        found.note = f"{found.text!r}: {written}, {'' if answer else 'not '}{threshold.written}"
+        return found
+    sided = side_answer(item, text.text, text.sentences)
+    if sided is not None:
+        found = _plain_found(item, True, sided[1], text)
+        found.note = f"{found.text!r}: the {sided[2]} is the side of the note's symptoms"
+        return found
+    broader = broader_answer(item, text.text, text.sentences)
+    if broader is not None:
+        found = _plain_found(item, False, broader[1], text)
+        found.note = f"{found.text!r} denied ({broader[1].cue!r}): none at all, so not {plain_label(item).lower()}"
+        return found
+    return None
 
 
 def _order(calc: Calculator, key: str) -> int:

@@ -1,7 +1,8 @@
 """Where a note mentions a yes/no criterion, and whether it says so plainly (issue #15, "From a note").
 
 Each criterion is looked for by its ``aliases`` and, when its label is one short concept ("Haemoptysis",
-"Nursing home resident"), by the label itself. Each mention is classed by the words around it in its
+"Nursing home resident"), by the label itself, as a note may word them (``note_match.py``: "the entire
+left leg is swollen" for "entire leg swollen"). Each mention is classed by the words around it in its
 clause, in the manner of NegEx (Chapman et al., J Biomed Inform 2001;34:301-10): *negated* after a cue
 such as "no", "denies", "without", "negative for" or before "was excluded"/"ruled out"; *uncertain*
 under "possible", "suspected", "risk of", "rule out", "if", when about a relative ("family history
@@ -20,7 +21,10 @@ otherwise *affirmed*.
   "moderate–severe", "active", "treated"): "a history of stroke" is a prior stroke, but "surgery 5
   months ago" is not "surgery within 4 weeks", nor "rheumatoid arthritis" a moderate–severe one;
 - nothing when mentions disagree, any is uncertain, or there is none. (A criterion with a time window
-  may still be read from an explicit elapsed time: ``note_recent.py``.)
+  may still be read from an explicit elapsed time, ``note_recent.py``; a difference between the sides
+  from the one stated, ``note_compared.py``; a role such as "the symptomatic leg" from the side of the
+  note's symptoms, ``note_side.py``; a qualified criterion from a denial of its broader finding,
+  ``note_broader.py``.)
 
 The mentions also pick the sentences the model is shown for a criterion (``note_model.py``): a
 criterion the note never mentions is not asked about at all. Everything here is linear in the
@@ -35,6 +39,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from curbside.tools.calculators.kit import Criterion
+from curbside.tools.calculators.note_match import term_pattern
 
 __all__ = [
     "Mention",
@@ -85,10 +90,12 @@ _OTHER_KIND = re.compile(
 _CONDITIONAL = re.compile(
     r"[<>≤≥\d]|\b(?:within|recent|recently|past|current|currently|new|uncontrolled|severe|severely|"
     r"moderate|active|presentation|last|days?|weeks?|months?|years?|hours?|requiring|treated|treatment|"
-    r"objectively|documented|confined|more than|less than|at least|on)\b",
+    r"objectively|documented|confined|unilateral|bilateral|more than|less than|at least|on)\b",
     re.IGNORECASE,
 )
 _SEVERAL = re.compile(r",|/|\bor\b|\band\b", re.IGNORECASE)
+# "Localised tenderness along the deep venous system": the note's "tenderness along the deep venous system"
+_LOCALISED = re.compile(r"locali[sz]ed\s+(\w+\s+(?:along|over)\s+\w+(?:\s+\w+){0,3})", re.IGNORECASE)
 _LOOK_BACK = 160  # characters before a mention that may hold its cue
 _CUE_WORDS = 12  # a cue further back negates a list this long at most ("denies fainting, chest pain, ... or melaena")
 
@@ -136,11 +143,15 @@ def _us_spelling(term: str) -> str:
 
 def criterion_terms(item: Criterion) -> list[str]:
     """The words a note uses for the criterion: its aliases (with their abbreviation or full name, and US
-    spelling), and its label when that is one short concept."""
+    spelling), and its label when that is one short concept (or, for "Localised tenderness along the
+    deep venous system", the finding at the place it names)."""
     terms = [alias for alias in item.aliases if alias.strip()]
     label = plain_label(item)
     if len(label.split()) <= 4 and not _SEVERAL.search(label) and not _CONDITIONAL.search(label):
         terms.append(label)
+    placed = _LOCALISED.fullmatch(label)
+    if placed and not _SEVERAL.search(label) and not _CONDITIONAL.search(label):
+        terms.append(placed.group(1))  # a finding the note places along a structure is localised there
     for short, full in _EXPANSIONS:
         plain = {_us_spelling(t).lower() for t in terms}
         if short in terms and full not in plain:
@@ -149,21 +160,6 @@ def criterion_terms(item: Criterion) -> list[str]:
             terms.append(short)
     terms.extend(_us_spelling(t) for t in list(terms) if _us_spelling(t) != t)
     return list(dict.fromkeys(terms))
-
-
-def _pattern(terms: Sequence[str]) -> re.Pattern[str] | None:
-    parts = []
-    for term in sorted(set(terms), key=len, reverse=True):
-        body = r"[\s-]+".join(re.escape(word) for word in term.split())
-        if len(term) <= 4 and term.upper() == term:
-            parts.append(rf"(?-i:{body})")  # CHF, TIA, MI, PE only as written
-        elif term.endswith("s") and not term.endswith("ss"):
-            parts.append(body[:-1] + "(?:s|es)?")  # "vasopressors" finds "vasopressor" too
-        else:
-            parts.append(body + "(?:s|es)?")
-    if not parts:
-        return None
-    return re.compile(r"(?<![\w-])(?:" + "|".join(parts) + r")(?![\w-])", re.IGNORECASE)
 
 
 def _clause_before(text: str, sentence_start: int, start: int) -> str:
@@ -195,7 +191,7 @@ def _polarity(text: str, sentence: tuple[int, int], start: int, end: int) -> tup
 
 def find_mentions(item: Criterion, text: str, sentences: Sequence[tuple[int, int]]) -> list[Mention]:
     """Every mention of the criterion in ``text`` (whose sentence spans are ``sentences``), in order."""
-    pattern = _pattern(criterion_terms(item))
+    pattern = term_pattern(criterion_terms(item))
     if pattern is None:
         return []
     out: list[Mention] = []
@@ -248,7 +244,7 @@ def context_sentences(
     one of its names, then those with a word of its label (by its first six letters: 'paralysis' finds
     'paralysed')."""
     stems = label_stems(item)
-    pattern = _pattern(criterion_terms(item))
+    pattern = term_pattern(criterion_terms(item))
     stem_pattern = (
         re.compile(r"\b(?:" + "|".join(re.escape(s) for s in sorted(stems)) + r")", re.IGNORECASE) if stems else None
     )
@@ -287,7 +283,7 @@ def _shared(stems: set[str], words: set[str]) -> int:
 def names_it(item: Criterion, quote: str, least: int = 2) -> bool:
     """Does a model's quote name the criterion: one of its names, or ``least`` of its label's telling words
     (all of them when there are fewer)? "his tonsils are shown in the image" names no tonsillar swelling."""
-    pattern = _pattern(criterion_terms(item))
+    pattern = term_pattern(criterion_terms(item))
     if pattern is not None and pattern.search(quote):
         return True
     stems = label_stems(item)
