@@ -11,6 +11,7 @@ most of its words by weight; the sentence is quoted with its page, never paraphr
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import defaultdict
@@ -18,7 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from curbside.coverage.ohip.query import STOP, schedule_words, stem, words_of
-from curbside.coverage.ohip.rule_quotes import ASKS, SAYS
+from curbside.coverage.ohip.rule_conditions import CONDITIONS, condition_word, conditions_asked, without_stated
+from curbside.coverage.ohip.rule_quotes import ASKS, CLERK_STOP, MIN_PREFIX, SAYS, asked_rule_kinds
 
 __all__ = ["LABEL", "PreambleQuote", "SentenceIndex", "asked_kinds"]
 
@@ -29,7 +31,9 @@ QUANTITY_BONUS = 0.15  # of the question's word weight
 KIND_BONUS = 0.05
 CODE_WEIGHT = 2.0  # a code the question names, in median word weights (half when named the sentence before)
 CONTEXT_CODES = 1
+TITLED_CODES = 4  # a sentence naming at most this many codes is about their services: their titles are its context
 MIN_SENTENCE_CHARS = 30
+_QUANTITY_KINDS = frozenset({"limit", "time", "percent"})
 
 # kinds of question the code's own rule quotes do not cover: a premium's percentage, what goes on the claim
 _ASKS_MORE = {
@@ -46,12 +50,16 @@ _KINDS = (*ASKS, *_ASKS_MORE)
 _PAGE_MARK = re.compile(r"^\x00page (\S+)$")  # where a run of passages turns a page
 _PAGE = re.compile(r"\[([A-Z]{1,2}\d+)\]")
 _SPLIT = re.compile(
+    r"\s+(?=(?:Notes?|Payment rules|Commentary|Claims submission instructions|Medical record requirements):)|"
     r"(?<=[.;\]])\s+(?=(?:\d{1,2}\.\s?)?[A-Z\"“\[])|\s+(?=\[Commentary)"
     r"|(?<=[a-z)\d])\s+(?=\d{1,2}\.\s[A-Z][a-z]+\s)"  # '… 16 years of age 2. Despite …', '… K730 2. Individual …'
 )
 _LIST_MARK = re.compile(
     r"(?:^|\s)(?:[a-z]|[ivx]{1,4}|\d{1,2})\.$"
 )  # 'a.', 'ii.', '3.' end a fragment: not a sentence end
+_TITLED = re.compile(r"^#? ?([A-Z]\d{3}) ([^\n]+?): (?:\$|fee |I\.C|add |no fee)", re.M)
+_LETTER_PREFIX = re.compile(r"\b([a-z])-(?=[a-z]{3})", re.I)  # 'e-consultation' is one word, not 'e' and a consultation
+_POSSESSIVE = re.compile(r"['’]s?\b")
 _LISTING_LINE = re.compile(
     r"^#? ?[A-Z]\d{3} [^\n]*: (\$[\d,.]+|fee unknown|fee not aligned[^\n]*|I\.C\.?|add [\d.]+%)", re.M
 )
@@ -61,8 +69,9 @@ _QUANTITY = re.compile(
 )
 LABEL = re.compile(r"^(definitions?|payment rules|notes?|commentary|claims submission instructions?)\s*:?\s*$", re.I)
 # which premium is asked matters here: 'age premium', 'hospitalist premium' (a code's title rarely says it)
-_STOP = STOP - {"premium", "premiums"}
+_STOP = (STOP - {"premium", "premiums"}) | CLERK_STOP
 _PERCENTAGE = stem("percentage")
+_RULE_WORDS = {"paid": "payable"}  # the Schedule's rules say what is payable, a clerk what gets paid
 _GENERIC = frozenset(stem(w) for w in "patient patients physician doctor service services fee fees".split())
 
 
@@ -86,11 +95,12 @@ class _Sentence:
     codes_near: frozenset[str]  # named by the sentence before it (a numbered rule under rules naming them)
     says: frozenset[str]  # the kinds of thing it states: limit, time, payable, percent, claim
     quantity: bool  # it states a quantity ('3 units', '20 minutes', '17%')
+    sets: frozenset[str]  # the conditions it sets: age, together, modality, location (``rule_conditions``)
 
 
 def asked_kinds(question: str) -> list[str]:
     """What a question asks for that a sentence can state: limit, time, payable, percent, claim."""
-    kinds = [kind for kind, pattern in ASKS.items() if pattern.search(question)]
+    kinds = asked_rule_kinds(question)
     return kinds + [kind for kind, pattern in _ASKS_MORE.items() if pattern.search(question)]
 
 
@@ -99,7 +109,8 @@ def _says(kind: str, text: str) -> bool:
 
 
 def _stems(text: str) -> frozenset[str]:
-    words = {stem(w) for w in schedule_words(words_of(text)) if w not in _STOP and len(w) > 2}
+    plain = words_of(_POSSESSIVE.sub("", _LETTER_PREFIX.sub(r"\1", text)))
+    words = {stem(_RULE_WORDS.get(w, w)) for w in schedule_words(plain) if w not in _STOP and len(w) > 2}
     if _SAYS_MORE["percent"].search(text):
         words.add(_PERCENTAGE)  # '85%' is a percentage
     return frozenset(words)
@@ -121,6 +132,8 @@ class SentenceIndex:
     def __init__(self, passages: Iterable[tuple[str, str, str]]) -> None:
         """``passages``: (doc_key, section_path, text) in stored order (a passage's text starts with its title path)."""
         self.sentences: list[_Sentence] = []
+        passages = list(passages)
+        titles = _titles(passages)
         for topic, first_page, body in _runs(passages):
             before: list[frozenset[str]] = []
             codes_before: list[frozenset[str]] = []
@@ -133,11 +146,18 @@ class SentenceIndex:
                     # the sentences before are its context: '… following a written request …' | 'In the event these
                     # requirements are not met, … a lesser assessment fee.'
                     context = words_of_topic.union(*before[-CONTEXT_SENTENCES:])
+                    if len(codes) <= TITLED_CODES:
+                        # 'G552 is not eligible for payment on the same day as G378' is about removing and inserting
+                        # an IUD: the words are in the codes' titles (J47)
+                        context = context.union(*(titles.get(code, frozenset()) for code in codes))
                     near = frozenset().union(*codes_before[-CONTEXT_CODES:])
                     says = frozenset(kind for kind in _KINDS if _says(kind, raw))  # read once, not per question
                     quantity = bool(_QUANTITY.search(raw))
+                    sets = frozenset(name for name, (_, sets_it) in CONDITIONS.items() if sets_it.search(raw))
+                    # a condition the sentence sets is a word of it ('<age>'), weighed by how rare it is
+                    own = words | {condition_word(name) for name in sets}
                     self.sentences.append(
-                        _Sentence(raw, page, topic, words, context, codes, near - codes, says, quantity)
+                        _Sentence(raw, page, topic, own, context, codes, near - codes, says, quantity, sets)
                     )
                     before.append(words)
                     codes_before.append(codes)
@@ -155,17 +175,70 @@ class SentenceIndex:
         self.weight = {word: math.log(1 + total / len(ns)) for word, ns in self.by_word.items()}
         weights = sorted(self.weight.values())
         self.median = weights[len(weights) // 2] if weights else 1.0
+        self.vocabulary = sorted(self.by_word)
+
+    def _split(self, words: Iterable[str]) -> list[str]:
+        """``words``, a compound the index lacks as its two parts ('toenails': 'toe', 'nail'; the Schedule
+        writes 'TOE-NAIL')."""
+        out: list[str] = []
+        for word in words:
+            parts = next(
+                (
+                    (word[:n], stem(word[n:]))
+                    for n in range(3, len(word) - 2)
+                    if word[:n] in self.by_word and stem(word[n:]) in self.by_word
+                ),
+                None,
+            )
+            out += parts if parts and word not in self.by_word and not self._meeting(word) else [word]
+        return out
+
+    def _meeting(self, word: str) -> list[str]:
+        """The index's words that meet ``word``: itself and the words it begins ('consult': 'consultation'); a
+        word the index lacks, the longest word that begins it ('psychotherapeutic': 'psychotherapeut'). Not the
+        words beginning a word it holds: 'hospitalist' is not a 'hospital'."""
+        if len(word) < MIN_PREFIX:
+            return [word] if word in self.by_word else []
+        start = bisect.bisect_left(self.vocabulary, word)
+        out: list[str] = []
+        for other in self.vocabulary[start:]:
+            if not other.startswith(word):
+                break
+            out.append(other)
+        shorter = [word[:n] for n in range(len(word) - 1, MIN_PREFIX - 1, -1) if word[:n] in self.by_word]
+        return out or shorter[:1]
+
+    def _postings(self, word: str) -> tuple[float, dict[int, bool]]:
+        """(weight, sentence -> whether the sentence itself holds it) of ``word`` and the words meeting it,
+        taken as one word: its weight is that of the union of the sentences holding any of them."""
+        holds: dict[int, bool] = {}
+        for other in self._meeting(word):
+            for n in self.by_word[other]:
+                holds[n] = holds.get(n, False) or other in self.sentences[n].words
+        if not holds:
+            return 0.0, holds
+        return math.log(1 + max(len(self.sentences), 1) / len(holds)), holds
 
     def quotes(self, question: str, codes: Iterable[str] = (), limit: int = 2) -> list[PreambleQuote]:
         """The sentences that say what ``question`` asks and share the most of its words (and the ``codes`` it
         names), best first."""
         kinds = asked_kinds(question)
-        wanted = [w for w in dict.fromkeys(_stems(_CODE.sub(" ", question))) if w not in _GENERIC]
+        wanted = [
+            w for w in dict.fromkeys(self._split(_stems(without_stated(_CODE.sub(" ", question))))) if w not in _GENERIC
+        ]
         codes = list(dict.fromkeys(codes))
         if not kinds or not (wanted or codes):
             return []
         code_weight = CODE_WEIGHT * self.median  # a code named is worth two ordinary words
-        total = sum(self.weight.get(w, self.median) for w in wanted) + code_weight * len(codes)
+        postings = {w: self._postings(w) for w in wanted}
+        # a word the Schedule never uses ('cottage', 'Synvisc') no sentence can hold: it counts, but half
+        total = sum(postings[w][0] or self.median / 2 for w in wanted) + code_weight * len(codes)
+        # a condition the question states (an age, the same visit, out of province) is a word of the sentences that
+        # set it, weighed by how rare they are; one the answer need not speak to ('healthy 45 yo … pre-op ECG')
+        # takes nothing from the others
+        conditions = [condition_word(name) for name in sorted(conditions_asked(question))]
+        postings |= {w: self._postings(w) for w in conditions}
+        wanted += conditions
         scores: dict[int, float] = defaultdict(float)
         for code in codes:
             for n in self.by_code.get(code, ()):
@@ -173,17 +246,19 @@ class SentenceIndex:
             for n in self.near_code.get(code, ()):
                 scores[n] += code_weight / 2
         for word in wanted:
-            weight = self.weight.get(word, 0.0)
-            for n in self.by_word.get(word, ()):
+            weight, holds = postings[word]
+            for n, own in holds.items():
                 # a word in the sentence itself counts fully; in its headings or the sentence before only, half
-                scores[n] += weight if word in self.sentences[n].words else weight / 2
+                scores[n] += weight if own else weight / 2
         ranked: list[tuple[float, int, int]] = []
+        # a number answers 'how many', 'how long', 'what percent'; not 'can I bill it?'
+        counts = bool(_QUANTITY_KINDS.intersection(kinds))
         for n, score in scores.items():
             sentence = self.sentences[n]
             says = len(sentence.says.intersection(kinds))
             if says:
                 # then the sentence that states a quantity, then says more of what is asked, then the shorter
-                bonus = QUANTITY_BONUS * sentence.quantity + KIND_BONUS * says
+                bonus = QUANTITY_BONUS * (sentence.quantity and counts) + KIND_BONUS * says
                 ranked.append((score + bonus * total, len(sentence.text), n))
         ranked.sort(key=lambda item: (-item[0], item[1], item[2]))
         out: list[PreambleQuote] = []
@@ -195,11 +270,22 @@ class SentenceIndex:
             seen.add(sentence.text)
             text = _window(sentence.text, kinds, wanted)
             out.append(
-                PreambleQuote(text, sentence.page, sentence.topic, score / total, sentence.codes | sentence.codes_near)
+                PreambleQuote(
+                    text, sentence.page, sentence.topic, min(score / total, 1.0), sentence.codes | sentence.codes_near
+                )
             )
             if len(out) >= limit:
                 break
         return out
+
+
+def _titles(passages: list[tuple[str, str, str]]) -> dict[str, frozenset[str]]:
+    """Code -> its title's words, from the passages' listing lines ('G378 Insertion of intrauterine …: $39.95')."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for _, _, text in passages:
+        for code, title in _TITLED.findall(text):
+            out[code] |= _stems(title)
+    return {code: frozenset(words) for code, words in out.items()}
 
 
 def _under_headings(body: str, page: str) -> list[tuple[str, str, str]]:

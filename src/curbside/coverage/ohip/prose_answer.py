@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
+from curbside.coverage.ohip.asked_rules import cap_unfound_rule, heading_quotes, quoted_rules
 from curbside.coverage.ohip.merge import WEAK_MATCH
 from curbside.coverage.ohip.preamble_quotes import LABEL as _LABEL
 from curbside.coverage.ohip.preamble_quotes import PreambleQuote, asked_kinds
 from curbside.coverage.ohip.query import Request
-from curbside.coverage.ohip.rule_quotes import rule_quotes
 from curbside.coverage.ohip.sql_path import SqlFindings
 from curbside.coverage.ohip.tool import ScheduleGetResult
 
@@ -38,15 +38,23 @@ def with_prose(result: ScheduleGetResult, request: Request, sql: SqlFindings | N
     if sql is None or not request.question or request.contradictions or result.billable is False:
         return result
     quotes = [q for q in sql.prose if q.score >= MIN_SCORE]
-    if not quotes:
-        return result
     primary = (sql.asked or sql.matched)[:1]
+    if quoted_rules(request, sql):
+        if request.codes:
+            return result  # the named code's own rule answers
+    elif own := heading_quotes(sql):
+        # the code's rule is in the prose under its heading, not in a rule block naming it
+        code, quote = own[0]
+        result.summary = _before_source(result.summary, f"Rule for {code} ({quote.page}): “{quote.text}”")
+        return result
     if request.codes:
         named = [q for q in quotes if q.codes & set(request.codes)]
-        if not named or (primary and rule_quotes(request.question, sql.rules.get(primary[0], []))):
-            return result
+        if not named:
+            return cap_unfound_rule(result, request, sql)
         best_named = max(named, key=lambda q: q.score)  # the words decide among sentences naming the code
         result.summary = _before_source(result.summary, _quoted([best_named]))
+        return result
+    if not quotes:
         return result
     strong = bool(primary) and (sql.match_coverage is None or sql.match_coverage >= WEAK_MATCH)
     if strong and _ASKS_CODE.search(request.question):

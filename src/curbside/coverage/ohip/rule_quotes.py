@@ -3,7 +3,10 @@
 "How often can I bill a periodic health visit?", "minimum time for K133?", "can we bill A003 in the
 patient's home?" are answered by one sentence of a rule block, not by a fee. The question says which kind
 of sentence it wants (a limit, a time, whether it is payable); the sentence must say that kind of thing
-and share the question's words. Nothing is paraphrased: the sentence is quoted with its page.
+and share the question's words or the conditions it states (an age, the same visit, phone or video, a place:
+``rule_conditions``). A numbered rule is quoted whole when short ('4. G365 … not eligible … with a general
+assessment … One of the add-on codes E430 or E431 is eligible …', J48): its second sentence is often the
+answer's other half. Nothing is paraphrased: the rule is quoted with its page.
 """
 
 from __future__ import annotations
@@ -13,11 +16,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from curbside.coverage.ohip.query import STOP, stem, words_of
+from curbside.coverage.ohip.rule_conditions import conditions_asked, conditions_met
 from curbside.coverage.ohip.store import RuleRow
 
-__all__ = ["ASKS", "SAYS", "RuleQuote", "rule_quotes"]
+__all__ = ["ASKS", "CLERK_STOP", "MIN_PREFIX", "SAYS", "RuleQuote", "asked_rule_kinds", "meets", "rule_quotes", "rule_units"]
 
 MAX_QUOTES = 2
+MAX_ITEM_CHARS = 600  # a numbered rule longer than this is quoted by its sentences
+CONDITION_WEIGHT = 2.0  # a condition the question states and the rule sets: worth two shared words
+MIN_PREFIX = 5  # 'consult' meets 'consultation', 'inject' 'injection'; 'test' does not meet 'testicular'
 
 # what the question asks -> what a sentence answering it says
 ASKS = {
@@ -28,28 +35,46 @@ ASKS = {
     ),
     "time": re.compile(r"\b(how long|minimum|minutes?|time|in person|face[- ]to[- ]face)\b", re.I),
     "payable": re.compile(
-        r"\b(can|may|could) (i|we|you|they)\b.*\b(bill|claim|add|charge|use|still)\b|\b(eligible|payable|allowed)\b",
+        r"\b(can|may|could) (i|we|you|they)\b.*\b(bill|claim|add|charge|use|still)\b|\b(eligible|payable|allowed|"
+        r"billable|insured|covered)\b|\bhow (do|should|would|can) (i|we|you) (bill|claim|code|charge)\b",
         re.I,
     ),
 }
 SAYS = {
     "limit": re.compile(
         r"\b(limited to|maximum of|per (patient|physician|provider)\b[^.]*\bperiod|per (week|day|month|year)|"
-        r"\d+ (units?|services?|per)|(one|two|three|once|twice) per|first (two|three|\w+) units)",
+        r"\d+ (units?|services?|per|times)|(one|two|three|once|twice) (per|every)|first (two|three|\w+) units|"
+        r"up to \w+ times|every \d+ (years?|months?))",
         re.I,
     ),
     "time": re.compile(r"\b(\d+ minutes|minimum|start and stop times|in person|direct contact)\b", re.I),
     "payable": re.compile(
         r"\b(not (eligible|payable|billable|insured)|only (eligible|payable)|is payable|are payable|"
-        r"lesser assessment fee)\b",
+        r"(is|are) eligible for payment|lesser assessment fee|uninsured|not an? insured|not insured|"
+        r"insured and payable|not considered acceptable|does not constitute)\b",
         re.I,
     ),
 }
 _GENERIC = frozenset(stem(w) for w in "patient patients physician doctor service services fee".split())
+# a clerk's pronouns and helper words ('I take the old one out'): they say nothing about the service
+CLERK_STOP = frozenset(
+    "he she her his him they our us one out take took put did doing just all want wants wanted old gets getting "
+    "through then".split()
+)
+_CODE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]\d{3}(?![0-9])")
+_ACRONYM = re.compile(r"\b[A-Z]{3,6}\b")
+_CAPITALISED = re.compile(r"[A-Z][a-z]*")
 _QUANTITY = re.compile(
-    r"\b\d+\s*(minutes?|units?|per|months?|weeks?|days?|hours?|%)|\b(one|two|three|four) per\b", re.I
+    r"\b\d+\s*(minutes?|units?|per|months?|weeks?|days?|hours?|times|years?|%)|\b(one|two|three|four) (per|every)\b|"
+    r"\bonce (per|every)\b",
+    re.I,
 )
 _SENTENCE = re.compile(r"(?<=[.;])\s+(?=\d{1,2}\.\s?[A-Z]|[A-Z])")
+# a numbered rule starts '2. G365 …', '3.Chronic …', also where the text lost the full stop before it
+# ('… per 12-month period 2. G550 is eligible …', J49)
+_ITEM = re.compile(r"(?<=[\w.;:)\]%])\s+(?=\d{1,2}\.\s?[A-Z])")
+_NUMBERED = re.compile(r"\s*\d{1,2}\.\s?[A-Z]")
+_HOW_MUCH = re.compile(r"\bhow (often|many|long)\b", re.I)
 _LEAD = re.compile(r"^(payment rules|notes?|commentary)\s*:\s*|^\d{1,2}\.\s*", re.I)
 
 
@@ -60,19 +85,61 @@ class RuleQuote:
     text: str
 
 
+def meets(wanted: str, word: str) -> bool:
+    """Whether a question's stem ``wanted`` meets a rule's stem ``word``: the same, or it begins the word
+    ('consult': 'consultation'; but 'hospitalist' is not a 'hospital')."""
+    return wanted == word or (len(wanted) >= MIN_PREFIX and word.startswith(wanted))
+
+
+def asked_rule_kinds(question: str) -> list[str]:
+    """The kinds of rule ``question`` asks: limit, time, payable. 'How often can I bill K133?' asks a limit,
+    not whether K133 is payable."""
+    asked = [kind for kind, pattern in ASKS.items() if pattern.search(question)]
+    if "payable" in asked and len(asked) > 1 and _HOW_MUCH.search(question):
+        asked.remove("payable")
+    return asked
+
+
+def _spelled(acronyms: set[str], text: str) -> int:
+    """How many of ``acronyms`` ('MMSE') ``text`` spells out ('Mini-Mental State Examination')."""
+    if not acronyms:
+        return 0
+    initials = "".join(m.group(0)[0] if m.group(0)[:1].isupper() else " " for m in re.finditer(r"[A-Za-z]+", text))
+    return sum(1 for acronym in acronyms if acronym in initials)
+
+
+def rule_units(text: str) -> list[str]:
+    """The quotable units of a rule block: each numbered rule, whole when short; other text by its sentences."""
+    units: list[str] = []
+    for item in _ITEM.split(text):
+        clean = _clean(item)
+        if _NUMBERED.match(item) and len(clean) <= MAX_ITEM_CHARS:
+            units.append(clean)
+        else:
+            units += [_clean(sentence) for sentence in _SENTENCE.split(item)]
+    return units
+
+
+def _clean(text: str) -> str:
+    return _LEAD.sub("", _LEAD.sub("", text.strip().lstrip("["))).strip().rstrip("]").strip()
+
+
 def rule_quotes(question: str | None, rules: Iterable[RuleRow]) -> list[RuleQuote]:
-    """Up to two sentences of ``rules`` (a code's own rule blocks) that answer what ``question`` asks."""
+    """Up to two rules of ``rules`` (codes' own rule blocks) that answer what ``question`` asks."""
     if not question:
         return []
-    asked = [kind for kind, pattern in ASKS.items() if pattern.search(question)]
+    asked = asked_rule_kinds(question)
     if not asked:
         return []
-    wanted = {stem(w) for w in words_of(question) if w not in STOP} - _GENERIC
+    plain = words_of(_CODE.sub(" ", question))
+    wanted = {stem(w) for w in plain if w not in STOP and w not in CLERK_STOP and len(w) > 2} - _GENERIC
+    acronyms = set(_ACRONYM.findall(question)) - {"OHIP"}
+    conditions = conditions_asked(question)
     scored: list[tuple[float, int, RuleQuote]] = []
     seen: set[str] = set()
     for order, rule in enumerate(r for r in rules if r.relation == "subject"):
-        for sentence in _SENTENCE.split(rule.text):
-            text = _LEAD.sub("", _LEAD.sub("", sentence.strip().lstrip("["))).strip().rstrip("]").strip()
+        heading_words = {stem(w) for w in words_of(rule.heading)}
+        for text in rule_units(rule.text):
             if len(text) < 20 or not text[:1].isupper() or text in seen:
                 continue  # a fragment the block split mid-sentence ('G310, G313) and …') is not quoted
             seen.add(text)
@@ -81,11 +148,16 @@ def rule_quotes(question: str | None, rules: Iterable[RuleRow]) -> list[RuleQuot
                 continue
             # a sentence is about its block's heading too ('Maximum once per pregnancy.' under 'Antenatal
             # preventative health assessment')
-            shared = len(wanted & {stem(w) for w in words_of(f"{rule.heading} {text}")})
-            if not shared and rule.code.lower() not in question.lower():
-                continue  # says the right kind of thing about something else
+            words = heading_words | {stem(w) for w in words_of(text)}
+            shared = sum(1 for w in wanted if any(meets(w, x) for x in words)) + _spelled(acronyms, text)
+            met = conditions_met(conditions, text)
+            if not shared and not met and (wanted or conditions or rule.code.lower() not in question.lower()):
+                # says the right kind of thing about something else; only 'can I bill G365?', which says nothing
+                # but the code, is answered by any rule of it that says what is asked
+                continue
             # a sentence that states the quantity asked about beats one that only talks about it
             quantity = 1.5 if _QUANTITY.search(text) else 0.0
-            scored.append((3 * len(says) + shared + quantity, -order, RuleQuote(rule.code, rule.page, text)))
+            score = 3 * len(says) + shared + quantity + CONDITION_WEIGHT * met
+            scored.append((score, -order, RuleQuote(rule.code, rule.page, text)))
     scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
     return [quote for _, _, quote in scored[:MAX_QUOTES]]
