@@ -230,3 +230,26 @@ def test_a_yearly_limit_is_the_twelve_month_one() -> None:
     best = _best("how many e-consults can be billed per patient in a year?")
     assert "six (6) services per patient, any physician, per 12 month period" in best
     assert "per patient per day" not in best
+
+
+_K045 = [
+    _passage(  # lines 11102-11110, page A94
+        "Internal Medicine (13)",
+        "DIABETES MANAGEMENT BY A SPECIALIST",
+        "A94",
+        "K045 Diabetes management by a specialist: $76.20\nPayment rules: 1.K045 is limited to a maximum of one "
+        "service per patient per 12 month period. 2.K045 is only eligible for payment if the physician has rendered "
+        "a minimum of 4 of any of the following: consultations/assessments, K013, K033, K029, K002, K003 to the same "
+        "patient in the 12 month period for which K045 is claimed.",
+    ),
+]
+
+
+def test_a_sentence_found_by_the_named_code_alone_is_not_its_rule() -> None:
+    # K045's rule lists K013 among its prerequisites: it says nothing about "K013 for a 5 minute chat"
+    quotes = SentenceIndex(_K045).quotes("can I bill K013 for a 5 minute chat?", ["K013"])
+    named = [q for q in quotes if "K013" in q.codes]
+    assert named and not any(q.worded for q in named)
+    # the question that names only the code is answered by any sentence naming it
+    alone = SentenceIndex(_K045).quotes("can I bill K013?", ["K013"])
+    assert any("K013" in q.codes and q.worded for q in alone)

@@ -82,6 +82,9 @@ class PreambleQuote:
     topic: str  # the headings it sits under, 'GP: Consultations > CONSULTATION'
     score: float  # share of the question's word weight the sentence and its headings hold
     codes: frozenset[str]  # the codes the whole sentence (or the one before it) names
+    # it holds a word or condition of the question besides the codes it names (or the question says nothing
+    # else): a K045 rule that lists K013 among its prerequisites says nothing about "K013 for a 5 minute chat"
+    worded: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,11 +248,13 @@ class SentenceIndex:
                 scores[n] += code_weight
             for n in self.near_code.get(code, ()):
                 scores[n] += code_weight / 2
+        worded: set[int] = set()
         for word in wanted:
             weight, holds = postings[word]
             for n, own in holds.items():
                 # a word in the sentence itself counts fully; in its headings or the sentence before only, half
                 scores[n] += weight if own else weight / 2
+                worded.add(n)
         ranked: list[tuple[float, int, int]] = []
         # a number answers 'how many', 'how long', 'what percent'; not 'can I bill it?'
         counts = bool(_QUANTITY_KINDS.intersection(kinds))
@@ -271,7 +276,12 @@ class SentenceIndex:
             text = _window(sentence.text, kinds, wanted)
             out.append(
                 PreambleQuote(
-                    text, sentence.page, sentence.topic, min(score / total, 1.0), sentence.codes | sentence.codes_near
+                    text,
+                    sentence.page,
+                    sentence.topic,
+                    min(score / total, 1.0),
+                    sentence.codes | sentence.codes_near,
+                    worded=n in worded or not wanted,
                 )
             )
             if len(out) >= limit:

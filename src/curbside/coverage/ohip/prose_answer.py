@@ -48,7 +48,8 @@ def with_prose(result: ScheduleGetResult, request: Request, sql: SqlFindings | N
         result.summary = _before_source(result.summary, f"Rule for {code} ({quote.page}): “{quote.text}”")
         return result
     if request.codes:
-        named = [q for q in quotes if q.codes & set(request.codes)]
+        # a sentence found by the code alone, sharing none of the question's other words, is not its answer
+        named = [q for q in quotes if q.codes & set(request.codes) and q.worded]
         if not named:
             return cap_unfound_rule(result, request, sql)
         best_named = max(named, key=lambda q: q.score)  # the words decide among sentences naming the code
