@@ -127,6 +127,13 @@ def _from_sql(
             f"{primary[0].code}'s title holds only part of the question ({sql.match_coverage:.0%} of its words "
             f"by weight; not: {', '.join(sql.match_lacking[:6])}): check that it is the service meant."
         )
+    if sql.rivals and primary:
+        # the first code holds more of the question, another's title is the service as worded: two readings
+        result.confidence = min(result.confidence, WEAK_MATCH_CONFIDENCE)
+        result.follow_up = result.follow_up or (
+            f"Which service was it: {primary[0].code} {primary[0].description}, or {sql.rivals[0]} "
+            f"{sql.titles.get(sql.rivals[0], '')}?"
+        )
     if result.conflicts:
         result.warnings.append(
             f"{len(result.conflicts)} fact(s) in the indexed passages disagree with the Schedule tables; "
@@ -394,7 +401,9 @@ def _summary(
     if sql.unknown:
         parts.append(sql.problem or "")
     if sql.specialty is not None:
-        parts.append(f"Fees are for {sql.specialty.section}.")
+        said = ", ".join(f"'{w}'" for w in sql.specialty.said)
+        assumed = f", the section assumed from {said}" if said else ""
+        parts.append(f"Fees are for {sql.specialty.section}{assumed}.")
     if sql.match_coverage is not None and sql.match_coverage < WEAK_MATCH and primary:
         parts.append(f"These codes match only part of the question: check that {primary[0].code} is the service meant.")
     if result.follow_up:

@@ -19,9 +19,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from curbside.coverage.ohip.tool import Day, Include, ScheduleGetArgs
+from curbside.coverage.ohip.word_forms import root
 from curbside.coverage.ohip.words import SCHEDULE_WORDS
 
-__all__ = ["Request", "WordIndex", "plan", "schedule_words", "stem", "words_of"]
+__all__ = ["Request", "WordIndex", "asked_slot", "plan", "schedule_words", "stem", "words_of"]
 
 _CODE_IN_QUESTION = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]\d{3})(?:[ABCabc])?(?![A-Za-z0-9])")
 _DAYS: dict[str, Day] = {
@@ -62,14 +63,16 @@ def stem(word: str) -> str:
     return word
 
 
+_SCHEDULE_STEMS = {stem(word): said for word, said in SCHEDULE_WORDS.items() if len(word) > 3}
 _RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
 _AGE = re.compile(r"\b\d{1,3}[- ]?(?:years?|yrs?)[- ]?old\b|\baged? \d{1,3}\b", re.I)
 _PAGE_REF = re.compile(r"\bGP\s?\d+\b", re.I)  # a General Preamble page ("see GP45"), not the GP who bills
 
 
 def schedule_words(words: Iterable[str]) -> list[str]:
-    """``words`` in the Schedule's own vocabulary: 'phone' -> 'telephone', 'er' -> 'emergency', 'department'."""
-    return [w for word in words for w in SCHEDULE_WORDS.get(word, (word,))]
+    """``words`` in the Schedule's own vocabulary: 'phone' (and 'phoned') -> 'telephone', 'er' -> 'emergency',
+    'department'."""
+    return [w for word in words for w in SCHEDULE_WORDS.get(word, _SCHEDULE_STEMS.get(stem(word), (word,)))]
 
 
 def words_of(text: str) -> list[str]:
@@ -146,16 +149,32 @@ def asks_special_visit(question: str | None) -> bool:
 def slot_words(question: str, day: Day | None) -> list[str]:
     """'on a Saturday afternoon' -> saturday, sunday, holiday (the column 'Saturdays, Sundays and holidays');
     'at 2 am' -> night; 'weekday evening' -> evening: so a premium's row and column can be matched."""
-    words: list[str] = []
-    if _NIGHT.search(question):
-        words.append("nights")
-    elif day in ("saturday", "sunday", "holiday"):
-        words += ["saturdays", "sundays", "holidays"]
-    elif _EVENING.search(question):
-        words.append("evenings")
-    elif _DAYTIME.search(question) or day is not None:
-        words += ["weekdays", "daytime"]
+    words = _SLOT_COLUMN_WORDS.get(asked_slot(question, day) or "", [])
     return [stem(w) for w in words]  # as the columns' titles are stemmed ('Evenings' -> 'evening')
+
+
+_SLOT_COLUMN_WORDS = {
+    "night": ["nights"],
+    "weekend": ["saturdays", "sundays", "holidays"],
+    "evening": ["evenings"],
+    "daytime": ["weekdays", "daytime"],
+}
+
+
+def asked_slot(question: str | None, day: Day | None) -> str | None:
+    """The time slot the question names: 'night' ('at 3 am'), 'weekend' (a Saturday, Sunday or holiday),
+    'evening' ('8 pm'), 'daytime' ('weekday morning', or a weekday named alone), or None."""
+    if not question:
+        return None
+    if _NIGHT.search(question):
+        return "night"
+    if day in ("saturday", "sunday", "holiday"):
+        return "weekend"
+    if _EVENING.search(question):
+        return "evening"
+    if _DAYTIME.search(question) or day is not None:
+        return "daytime"
+    return None
 
 
 def _mrp(question: str) -> bool | None:
@@ -245,30 +264,69 @@ class WordIndex:
                 self.by_word[word].add(code)
         total = max(len(self.titles), 1)
         self.weight = {word: math.log(1 + total / len(codes)) for word, codes in self.by_word.items()}
+        self._by_root: dict[str, set[str]] = defaultdict(set)
+        for word in self.by_word:
+            self._by_root[root(word)].add(word)
+        self._forms: dict[str, frozenset[str]] = {}
+        self._last_said: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
+
+    def forms(self, word: str) -> frozenset[str]:
+        """The index's words a question word stands for: itself and those sharing its root ('consult' ->
+        'consultation', 'consultative'); a word the index lacks stands for itself."""
+        found = self._forms.get(word)
+        if found is None:
+            found = frozenset(self._by_root.get(root(word), set()) | {word})
+            self._forms[word] = found
+        return found
+
+    def extra(self, words: Iterable[str], code: str) -> int:
+        """How many of ``code``'s title words the question does not say: 0 when the title is the service asked."""
+        return len(self.titles.get(code, set()) - self._said(tuple(words)))
+
+    def _said(self, words: tuple[str, ...]) -> frozenset[str]:
+        """Every form of the question's ``words`` (the last question's, kept: ranking asks it per code)."""
+        last = self._last_said  # read once: requests on other threads may replace it
+        if last[0] != words:
+            last = (words, frozenset().union(*(self.forms(w) for w in words)))
+            self._last_said = last
+        return last[1]
 
     def match(self, words: Iterable[str], limit: int, among: set[str] | None = None) -> list[tuple[str, float]]:
         """(code, score) of the best-matching codes, best first (ties: code order).
 
         ``among``: only these codes (those listed in the specialty billed under).
         """
+        words = tuple(dict.fromkeys(words))
         scores: dict[str, float] = defaultdict(float)
         for word in words:
-            for code in self.by_word.get(word, ()):
-                if among is None or code in among:
-                    scores[code] += self.weight[word] * (2 if word in self.titles[code] else 1)
-        ranked = sorted(scores.items(), key=lambda item: (-round(item[1], 9), item[0]))
+            best: dict[str, float] = {}  # a word counts once per code, by its best form there
+            for form in self.forms(word):
+                for code in self.by_word.get(form, ()):
+                    if among is None or code in among:
+                        score = self.weight[form] * (2 if form in self.titles[code] else 1)
+                        best[code] = max(best.get(code, 0.0), score)
+            for code, score in best.items():
+                scores[code] += score
+        # a tie goes to the title that says least besides the question: 'Consultation' before
+        # 'Consultation, patient 16 years of age and under'
+        ranked = sorted(scores.items(), key=lambda item: (-round(item[1], 9), self.extra(words, item[0]), item[0]))
         return ranked[:limit]
 
     def distinct(self, words: Iterable[str]) -> list[str]:
         """``words`` that say what the service is: rarer than the median word (a word no code uses counts as rare)."""
         weights = sorted(self.weight.values())
         median = weights[len(weights) // 2] if weights else 1.0
-        return [w for w in words if self.weight.get(w, median) >= median]
+        return [w for w in words if self._weight_of(w, median) >= median]
+
+    def _weight_of(self, word: str, median: float) -> float:
+        """A word's weight; one the index lacks weighs as its commonest form, or as the median word."""
+        known = [self.weight[f] for f in self.forms(word) if f in self.weight]
+        return self.weight.get(word, min(known) if known else median)
 
     def held(self, words: Iterable[str], code: str) -> frozenset[str]:
         """The question's ``words`` that ``code``'s title holds."""
         title = self.titles.get(code, set())
-        return frozenset(w for w in words if w in title)
+        return frozenset(w for w in words if self.forms(w) & title)
 
     def coverage(self, words: Iterable[str], code: str) -> tuple[float, list[str]]:
         """The share of the question's word weight that ``code``'s title holds, and the words it lacks.
@@ -282,9 +340,9 @@ class WordIndex:
         total = held = 0.0
         lacking: list[str] = []
         for word in dict.fromkeys(words):
-            weight = self.weight.get(word, median)
+            weight = self._weight_of(word, median)
             total += weight
-            if word in title:
+            if self.forms(word) & title:
                 held += weight
             else:
                 lacking.append(word)

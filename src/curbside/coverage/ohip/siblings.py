@@ -29,8 +29,14 @@ def the_service_asked(codes: Sequence[str], words: Sequence[str], index: WordInd
     when the first code's title holds at least ``NAMED_SHARE`` of the question."""
     if len(codes) < 2:
         return list(codes)
+    held = index.held(words, codes[0])
     share, _ = index.coverage(words, codes[0])
     if share < NAMED_SHARE:
-        return list(codes)
-    held = index.held(words, codes[0])
+        # two readings stay; a code holding only part of what the first holds is the same reading, less said
+        # ('pronounced dead at home': A902 "… Pronouncement of death in the home", not A777 "… Pronouncement
+        # of death" beside it)
+        if len(held) < 2:
+            return list(codes)
+        # (a code found by its headings alone, holding none of it in its title, is another reading)
+        return [code for code in codes if not (index.held(words, code) and index.held(words, code) < held)]
     return [code for code in codes if held <= index.held(words, code)]

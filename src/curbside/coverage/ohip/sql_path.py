@@ -16,15 +16,18 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from curbside.coverage.edition_cache import EditionCache
 from curbside.coverage.ohip.listing_headings import listing_headings
 from curbside.coverage.ohip.preamble_quotes import PreambleQuote, SentenceIndex
 from curbside.coverage.ohip.quantities import asked_quantities, fit
-from curbside.coverage.ohip.query import Request, WordIndex, asks_special_visit, stem, words_of
+from curbside.coverage.ohip.query import STOP, Request, WordIndex, asked_slot, asks_special_visit, stem, words_of
 from curbside.coverage.ohip.siblings import the_service_asked
+from curbside.coverage.ohip.spoken_section import spoken_section
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
+from curbside.coverage.ohip.time_slot import in_time_slot
 from curbside.coverage.ohip.words import SPECIALTY_ALIASES
 from curbside.coverage.reader import Cancel
 
@@ -42,6 +45,7 @@ class Specialty:
     code: str | None  # '01'
     section: str  # 'Anaesthesia (01)'
     part: str | None
+    said: tuple[str, ...] = ()  # the question's words it was assumed from ('internist'), when not given
 
 
 @dataclass(slots=True)
@@ -52,6 +56,7 @@ class SqlFindings:
     matched: list[str] = field(default_factory=list)  # found by the question's words
     match_coverage: float | None = None  # share of the question's word weight the first match's title holds
     match_lacking: list[str] = field(default_factory=list)  # the question's words that title lacks
+    rivals: list[str] = field(default_factory=list)  # codes titled as the question words them, beside the first
     lacking_distinct: list[str] = field(default_factory=list)  # … of them, those rarer than the median word
     related: list[str] = field(default_factory=list)
     premiums: list[str] = field(default_factory=list)
@@ -112,7 +117,9 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
         index, sections, preamble = indexes.words, indexes.sections, indexes.preamble
         if request.question:
             out.prose = indexes.sentences.quotes(request.question, list(request.codes), limit=4)
-        out.specialty = _specialty(request, sections, out)
+        out.specialty = _specialty(
+            request, sections, out, lambda word: any(f in index.by_word for f in index.forms(word))
+        )
         if out.problem:
             return out
         known = reader.known(list(request.codes))
@@ -133,14 +140,19 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
                 # "what premium can I add …": a premium, not the base service
                 premiums = reader.premium_codes(special_visits=asks_special_visit(request.question))
                 among = premiums if among is None else (among & premiums) or premiums
-            words = _service_words(request)
+                among = premiums_of_setting(among, request.question)
+            among = of_letter(among, request.question, index.titles.keys())
+            words = _service_words(request, out.specialty)
             # a wider pool than is answered: the setting, the stage and the number asked choose among codes
             # whose titles share the same words (K140 / K141 '… shared appointment: 2 / 3 patients')
             wide = index.match(words, max(BAND_POOL, request.top_k), among) if words else []
             pool = [code for code, _ in wide[: max(POOL, request.top_k)]]
             matched = setting_first(in_setting(pool, request.question), dict(wide), request.question)
             matched = not_the_other_stage(matched, request.question, index.titles)
-            matched = in_band(matched, dict(wide), request.question, index.text)[: request.top_k]
+            matched = in_band(matched, dict(wide), request.question, index.text)
+            matched, out.rivals = titled_as_asked(matched, wide, words, index)
+            matched = in_time_slot(matched, asked_slot(request.question, request.day), index.text)
+            matched = premiums_last(matched, request.question, index.titles)[: request.top_k]
             out.matched = the_service_asked(matched, words, index)
             if out.matched:
                 out.match_coverage, out.match_lacking = index.coverage(words, out.matched[0])
@@ -184,6 +196,80 @@ _SETTINGS = (
     (re.compile(r"\b(office|clinic|walk[- ]in)\b", re.I), "A"),
 )
 _SETTING_LETTERS = frozenset("ACW")
+# the special visit premium tables are one per setting, each lettered as that setting's services are, and the
+# patient's home has its own (GP75: B990 … B996 "Special Visits to Patient's Home")
+_PREMIUM_SETTINGS = (
+    *_SETTINGS,
+    (re.compile(r"\b(patient'?s (home|house)|house ?call|home visit|(her|his|their) (home|house))\b", re.I), "B"),
+)
+
+
+def premiums_of_setting(premiums: set[str], question: str) -> set[str]:
+    """``premiums`` of the one setting the question names, when it names one and the Schedule has some:
+    'nursing home called me in … special visit premium' -> W990 … W999, not B988 'Geriatric Home Visit'."""
+    named = {letter for pattern, letter in _PREMIUM_SETTINGS if pattern.search(question)}
+    if len(named) != 1:
+        return premiums
+    letter = named.pop()
+    return {code for code in premiums if code[0] == letter} or premiums
+
+
+_LETTER_ASKED = re.compile(r"\b(?:which|what|an?|the|any)\s+([A-Z])[- ]?codes?\b")
+
+
+def of_letter(among: set[str] | None, question: str | None, codes: Iterable[str]) -> set[str] | None:
+    """Only codes of the letter the question asks for ('which H code?'), when there are some."""
+    asked = _LETTER_ASKED.search(question or "")
+    if asked is None:
+        return among
+    letter = asked.group(1)
+    kept = {code for code in (among if among is not None else codes) if code[0] == letter}
+    return kept or among
+
+
+# a code whose title is all said by the question is a reading if its words score at least this share of the best
+TITLE_REACH = 0.6
+
+
+def titled_as_asked(
+    codes: list[str], wide: list[tuple[str, float]], words: tuple[str, ...], index: WordIndex
+) -> tuple[list[str], list[str]]:
+    """(``codes`` reordered, rival readings). A code whose every title word the question says (``WordIndex.extra``
+    is 0), scoring at least ``TITLE_REACH`` of the best, goes first when the leading code holds other words of
+    the question ('a minor assessment in the ER': H121 "Minor assessment" before H100 "Emergency department
+    investigative ultrasound", which scores more by the setting's words); when the leading code holds all its
+    words and more, the leader stays and the titled code follows it as a second reading ('death certificate
+    when another doctor pronounced': W771 "… pronouncement of death (W777) or certification of death", or
+    A771 "Certification of death")."""
+    if not wide or not codes:
+        return codes, []
+    best = wide[0][1]
+    titled = [
+        c for c, score in wide if score >= TITLE_REACH * best and index.titles.get(c) and not index.extra(words, c)
+    ]
+    if not titled or codes[0] in titled:
+        return codes, []
+    lead = index.held(words, codes[0])
+    rivals = [c for c in titled if index.held(words, c) < lead]
+    first = [c for c in titled if c not in rivals]
+    ordered = first + [c for c in codes if c not in first]
+    if first or not rivals:
+        return ordered, []
+    rival = rivals[0]
+    return [ordered[0], rival, *[c for c in ordered[1:] if c != rival]], [rival]
+
+
+_PREMIUM = stem("premium")
+
+
+def premiums_last(codes: list[str], question: str | None, titles: dict[str, set[str]]) -> list[str]:
+    """``codes`` with those titled as premiums after the others when the question asks no premium: a premium
+    is added to a service, so a question naming the service asks its code ('a minor assessment at 3 am in the
+    ER': H121, before H964 'Special visit premium: Emergency Department … Nights')."""
+    if question and (_ASKS_PREMIUM.search(question) or asks_special_visit(question)):
+        return codes
+    premium = [c for c in codes if _PREMIUM in titles.get(c, set())]
+    return [c for c in codes if c not in premium] + premium
 
 
 def in_setting(codes: list[str], question: str | None) -> list[str]:
@@ -293,7 +379,7 @@ def _relatives(reader: OhipReader, primary: list[str], out: SqlFindings) -> None
 
 
 def _specialty(
-    request: Request, sections: list[tuple[int, str, str, str | None]], out: SqlFindings
+    request: Request, sections: list[tuple[int, str, str, str | None]], out: SqlFindings, known: Callable[[str], bool]
 ) -> Specialty | None:
     """The section billed under: from ``specialty`` / ``section``, else from the question's words."""
     named = {code: title for _, _, title, code in sections if code}
@@ -318,8 +404,12 @@ def _specialty(
         return Specialty(given, named[given], "A")
     if section:
         return section
-    spoken = _spoken_specialty(request.specialty_words)
-    return Specialty(spoken, named[spoken], "A") if spoken and spoken in named else None
+    alias = _spoken_alias(request.specialty_words)
+    if alias and SPECIALTY_ALIASES[alias] in named:
+        return Specialty(SPECIALTY_ALIASES[alias], named[SPECIALTY_ALIASES[alias]], "A", (alias,))
+    # 'physician' says no specialty, whatever its suffix
+    spoken = spoken_section([w for w in request.specialty_words if w not in STOP], sections, known)
+    return Specialty(spoken[0], named[spoken[0]], "A", spoken[1]) if spoken and spoken[0] in named else None
 
 
 def _specialty_code(text: str, named: dict[str, str]) -> str | None:
@@ -344,11 +434,6 @@ def _section(text: str, sections: list[tuple[int, str, str, str | None]]) -> Spe
     return None
 
 
-def _spoken_specialty(words: tuple[str, ...]) -> str | None:
-    alias = _spoken_alias(words)
-    return SPECIALTY_ALIASES[alias] if alias else None
-
-
 def _spoken_alias(words: tuple[str, ...]) -> str | None:
     """The first (longest) specialty name the question says, as written in SPECIALTY_ALIASES."""
     for n in (3, 2, 1):
@@ -362,11 +447,10 @@ def _spoken_alias(words: tuple[str, ...]) -> str | None:
 _ASKS_PREMIUM = re.compile(r"\bpremiums?\b", re.I)
 
 
-def _service_words(request: Request) -> tuple[str, ...]:
+def _service_words(request: Request, specialty: Specialty | None) -> tuple[str, ...]:
     """The question's words that name the service: those naming the specialty billed under are left out
     ('family practice intermediate assessment' asks for an assessment, not a code titled 'family practice …')."""
-    alias = None if request.specialty else _spoken_alias(request.specialty_words)
-    if alias is None:
+    if specialty is None or not specialty.said:
         return request.words
-    said = {stem(w) for w in alias.split()}
+    said = {stem(w) for phrase in specialty.said for w in phrase.split()}
     return tuple(w for w in request.words if w not in said)

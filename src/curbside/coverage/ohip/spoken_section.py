@@ -1,0 +1,74 @@
+"""The specialty a question implies by a practitioner's name or a clinic's short word, read off the section names.
+
+'internist', 'paediatrician', 'psychiatrist's office', 'derm consult', 'paeds consult': each names one
+section of the Schedule — "Internal and Occupational Medicine (13)", "Paediatrics (26)", "Psychiatry (19)",
+"Dermatology (02)" — by a word sharing the root of a word of that section's name and of no other's. The
+link is derived from the section names the store holds and English word forms (``word_forms``), so a
+section the Schedule adds is found the same way. Two readings (a word whose root two names share:
+'cardi…' in "Cardiology (60)" and "Cardiac Surgery (09)" for 'card') give none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+
+from curbside.coverage.ohip.query import stem
+from curbside.coverage.ohip.word_forms import MIN_ROOT, is_person_noun, root
+
+__all__ = ["spoken_section"]
+
+_CODE_IN_TITLE = re.compile(r"\(\d{2}\)")
+
+
+def _section_words(sections: Sequence[tuple[int, str, str, str | None]]) -> dict[str, str]:
+    """word (stemmed) -> specialty code, for the words of the specialty sections' names."""
+    out: dict[str, str] = {}
+    for _, _, title, code in sections:
+        if code is not None:
+            for word in re.findall(r"[a-z]+", _CODE_IN_TITLE.sub(" ", title.lower())):
+                out.setdefault(stem(word), code)
+    return out
+
+
+def _distinct(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """key -> specialty code, for the keys that only one specialty's section name holds."""
+    owners: dict[str, set[str]] = defaultdict(set)
+    for key, code in pairs:
+        owners[key].add(code)
+    return {key: next(iter(codes)) for key, codes in owners.items() if len(codes) == 1}
+
+
+def _section_of(word: str, names: Sequence[tuple[str, str]], known: Callable[[str], bool]) -> str | None:
+    """The section ``word`` names: a practitioner noun ('internist') whose root begins the root of a word of
+    that section's name alone, or a short form the Schedule never uses ('psych', 'derm', 'paeds') that begins
+    a word of that section's name alone."""
+    if is_person_noun(word):
+        said = root(stem(word))
+        roots = _distinct((root(w), code) for w, code in names if len(w) > MIN_ROOT)
+        if said in roots:
+            return roots[said]
+        hits = {code for r, code in roots.items() if r.startswith(said)}
+    elif len(stem(word)) >= MIN_ROOT and not known(stem(word)):
+        said = stem(word)
+        hits = {code for w, code in names if w.startswith(said)}
+    else:
+        return None
+    return next(iter(hits)) if len(hits) == 1 else None
+
+
+def spoken_section(
+    words: Sequence[str], sections: Sequence[tuple[int, str, str, str | None]], known: Callable[[str], bool]
+) -> tuple[str, tuple[str, ...]] | None:
+    """(specialty code, the question's words naming it) for the first section the question's ``words`` name.
+
+    ``known``: whether the Schedule uses a (stemmed) word in some form — such a word is no short form
+    ('clinic' is 'clinical', not "Clinical Immunology (62)").
+    """
+    names = list(_section_words(sections).items())
+    found = [(word, _section_of(word, names, known)) for word in words]
+    first = next((code for _, code in found if code), None)
+    if first is None:
+        return None
+    return first, tuple(dict.fromkeys(word for word, code in found if code == first))

@@ -1,0 +1,106 @@
+"""Codes found by plain words (#14): word forms, the specialty a practitioner's name implies, the time of day
+and the code letter asked. Titles and section names are the Schedule's own
+(ohip-schedule-of-benefits-2025-03-03.txt; page in each comment)."""
+
+from __future__ import annotations
+
+from curbside.coverage.ohip.query import WordIndex, asked_slot, plan
+from curbside.coverage.ohip.spoken_section import spoken_section
+from curbside.coverage.ohip.sql_path import of_letter, premiums_last, premiums_of_setting, titled_as_asked
+from curbside.coverage.ohip.time_slot import in_time_slot
+from curbside.coverage.ohip.tool import ScheduleGetArgs
+from curbside.coverage.ohip.word_forms import is_person_noun, root
+
+_SECTIONS = [  # (key, part, title, specialty) as the table of contents names them
+    (21, "A", "Family Practice & Practice in General (00)", "00"),
+    (24, "A", "Cardiology (60)", "60"),
+    (25, "A", "Cardiac Surgery (09)", "09"),
+    (26, "A", "Clinical Immunology (62)", "62"),
+    (29, "A", "Dermatology (02)", "02"),
+    (39, "A", "Internal and Occupational Medicine (13)", "13"),
+    (43, "A", "Neurology (18)", "18"),
+    (44, "A", "Neurosurgery (04)", "04"),
+    (50, "A", "Paediatrics (26)", "26"),
+    (51, "A", "Physical Medicine & Rehabilitation (31)", "31"),
+    (53, "A", "Psychiatry (19)", "19"),
+    (119, "J", "Injections or Infusions", None),
+]
+
+
+def test_a_derived_word_meets_the_schedules_form_of_it() -> None:
+    assert root("consultation") == root("consult")
+    assert root("cauterization") == root("cautery")
+    assert root("pronouncement") == root("pronounc")  # 'pronounced', stemmed
+    assert root("lesion") == "lesion"  # too short a root to lose its 'ion'
+    assert root("medical") != root("medication")
+    assert is_person_noun("internist") and is_person_noun("psychiatrist's") and not is_person_noun("internal")
+
+
+def test_a_question_word_finds_the_title_by_its_other_form() -> None:
+    index = WordIndex([("A135", "Consultation", ""), ("A765", "Consultation, patient 16 years of age and under", "")])
+    words = plan(ScheduleGetArgs(q="what's the consult fee?")).words
+    assert [code for code, _ in index.match(words, 5)] == ["A135", "A765"]  # the title that says least else first
+    assert index.coverage(words, "A135")[0] == 1.0
+
+
+def test_the_specialty_is_read_off_the_section_names() -> None:
+    def known(word: str) -> bool:
+        return word in {"clinical", "medical", "psychiatric"}
+
+    assert spoken_section(["internist", "saw"], _SECTIONS, known) == ("13", ("internist",))
+    assert spoken_section(["psych", "consult", "psychiatrist's"], _SECTIONS, known) == (
+        "19",
+        ("psych", "psychiatrist's"),
+    )
+    assert spoken_section(["derm", "consult"], _SECTIONS, known) == ("02", ("derm",))
+    assert spoken_section(["paeds"], _SECTIONS, known) == ("26", ("paeds",))
+    assert spoken_section(["cardiologist"], _SECTIONS, known) == ("60", ("cardiologist",))
+    assert spoken_section(["neuro"], _SECTIONS, known) is None  # Neurology or Neurosurgery: two readings
+    assert spoken_section(["clinic"], _SECTIONS, lambda w: w == "clinic") is None  # a word the Schedule uses
+
+
+def test_the_time_of_day_chooses_the_code_of_its_slot() -> None:
+    texts = {  # the emergency department's minor assessments, by their listings' headings (A14)
+        "H101": "Minor assessment | Monday to Friday - Daytime (08:00h to 17:00h)",
+        "H131": "Minor assessment | Monday to Friday - Evenings (17:00h to 24:00h)",
+        "H121": "Minor assessment | Nights (00:00h to 08:00h)",
+        "A001": "Minor assessment",
+    }
+    slot = asked_slot("saw a sprained ankle at 3 am, just a minor assessment", None)
+    assert slot == "night"
+    assert in_time_slot(["H101", "H131", "H121", "A001"], slot, texts) == ["H121", "A001"]
+    assert asked_slot("called in at 8 pm on a Tuesday", "tuesday") == "evening"
+    assert in_time_slot(["H101", "H131"], None, texts) == ["H101", "H131"]
+
+
+def test_the_letter_and_the_setting_asked_narrow_the_codes() -> None:
+    codes = {"A100", "H101", "H121"}
+    assert of_letter(None, "which H code?", codes) == {"H101", "H121"}
+    assert of_letter(None, "which code?", codes) is None
+    premiums = {"B988", "B994", "W994", "A994"}
+    assert premiums_of_setting(premiums, "nursing home called me in at 8 pm") == {"W994"}
+    assert premiums_of_setting(premiums, "called out to the patient's house at 2 am") == {"B988", "B994"}
+    titles = {"H964": {"special", "visit", "premium"}, "H121": {"minor", "assessment"}}
+    assert premiums_last(["H964", "H121"], "a minor assessment at 3 am", titles) == ["H121", "H964"]
+    assert premiums_last(["H964", "H121"], "what special visit premium at 3 am?", titles) == ["H964", "H121"]
+
+
+def test_the_title_that_is_the_service_worded_goes_first_or_is_a_second_reading() -> None:
+    index = WordIndex(
+        [
+            ("H100", "Emergency department investigative ultrasound", ""),  # A14
+            ("H121", "Minor assessment", ""),  # A14
+            ("W771", "Services described by visit for pronouncement of death (W777) or certification of death", ""),
+            ("A771", "Certification of death", ""),  # A15
+            ("A777", "Intermediate assessment - Pronouncement of death", ""),  # A15
+        ]
+    )
+    words = plan(ScheduleGetArgs(q="saw a sprain in the ER department, a minor assessment")).words
+    wide = index.match(words, 10)
+    ordered, rivals = titled_as_asked([c for c, _ in wide], wide, words, index)
+    assert ordered[:2] == ["H121", "H100"] and rivals == []
+    words = plan(ScheduleGetArgs(q="death certificate when another doctor pronounced the patient")).words
+    wide = index.match(words, 10)
+    assert wide[0][0] == "W771"
+    ordered, rivals = titled_as_asked([c for c, _ in wide], wide, words, index)
+    assert ordered[:2] == ["W771", "A771"] and rivals == ["A771"]
