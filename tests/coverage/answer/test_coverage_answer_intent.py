@@ -28,7 +28,9 @@ TABLE: list[tuple[str, Hints | None, tuple[str, ...]]] = [
     ("freezing warts with liquid nitrogen, which code?", None, (B,)),  # asking for a code is billing
     ("what do we get paid for completing the long-term care health report form?", None, (B,)),
     ("phoned the medical officer of health to report a case - any code?", None, (B,)),
-    ("what LU code do I write for Ozempic?", None, (R,)),  # an LU code is the formulary's, not a fee code
+    ("what LU code do I write for Ozempic?", None, (R,)),
+    ("what does a standard paeds consult pay?", None, (B,)),  # only billing leans: 'paeds' is not a drug
+    ("regular derm consult in the dermatologist's office, how much?", None, (B,)),  # an LU code is the formulary's, not a fee code
     ("What does ADP pay for a walker?", None, (D,)),
     ("Are scooter batteries covered under ADP?", None, (D,)),
     ("Does the Assistive Devices Program fund hearing aids?", None, (D,)),

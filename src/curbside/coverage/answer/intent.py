@@ -120,7 +120,14 @@ def classify(question: str, hints: Hints | None = None, lookup: DrugLookup | Non
         devices.extend(found.devices)
         drugs.extend(found.drugs)
     scores = _scores(signals)
-    if not hints and all(scores[d] < ROUTE_AT for d in DOMAINS):
+    # nothing routes, but the only words that lean anywhere are billing's ('what does a standard paeds consult
+    # pay?'): the Schedule is asked; 'paeds' is the asker's shorthand, not a drug
+    only_billing = (
+        not hints
+        and all(scores[d] < ROUTE_AT for d in DOMAINS)
+        and {s.domain for s in signals if s.claims} == {"billing"}
+    )
+    if not hints and not only_billing and all(scores[d] < ROUTE_AT for d in DOMAINS):
         # nothing routes: a name English does not use reads as a drug ('is Contrave covered?'); never
         # beside a code, a device or billing words, where it is 'WSIB' or 'ODSP'
         for name in unlisted_names(question):
@@ -131,7 +138,7 @@ def classify(question: str, hints: Hints | None = None, lookup: DrugLookup | Non
     if hinted:
         routed = set(hinted) | {d for d in DOMAINS if scores[d] >= STRONG}
     else:
-        routed = {d for d in DOMAINS if scores[d] >= ROUTE_AT}
+        routed = {d for d in DOMAINS if scores[d] >= ROUTE_AT} | ({"billing"} if only_billing else set())
     return Intent(
         domains=tuple(d for d in DOMAINS if d in routed),
         scores=scores,
