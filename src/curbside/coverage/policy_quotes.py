@@ -5,8 +5,10 @@ consultation without a written request?" are answered by one sentence of a manua
 rules. A source says what its questions can ask (``Vocabulary``: a time, a yes or no, a place, a count,
 a percentage …) and what a sentence answering each says. A sentence qualifies when it says the kind of
 thing asked and shares the question's rarer words (weighted by how few sentences use them, and by the
-sentence's length as BM25 does, so a long list that names everything does not win). A bullet is quoted
-with the words that introduce its list.
+sentence's length as BM25 does, so a long list that names everything does not win); the words of the
+heading a sentence sits under count at half weight ("Authorizer Status" for "who authorizes?"). A bullet
+is quoted with the words that introduce its list, or with the sub-heading it follows ("Section 2 –
+Devices and Eligibility • … completed by the prescriber").
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ __all__ = ["PolicyIndex", "PolicyQuote", "PolicyText", "Vocabulary"]
 
 MAX_QUOTES = 2
 MIN_EVIDENCE = 4.0  # length-weighted idf of the shared words: about two words that few sentences use
+HEADING_WEIGHT = 0.5  # a heading's word says what its sentences are about, less sharply than their own words
 _SENTENCE = re.compile(r"(?<=[.;])\s+(?=[A-Z(])")
+# a labelled sub-heading a list runs into: "… (e.g. social assistance) Section 2 – Devices and Eligibility"
+_SUBHEAD = re.compile(r"\s((?:Section|Part|Step|Schedule) \d+[A-Z]? [–-] [^•]+?)\s*$")
 _COMMON = frozenset(
     """a an and any are as at be been but by can could do does for from has have how i if in is it its may my
     of on or our s should so that the their them they this to was we what when where which who will with would
@@ -37,6 +42,7 @@ class PolicyText:
     ref: str  # '1000.13', a rule's heading …
     page: str
     text: str
+    heading: str = ""  # the title of the section the text sits in ('Authorizer Status')
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,9 +75,17 @@ class Vocabulary:
         return {_stem(w) for w in words if w not in _COMMON and w not in self.stop}
 
 
+_SUFFIXES = ("ations", "ation", "atures", "ature", "ers", "er", "ing", "ed", "es", "s", "e")
+
+
 def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+    """'authorize', 'authorizer', 'authorization' -> 'authoriz'; 'process', 'processed' -> 'process';
+    'signature' -> 'sign'."""
+    word = word.removesuffix("'s")
+    for suffix in _SUFFIXES:
+        if len(word) >= max(len(suffix) + 4, 4 if suffix == "s" else 0) and word.endswith(suffix):
+            if suffix == "s" and word.endswith(("ss", "us", "is")):  # 'process', 'status', 'diagnosis'
+                continue
             return word[: -len(suffix)]
     return word
 
@@ -81,6 +95,7 @@ class _Unit:
     block: PolicyText
     text: str
     stems: frozenset[str]
+    heading: frozenset[str]  # the heading's stems the sentence does not use itself
 
 
 class PolicyIndex:
@@ -88,14 +103,22 @@ class PolicyIndex:
 
     def __init__(self, blocks: Iterable[PolicyText], vocabulary: Vocabulary) -> None:
         self.vocabulary = vocabulary
-        self.units = [_Unit(b, text, frozenset(vocabulary.stems(text))) for b in blocks for text in sentences(b.text)]
+        self.units = []
+        for b in blocks:
+            heading = vocabulary.stems(b.heading)
+            for text in sentences(b.text):
+                stems = frozenset(vocabulary.stems(text))
+                self.units.append(_Unit(b, text, stems, frozenset(heading - stems)))
         df = Counter(stem for unit in self.units for stem in unit.stems)
         self.mean_words = sum(len(u.stems) for u in self.units) / max(len(self.units), 1)
         total = max(len(self.units), 1)
         self.idf = {stem: math.log(total / count) for stem, count in df.items()}
 
-    def quotes(self, question: str | None) -> list[PolicyQuote]:
-        """Up to two sentences that answer what ``question`` asks, best first; none when the evidence is thin."""
+    def quotes(self, question: str | None, subject: str = "") -> list[PolicyQuote]:
+        """Up to two sentences that answer what ``question`` asks, best first; none when the evidence is thin.
+
+        ``subject`` is what the question is about ('walker'): a sentence must share a word beyond it, or
+        "does ADP cover a walker?" would be answered by any sentence that names walkers."""
         vocabulary = self.vocabulary
         if not question or (vocabulary.amount is not None and vocabulary.amount.search(question)):
             return []
@@ -104,16 +127,44 @@ class PolicyIndex:
         if asked is None or not wanted:
             return []
         says = vocabulary.says[asked]
-        scored: list[PolicyQuote] = []
-        for unit in self.units:
+        about = vocabulary.stems(subject)
+        scored: list[tuple[float, int]] = []  # evidence, unit number
+        for n, unit in enumerate(self.units):
             shared = sum(self.idf.get(stem, 0.0) for stem in wanted & unit.stems)
+            shared += HEADING_WEIGHT * sum(self.idf.get(stem, 0.0) for stem in wanted & unit.heading)
             evidence = shared / (0.5 + 0.5 * len(unit.stems) / self.mean_words)
-            if evidence < MIN_EVIDENCE or not says.search(unit.text):
-                continue
-            b = unit.block
-            scored.append(PolicyQuote(b.source, b.ref, b.page, unit.text, evidence + 2.0))
-        scored.sort(key=lambda q: q.score, reverse=True)
-        return scored[:MAX_QUOTES]
+            if evidence >= MIN_EVIDENCE and (wanted & unit.stems) - about and says.search(unit.text):
+                scored.append((evidence, n))
+        scored.sort(reverse=True)
+        return self._with_companion(scored)[:MAX_QUOTES]
+
+    def known(self, word: str) -> bool:
+        """Whether every stem of ``word`` (its own, not the words it is spelled out as) is used by some sentence."""
+        stems = {_stem(w) for w in re.findall(r"[a-z][a-z']+", word.lower())}
+        return all(stem in self.idf for stem in stems)
+
+    def _with_companion(self, scored: list[tuple[float, int]]) -> list[PolicyQuote]:
+        """The quotes, best first; the best is joined by another qualifying sentence of its own paragraph, in
+        the paragraph's order ("Occupational Therapists and Physiotherapists … must be registered as
+        Authorizers …" and "Registered Authorizers for wheelchairs must also be …")."""
+        if not scored:
+            return []
+        best_evidence, best = scored[0]
+        numbers = [best]
+        companion = next(
+            (n for _, n in scored[1:] if self.units[n].block is self.units[best].block),
+            None,
+        )
+        if companion is not None and "•" not in self.units[best].text + self.units[companion].text:
+            numbers = sorted((best, companion))
+            scored = [s for s in scored if s[1] != companion]
+        b = self.units[best].block
+        text = " ".join(self.units[n].text for n in numbers)
+        out = [PolicyQuote(b.source, b.ref, b.page, text, best_evidence + 2.0)]
+        for evidence, n in scored[1:]:
+            other = self.units[n].block
+            out.append(PolicyQuote(other.source, other.ref, other.page, self.units[n].text, evidence + 2.0))
+        return out
 
 
 def sentences(text: str) -> list[str]:
@@ -125,5 +176,13 @@ def sentences(text: str) -> list[str]:
             continue
         lead, *bullets = sentence.split("•")
         lead = lead.strip()
-        out.extend(f"{lead} • {b.strip().rstrip(';,')}" if lead else b.strip() for b in bullets if b.strip())
+        for bullet in bullets:
+            subhead = _SUBHEAD.search(bullet)
+            if subhead is not None:  # the bullets after it belong to the sub-heading, not to the first lead-in
+                bullet = bullet[: subhead.start()]
+            item = bullet.strip().rstrip(";,")
+            if item:
+                out.append(f"{lead} • {item}" if lead else item)
+            if subhead is not None:
+                lead = subhead.group(1).strip()
     return [s for s in out if len(s) >= 20]

@@ -1,15 +1,18 @@
 """Policy questions answered by the manual's own sentence, on the two real July 2023 manuals.
 
-Sentences read in the manuals: ADP Manual §1000.13 p. 122, §220.03 p. 29, §300.01 p. 33; Mobility
-Devices manual §600 p. 34, §515 p. 28.
+Sentences read in the manuals: ADP Manual §1000.13 p. 122, §220.03 p. 29, §300.01 p. 33, §805.01 p. 97,
+§810.02 p. 99; Mobility Devices manual §600 p. 34, §515 p. 28, §605.01 p. 35, §705 p. 38, §900 p. 44.
 """
 
 from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from curbside.coverage.adp.service import AdpService
 from curbside.coverage.adp.tool import AdpGetArgs, AdpGetResult
+from curbside.coverage.policy_quotes import _stem, sentences
 
 
 def ask(adp: AdpService, q: str) -> AdpGetResult:
@@ -18,10 +21,12 @@ def ask(adp: AdpService, q: str) -> AdpGetResult:
 
 def test_a_time_question_gets_the_sentence_with_the_time(adp: AdpService) -> None:
     r = ask(adp, "how long does an ADP appeal review take?")
+    # the paragraph's next sentence, which also matches, is quoted with it
     assert r.summary.startswith(
         "The manual: “The Program will use reasonable efforts to complete all reviews within 30 business days from "
-        "the date the Program receives the appeal.” (ADP Manual §1000.13, p. 122)"
+        "the date the Program receives the appeal. Thirty (30) business days allows the Program time"
     )
+    assert "” (ADP Manual §1000.13, p. 122)" in r.summary
     assert "No ADP device category" not in r.summary  # a policy question needs no device
     assert any(c.excerpt and c.excerpt.startswith("§1000.13") for c in r.citations)
 
@@ -58,3 +63,77 @@ def test_amount_questions_keep_the_funding_answer(adp: AdpService) -> None:
 def test_no_quote_for_a_category_whose_manual_is_not_loaded(adp: AdpService) -> None:
     r = ask(adp, "is an insulin pump for a child covered by ADP?")
     assert "The manual:" not in r.summary and "is not loaded" in r.summary
+
+
+def test_a_process_question_gets_the_sentence_in_its_own_words(adp: AdpService) -> None:
+    # ADP Manual §810.02, p. 99; 'white-out' and 'mistake' are spelled out as the manual's words
+    r = ask(adp, "we fixed a mistake on the ADP form with white-out, will they still process it?")
+    assert "correction fluid or tape has been used, will not be processed.” (ADP Manual §810.02, p. 99)" in r.summary
+    assert "repairs" not in r.summary  # 'fixed a mistake' is no repair
+    assert "75%" not in r.summary  # the share answers another question
+
+
+def test_a_bullet_is_quoted_under_its_sub_heading(adp: AdpService) -> None:
+    # ADP Manual §805.01, p. 97: "Section 2 – Devices and Eligibility" heads the bullets after it
+    r = ask(adp, "which part of the ADP application does the doctor (prescriber) fill in?")
+    assert (
+        "“Section 2 – Devices and Eligibility • Fields that relate to the Applicant’s primary and secondary "
+        "diagnoses, completed by the prescriber.” (ADP Manual §805.01, p. 97)"
+    ) in r.summary
+    assert "No ADP device category" not in r.summary
+
+
+def test_a_who_question_gets_the_sentence_naming_who(adp: AdpService) -> None:
+    # Mobility Devices manual §900, p. 44 (Authorizer Status)
+    r = ask(adp, "can I as the family doctor authorize an ADP walker or wheelchair, or who has to do it?")
+    assert r.summary.startswith("The manual: “Occupational Therapists and Physiotherapists who hold a valid")
+    assert "(Mobility Devices manual §900, p. 44)" in r.summary and "75%" not in r.summary
+
+
+def test_a_discount_question_gets_the_note_on_discounts(adp: AdpService) -> None:
+    # Mobility Devices manual §705, p. 38 (the NOTE)
+    r = ask(adp, "the vendor gave my patient a discount on her walker - does the 75/25 split still apply?")
+    assert "both the Client portion (25%) and the ADP portion (75%) must be adjusted accordingly" in r.summary
+
+
+def test_a_replacement_question_gets_the_body_size_rule_not_the_share(adp: AdpService) -> None:
+    # Mobility Devices manual §605.01, p. 35: 'outgrew' is spelled out as a change in body size
+    r = ask(
+        adp, "kid outgrew his ADP wheelchair after 2 years, before the 5 years are up - will ADP pay for a new one?"
+    )
+    assert "the Program will consider full contribution towards the cost of a replacement Device" in r.summary
+    assert "ADP pays 75%" not in r.summary and r.confidence <= 0.8
+
+
+def test_a_device_question_is_not_answered_by_a_sentence_sharing_only_the_device(adp: AdpService) -> None:
+    r = ask(adp, "does ADP cover a walker?")
+    assert "The manual:" not in r.summary and "ADP pays 75%" in r.summary
+
+
+def test_words_the_manuals_never_use_are_said_and_the_answer_is_not_confident(adp: AdpService) -> None:
+    r = ask(adp, "my patient moved from Quebec, can she apply to ADP for a walker?")
+    assert "The loaded ADP manuals have no sentence found to answer this" in r.summary and "'quebec'" in r.summary
+    assert r.confidence <= 0.6 and "75%" not in r.summary
+
+
+def test_sentences_put_each_bullet_under_the_sub_heading_it_follows() -> None:
+    # ADP Manual §805.01, p. 97 (shortened)
+    text = (
+        "Most ADP Application Forms have the following structure: Section 1 – Applicant’s Biographical Information "
+        "• Captures mandatory Client information (e.g. name, address, health card number) Section 2 – Devices and "
+        "Eligibility • Fields that relate to the Applicant’s primary and secondary diagnoses, completed by the prescriber"
+    )
+    assert sentences(text) == [
+        "Most ADP Application Forms have the following structure: Section 1 – Applicant’s Biographical Information "
+        "• Captures mandatory Client information (e.g. name, address, health card number)",
+        "Section 2 – Devices and Eligibility • Fields that relate to the Applicant’s primary and secondary diagnoses, "
+        "completed by the prescriber",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("words", "stem"),
+    [(("authorize", "authorizer", "authorizers", "authorization"), "authoriz"), (("process", "processed"), "process")],
+)
+def test_a_word_and_its_derivatives_share_a_stem(words: tuple[str, ...], stem: str) -> None:
+    assert {_stem(w) for w in words} == {stem}

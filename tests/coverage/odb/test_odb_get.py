@@ -171,6 +171,22 @@ def test_rybelsus_lu_code(odb_app: Curbside) -> None:
     assert [(x.reason_for_use_code, x.authorization_period) for x in r.lu_criteria] == [("662", "Indefinite")]
 
 
+def test_the_summary_says_for_whom_a_limited_use_code_is(odb_app: Curbside) -> None:
+    # formulary line 2845: lccNote reasonForUseId="662" of Rybelsus 3mg (DIN 02497581)
+    r = ask(odb_app, q="Rybelsus 3 mg - LU code and for whom?")
+    assert (
+        "LU 662: For the treatment of adult patients with type 2 diabetes when adequate glycemic control is not "
+        "achieved on the maximum tolerated dose of metformin or where metformin is contraindicated or inappropriate."
+    ) in r.summary
+
+
+def test_a_strength_in_micrograms_finds_the_milligram_listing(odb_app: Curbside) -> None:
+    # formulary line 2904: <strength>0.137mg</strength> … <drug id="02233852" notABenefit="Y" …><name>Synthroid</name>
+    r = ask(odb_app, q="is Synthroid 137 mcg covered on ODB?")
+    assert r.coverage is not None and r.coverage.din == "02233852" and r.coverage.covered is False
+    assert "DIN 02233852) is not a benefit" in r.summary
+
+
 def test_volibris_eap_only_with_covered_alternatives(odb_app: Curbside) -> None:
     r = ask(odb_app, drug="Volibris", strength="5 mg")
     _ok_answer(r)

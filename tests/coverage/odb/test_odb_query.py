@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from curbside.coverage.odb.query import NameIndex, norm_strength, plan
+from curbside.coverage.odb.query import NameIndex, norm_strength, plan, same_strength
 from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
 
 
@@ -134,3 +134,20 @@ def test_name_resolution(text: str, kind: str, hit: set[object]) -> None:
     assert found.kind == kind
     assert (found.dins if kind == "brand" else found.generic_keys) == hit
     assert found.fuzzy == (text == "is ozempik covered")
+
+
+@pytest.mark.parametrize(
+    ("listed", "asked", "same"),
+    [
+        ("0.137mg", "137 mcg", True),  # Synthroid 0.137mg Tab (DIN 02233852), prescribed as 137 mcg
+        ("0.137mg", "0.137 mg", True),
+        ("0.125mg", "137 mcg", False),
+        ("18mcg", "0.018mg", True),  # Spiriva 18mcg inhalation capsule
+        ("1g", "1000 mg", True),
+        ("0.68mg/mL", "680 mcg/ml", True),  # the unit per volume is kept: only the mass converts
+        ("0.68mg/mL", "0.68 mg", False),
+        ("100000U/g", "100000 u/g", True),  # not a mass: compared as written
+    ],
+)
+def test_a_strength_matches_in_any_unit_of_mass(listed: str, asked: str, same: bool) -> None:
+    assert same_strength(listed, norm_strength(asked)) is same

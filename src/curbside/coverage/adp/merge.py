@@ -14,6 +14,7 @@ import re
 from curbside.coverage.adp.data import Rule, cep_policy
 from curbside.coverage.adp.fallback import answer_from_passages
 from curbside.coverage.adp.parse import normalize
+from curbside.coverage.adp.policy_quotes import VOCABULARY
 from curbside.coverage.adp.query import AdpRequest
 from curbside.coverage.adp.search_path import SearchFindings, paragraph_text
 from curbside.coverage.adp.sql_path import ChunkRef, SqlFindings
@@ -41,6 +42,13 @@ __all__ = ["merge"]
 MAX_CITATIONS = 6
 CONTEXT_PASSAGES = 3
 UNLOADED_CATEGORY_CONFIDENCE = 0.5  # below the spec's "medium" band: a general rule, not the category's own
+RUNNER_UP = 0.9  # a second policy sentence scoring this share of the best one's is quoted beside it
+# a sentence chosen because it shares the question's words: high, not the "very high" of a checked rule;
+# below the follow-up line when few of its words are shared (the wrong sentences seen scored 6.6-8.1)
+QUOTED_CONFIDENCE = 0.8
+WEAK_QUOTE_CONFIDENCE = 0.65
+STRONG_QUOTE = 10.0  # PolicyQuote.score: rare shared words, weighted by the sentence's length
+UNANSWERED_CONFIDENCE = 0.5  # the question asks what no sentence of the manuals was found to say
 PROGRAMS = {
     "OW": "Ontario Works (OW)",
     "ODSP": "Ontario Disability Support Program (ODSP)",
@@ -90,6 +98,8 @@ class _Answer:
         self.sources: list[SourceRef] = []  # cited statements that are not rules (§205.01, the CEP pool)
         self.through_pool: Rule | None = None  # power tilt/recline: applied for through the Central Equipment Pool
         self.policy: list[PolicyQuote] = []  # the manual's sentences a policy question asks for, quoted first
+        self.unanswered: str | None = None  # what a policy question asks that no sentence was found to say
+        self.say_share = True  # the funding split is part of the answer (not when the question asks something else)
         topics = request.topics
         # 'is my patient CEP eligible?' asks about the income thresholds, not the device's criteria
         self.eligibility_asked = "eligibility" in topics and not ("cep" in topics and sql.category is None)
@@ -211,17 +221,6 @@ class _Answer:
             self.not_listed = self.source(manual, section, page, quote)
             self.sources.insert(0, self.not_listed)
         asked_exclusion = any(t in _ASKED_EXCLUSIONS for t in request.topics) or "exclusions" in request.topics
-        if (
-            result.funding is not None
-            and not result.funding.social_assistance_applied
-            and request.social_assistance is None
-            and "funding" in request.topics
-            and not asked_exclusion
-        ):
-            follow_ups.append(
-                "Does the patient receive Ontario Works, ODSP or ACSD? Then ADP pays 100% (ADP Manual §310.00)."
-            )
-
         answered = (
             any(e.asked for e in result.exclusion_rules)
             or (result.eligibility is not None and result.eligibility.basic_mobility is False)
@@ -231,7 +230,24 @@ class _Answer:
         )
         if answered:
             self.policy = []  # the structured rule asked about is the answer, with its own words
-        for said in self.policy[:1]:
+        elif not (problem or self.policy or unloaded or sql.not_listed is not None):
+            self.unanswered = sql.unanswered
+        self.choose_share()
+        if (
+            self.say_share
+            and result.funding is not None
+            and not result.funding.social_assistance_applied
+            and request.social_assistance is None
+            and "funding" in request.topics
+            and not asked_exclusion
+        ):
+            follow_ups.append(
+                "Does the patient receive Ontario Works, ODSP or ACSD? Then ADP pays 100% (ADP Manual §310.00)."
+            )
+
+        # a second sentence that matches the question about as well is part of the answer too
+        self.policy = [q for q in self.policy if q.score >= RUNNER_UP * self.policy[0].score]
+        for said in self.policy:
             self.sources.append(self.source(said.source, said.ref, int(said.page), said.text))
         result.needs_more_info = bool(problem) or bool(result.device and len(result.device.candidates) > 1)
         result.follow_up = follow_ups[0] if follow_ups else None
@@ -239,6 +255,19 @@ class _Answer:
         result.summary = self.summary(problem)
         result.context = self.context()
         return result
+
+    def choose_share(self) -> None:
+        """Whether the funding split is said: a quoted policy sentence answers its question alone unless the
+        question asks the amount; a question no sentence answers gets the split only when it asks about
+        funding. A split not said is not cited either."""
+        request = self.request
+        amount = bool(request.question and VOCABULARY.amount and VOCABULARY.amount.search(request.question))
+        if self.policy:
+            self.say_share = amount or "social_assistance" in request.topics
+        elif self.unanswered:
+            self.say_share = amount or bool(request.topics & {"funding", "social_assistance"})
+        if not self.say_share:
+            self.cited = [r for r in self.cited if r.kind not in ("funding", "social_assistance")]
 
     def device_match(self) -> DeviceMatch | None:
         sql = self.sql
@@ -461,7 +490,7 @@ class _Answer:
         if corroborating:
             result.provenance = ["sql", "vector"]
         # the unofficial CEP thresholds alone are no manual evidence: only a device, a rule or §205.01 counts
-        answered = not result.needs_more_info and (result.covered is not None or bool(self.cited))
+        answered = not result.needs_more_info and (result.covered is not None or bool(self.cited) or bool(self.policy))
         result.confidence = confidence(
             ConfidenceInputs(
                 sql_hit=answered,
@@ -470,6 +499,11 @@ class _Answer:
                 conflicts=len(result.conflicts),
             )
         )
+        if self.unanswered:
+            result.confidence = min(result.confidence, UNANSWERED_CONFIDENCE)
+        elif self.policy and not self.say_share:  # the quote is the answer, not a checked rule beside it
+            strong = self.policy[0].score >= STRONG_QUOTE
+            result.confidence = min(result.confidence, QUOTED_CONFIDENCE if strong else WEAK_QUOTE_CONFIDENCE)
         device = result.device
         if device is not None and device.category and not device.policy_manual_loaded:
             # the share comes from the general rules; the category's own manual sets its funding model
@@ -511,10 +545,14 @@ class _Answer:
         if problem:
             parts.append(problem)
         asked_exclusions = [e for e in result.exclusion_rules if e.asked]
-        for said in self.policy[:1]:
-            parts.append(
-                f"The manual: “{said.text.rstrip('.')}.” ({self._short(said.source)} §{said.ref}, p. {said.page})"
+        if self.unanswered:
+            parts.append(f"The loaded ADP manuals have no sentence found to answer this: {self.unanswered}.")
+        if self.policy:
+            quoted = "; ".join(
+                f"“{said.text.rstrip('.')}.” ({self._short(said.source)} §{said.ref}, p. {said.page})"
+                for said in self.policy
             )
+            parts.append(f"The manual: {quoted}")
         if self.not_listed is not None:
             src = self.not_listed
             parts.append(
@@ -540,7 +578,7 @@ class _Answer:
         cep_first = cep_asked and "funding" not in request.topics
         if cep_first:
             parts.append(self._cep_sentence(result.cep))  # type: ignore[arg-type]
-        elif result.funding is not None:
+        elif result.funding is not None and self.say_share:
             parts.append(self._funding_sentence())
         if eligibility is not None and self.eligibility_asked and eligibility.criteria and not cep_first:
             specific = [c for c in eligibility.criteria if "all" not in c.applies_to] or eligibility.criteria

@@ -10,16 +10,19 @@ from collections.abc import Iterable
 from curbside.coverage.adp.store import ParagraphRow
 from curbside.coverage.policy_quotes import PolicyIndex, PolicyText, Vocabulary
 
-__all__ = ["VOCABULARY", "policy_index"]
+__all__ = ["FUNDING_WORDS", "VOCABULARY", "policy_index", "unanswered"]
 
 VOCABULARY = Vocabulary(
     asks={  # most specific first
         "time": re.compile(r"\b(how (long|soon|often)|when|period|valid|good for|stale|expire\w*|within|take)\b", re.I),
         "where": re.compile(r"\b(where|who (do|does|should|handles)|which office|send|submit\w*)\b", re.I),
         "count": re.compile(r"\b(how many|both|plus|as well as|more than one)\b", re.I),
+        "who": re.compile(r"\b(who|which (part|section|professional|clinician|profession)s?)\b", re.I),
+        "how": re.compile(r"\b(how (do|does|can|should|would|to)|what (happens|if)|what do (i|we) do)\b", re.I),
+        # a yes or no: any question with its verb first ('can the vendor charge more …?')
         "allowed": re.compile(
-            r"\b(can|could|may|will|would|does|do|is|are)\b[^?]*\b(adp|program|they|we|i|patient|client)\b|"
-            r"\b(eligible|allowed|funded|covered|instead|also)\b",
+            r"\b(can|could|may|will|would|does|do|did|is|are|should|must|has|have)\b|"
+            r"\b(eligible|allowed|funded|covered|instead|also|still|apply|applies)\b",
             re.I,
         ),
     },
@@ -28,8 +31,16 @@ VOCABULARY = Vocabulary(
             r"\b(\d+|one|two|three|four|five|six|twelve|thirty)\s(\(\d+\)\s)?(business\s)?(days|months|years)\b", re.I
         ),
         "allowed": re.compile(
-            r"\b(not (eligible|entitled|funded|provided|considered)|does not|will not|may not|must not|are not|"
-            r"is not|only|eligible|entitled)\b",
+            r"\b(not (eligible|entitled|funded|provided|considered|processed)|does not|will not|may not|must not|"
+            r"are not|is not|only|eligible|entitled|must be|will consider)\b",
+            re.I,
+        ),
+        # how it is done, or what follows: a sentence that says what must, will or may happen
+        "how": re.compile(r"\b(must|will|may|should|shall|required|is to be|are to be)\b", re.I),
+        # who does it: a profession, or who completes, signs or registers (not a mere mention of a role)
+        "who": re.compile(
+            r"\b((occupational )?therapists?|physiotherapists?|nurse practitioners?|audiologists?|"
+            r"(completed|signed|authori[sz]ed|prescribed) by|registered (as )?(an? )?authori[sz]ers?|section \d+ [–-])\b",
             re.I,
         ),
         "where": re.compile(r"\b((sent|submitted|forwarded|directed|returned) to|central equipment pool|CEP)\b", re.I),
@@ -48,6 +59,31 @@ VOCABULARY = Vocabulary(
         "cep": "central equipment pool",
         "get": "obtain",
         "good": "stale valid",
+        # who and which form
+        "doctor": "prescriber",
+        "gp": "prescriber",
+        "physician": "prescriber",
+        "fill": "complete",
+        "part": "section",
+        "ot": "occupational therapist",
+        "pt": "physiotherapist",
+        "physio": "physiotherapist",
+        # what happened, in the manuals' words
+        "white": "correction fluid",
+        "whiteout": "correction fluid",
+        "mistake": "correction incorrectly",
+        "outgrew": "body size change",
+        "outgrown": "body size change",
+        "outgrow": "body size change",
+        "grew": "body size change",
+        "kid": "child",
+        "walker": "ambulation aid",
+        "crutches": "ambulation aid",
+        "cane": "ambulation aid",
+        "new": "replacement",
+        "discount": "rebate less",
+        "cheaper": "less",
+        "push": "propel",
     },
     stop=frozenset("patient patients client clients adp program device devices assistive ontario".split()),
 )
@@ -55,4 +91,36 @@ VOCABULARY = Vocabulary(
 
 def policy_index(paragraphs: Iterable[ParagraphRow]) -> PolicyIndex:
     """Every sentence of the loaded manuals: ``source`` is the manual, ``ref`` the paragraph id."""
-    return PolicyIndex((PolicyText(p.manual, p.paragraph_id, str(p.page), p.text) for p in paragraphs), VOCABULARY)
+    return PolicyIndex(
+        (PolicyText(p.manual, p.paragraph_id, str(p.page), p.text, p.section_title) for p in paragraphs), VOCABULARY
+    )
+
+
+# what the funding rules answer: a sentence sharing only these with a question ('does ADP cover a walker?')
+# does not answer it better than the rules do
+FUNDING_WORDS = "pay pays paid cover covers covered fund funds funded funding cost costs"
+
+# kinds of question a funding share never answers: who does it, when, where it goes, how many
+_PROCESS_KINDS = {
+    "time": "it asks when or how long",
+    "where": "it asks where to send it",
+    "count": "it asks how many",
+    "who": "it asks who does it",
+    "how": "it asks how it is done",
+}
+_WORD = re.compile(r"[a-z][a-z-]+")
+
+
+def unanswered(index: PolicyIndex, question: str | None) -> str | None:
+    """What a question asks that no funding share answers, said for the reply, when no manual sentence
+    matched it: a process ('who does it') or words the manuals never use ('outgrew'); None for a
+    question about an amount or in the manuals' own words ('does ADP cover a walker?')."""
+    if not question or VOCABULARY.amount.search(question):  # type: ignore[union-attr]
+        return None
+    kind = next((k for k, pattern in VOCABULARY.asks.items() if pattern.search(question)), None)
+    if kind in _PROCESS_KINDS:
+        return _PROCESS_KINDS[kind]
+    # contractions ("can't", "patient's") are not words a manual would lack
+    words = [w for w in _WORD.findall(question.lower().replace("’", "'")) if "'" not in w]
+    unknown = [w for w in dict.fromkeys(words) if VOCABULARY.stems(w) and not index.known(w)]
+    return "the manuals never use the words " + ", ".join(f"'{w}'" for w in unknown) if unknown else None

@@ -21,7 +21,12 @@ __all__ = ["AdpRequest", "Decision", "Resolution", "TermIndex", "norm", "plan", 
 
 _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("batteries", re.compile(r"\bbatter(?:y|ies)\b", re.I)),
-    ("repairs", re.compile(r"\b(?:repair\w*|fix\w*|broken|breaks?)\b", re.I)),
+    # 'fix' is a repair when what is fixed is a device ('fix his wheelchair'), not 'fixed a mistake on the form'
+    ("repairs", re.compile(
+        r"\b(?:repair\w*|broken|breaks?|fix(?:es|ed|ing)?(?: up)? (?:it|(?:the|his|her|their|my|a|an) (?:\w+ )?"
+        r"(?:walker|wheelchair|chair|scooter|device|aid|frame|seat\w*|cushion|motor|wheels?|tires?|brakes?)))\b",
+        re.I,
+    )),
     ("maintenance", re.compile(r"\b(?:maintenance|maintain\w*|servic(?:e|ing))\b", re.I)),
     ("loss_theft", re.compile(r"\b(?:lost|loses?|stolen|theft)\b", re.I)),
     ("misuse", re.compile(r"\b(?:misuse\w*|neglig\w*|damaged)\b", re.I)),

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from curbside.coverage.adp.data import Rule
 from curbside.coverage.adp.passages import paragraph_ids
-from curbside.coverage.adp.policy_quotes import policy_index
+from curbside.coverage.adp.policy_quotes import FUNDING_WORDS, policy_index, unanswered
 from curbside.coverage.adp.query import AdpRequest, Decision, TermIndex, resolve
 from curbside.coverage.adp.store import AdpReader, DeviceRow, ManualEdition
 from curbside.coverage.edition_cache import EditionCache
@@ -36,6 +36,7 @@ class SqlFindings:
     social_rules: list[Rule] = field(default_factory=list)  # every social assistance rule, for by-category figures
     chunks: dict[tuple[str, str], ChunkRef] = field(default_factory=dict)  # (manual, paragraph id) -> passage
     policy: list[PolicyQuote] = field(default_factory=list)  # the manual's sentences a policy question asks for
+    unanswered: str | None = None  # what the question asks that no sentence matched and no share answers
 
     @property
     def category(self) -> str | None:
@@ -110,7 +111,9 @@ def run_sql_path(reader: AdpReader, cache: ManualsCache, request: AdpRequest, ca
 
         decision = resolve(terms, request, device_category)
         out = SqlFindings(editions, decision, categories=reader.categories(), chunks=chunks)
-        out.policy = policy.quotes(request.question)
+        out.policy = policy.quotes(request.question, f"{decision.resolution.matched} {FUNDING_WORDS}")
+        if not out.policy:
+            out.unanswered = unanswered(policy, request.question)
         if decision.problem is None:
             r = decision.resolution
             if r.kind == "device" and r.device_key:

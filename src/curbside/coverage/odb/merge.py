@@ -37,6 +37,8 @@ from curbside.types import Citation, Passage
 __all__ = ["merge"]
 
 MAX_CITATIONS = 3
+MAX_LU_SAID = 3  # Reason for Use codes whose criterion the summary states
+LU_CHARS = 320  # of a criterion's first paragraph in the summary (the full text is in lu_criteria)
 
 
 def _describe(row: DrugRow) -> str:
@@ -378,6 +380,14 @@ def _citations(supporting: list[Passage], sql: SqlFindings, primary: DrugRow, la
     return [Citation.from_passage(i, p, _excerpt(p, primary)) for i, p in enumerate(passages, start=1)]
 
 
+def _first_paragraph(text: str) -> str:
+    """A criterion's first paragraph, cut at a word past LU_CHARS characters."""
+    first = " ".join(text.strip().split("\n\n", 1)[0].split())
+    if len(first) > LU_CHARS:
+        first = first[:LU_CHARS].rsplit(" ", 1)[0] + " …"
+    return first if first.endswith((".", "…", ":")) else first + "."
+
+
 def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str) -> str:
     what = f"{row.name} ({' '.join(filter(None, (row.generic_name, _describe(row))))}, DIN {row.din})"
     verdict = {
@@ -396,6 +406,9 @@ def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str) -> str:
             "It is covered only when the Limited Use criteria are met and the Reason for Use code "
             f"({', '.join(codes) or 'see the criteria'}) is on the prescription."
         )
+        for criterion in [c for c in result.lu_criteria if c.reason_for_use_code][:MAX_LU_SAID]:
+            # the criterion's first paragraph says for whom ('established on Prolia … prior to November 29, 2024')
+            parts.append(f"LU {criterion.reason_for_use_code}: {_first_paragraph(criterion.text)}")
         periods = list(dict.fromkeys(c.authorization_period for c in result.lu_criteria if c.authorization_period))
         if periods:
             parts.append(f"LU authorization period: {', '.join(periods)}.")

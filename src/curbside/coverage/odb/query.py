@@ -19,7 +19,7 @@ from typing import Literal
 from curbside.coverage.odb.tool import Check, OdbGetArgs
 from curbside.coverage.odb.words import CLASS_ALIASES, CLASS_NAMES, CLASS_STEMS, FORMS, KEYWORDS, SALTS, STOP
 
-__all__ = ["NameIndex", "Request", "Resolution", "norm", "norm_strength", "plan"]
+__all__ = ["NameIndex", "Request", "Resolution", "norm", "norm_strength", "plan", "same_strength"]
 
 _DIN_IN_TEXT = re.compile(r"\b(?:DIN[\s:#-]*)?(\d{8})\b|\bDIN[\s:#-]*(\d{5,7})\b", re.IGNORECASE)
 _STRENGTH = re.compile(
@@ -50,6 +50,22 @@ def norm_strength(text: str) -> str:
     value = re.sub(r"(?<![\d.])\.(\d)", r"0.\1", value)
     return re.sub(r"(\d)\.0+(?!\d)|(\.\d*?[1-9])0+(?!\d)", lambda m: m.group(1) or m.group(2), value)  # '1.0mg' = '1mg'
 
+
+_MASS = re.compile(r"^(\d+(?:\.\d+)?)(mcg|mg|g)(?![a-z])(.*)$")
+_IN_MG = {"mcg": 0.001, "mg": 1.0, "g": 1000.0}
+
+
+def _strength_key(normalised: str) -> tuple[float, str] | str:
+    """'137mcg' and '0.137mg' -> (0.137, ''); '50mcg/dose' -> (0.05, '/dose'); other strengths as written."""
+    match = _MASS.match(normalised)
+    if match is None:
+        return normalised
+    return round(float(match.group(1)) * _IN_MG[match.group(2)], 9), match.group(3)
+
+
+def same_strength(listed: str | None, asked: str) -> bool:
+    """Whether the formulary's strength is the one asked, in any unit of mass ('0.137mg' is '137 mcg')."""
+    return _strength_key(norm_strength(listed or "")) == _strength_key(asked)
 
 
 @dataclass(frozen=True, slots=True)

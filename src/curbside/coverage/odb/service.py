@@ -9,6 +9,8 @@ index, the formulary's request plan and the merge.
 
 from __future__ import annotations
 
+import asyncio
+
 from curbside.coverage.odb.merge import merge
 from curbside.coverage.odb.passages import NAMESPACE
 from curbside.coverage.odb.query import plan
@@ -16,6 +18,8 @@ from curbside.coverage.odb.search_path import run_search_path
 from curbside.coverage.odb.sql_path import NameIndexCache, run_sql_path
 from curbside.coverage.odb.store import NOT_LOADED, OdbReader
 from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
+from curbside.coverage.odb.unlisted import is_warm
+from curbside.coverage.odb.unlisted import warm_up as warm_unlisted
 from curbside.coverage.paths import PassageSearch, PathTimeouts
 from curbside.coverage.source_service import SourceParts, SourceService
 
@@ -38,9 +42,12 @@ class OdbService(SourceService[OdbReader]):
 
     def build_indexes(self) -> None:
         self.names.get(self.reader, self.reader.edition())
+        warm_unlisted()  # the first unlisted name ('Wegovy') would otherwise spend the SQL path's time loading it
 
     async def get(self, args: OdbGetArgs) -> OdbGetResult:
         request = plan(args)
+        if not is_warm():  # not warmed up at start (tests, a first call): load it outside the paths' timeouts
+            await asyncio.to_thread(warm_unlisted)
         limits = self.settings.coverage_limits(self.name)
         found = await self.run_paths(
             lambda cancel: run_sql_path(self.reader, self.names, request, cancel),

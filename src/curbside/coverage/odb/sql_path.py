@@ -19,6 +19,7 @@ from curbside.coverage.odb.query import (
     Resolution,
     norm,
     norm_strength,
+    same_strength,
 )
 from curbside.coverage.odb.store import DrugRow, EditionRecord, LuNoteRow, OdbReader
 from curbside.coverage.odb.unlisted import class_of, unlisted_names
@@ -65,7 +66,7 @@ def _describe(row: DrugRow) -> str:
 
 
 def _strength_ok(row: DrugRow, request: Request) -> bool:
-    if request.strength and norm_strength(row.strength or "") != request.strength:
+    if request.strength and not same_strength(row.strength, request.strength):
         return False
     return not (request.form and request.form not in norm(row.dosage_form or "").split())
 
@@ -179,7 +180,7 @@ def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFind
                 f"Did you mean {row.name} (DIN {row.din}) or {contradicted[0].matched}? Which one is prescribed?"
             )
             return
-        if request.strength and norm_strength(row.strength or "") != request.strength:
+        if request.strength and not same_strength(row.strength, request.strength):
             out.problem = f"DIN {row.din} is {row.name} {_describe(row)}, not {request.strength}."
             out.follow_up = f"Is the prescription for {row.name} {row.strength}, or another strength?"
             return

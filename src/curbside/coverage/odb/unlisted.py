@@ -15,7 +15,7 @@ from functools import cache
 
 from curbside.coverage.odb.words import CLASS_STEMS, STOP
 
-__all__ = ["class_of", "unlisted_names"]
+__all__ = ["class_of", "is_warm", "unlisted_names", "warm_up"]
 
 RARE_ZIPF = 2.0  # 'formulary' is 2.25, 'metformin' 2.55; 'orlistat' 1.58, 'Wegovy' 0
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]{3,}")
@@ -27,6 +27,15 @@ def _zipf(word: str) -> float:
     from wordfreq import zipf_frequency  # imported on first use: loading its list takes a moment
 
     return float(zipf_frequency(word, "en", wordlist="large"))
+
+
+def warm_up() -> None:
+    """Load the word list now: its first read takes longer than the SQL path's timeout."""
+    _zipf("formulary")
+
+
+def is_warm() -> bool:
+    return _zipf.cache_info().currsize > 0
 
 
 def unlisted_names(question: str) -> list[str]:
