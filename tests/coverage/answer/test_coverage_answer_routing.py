@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from curbside.coverage.answer.intent import classify
 from curbside.coverage.answer.models import CoverageAnswerArgs
@@ -72,3 +75,19 @@ def test_long_questions_are_cut_to_the_tools_limit_at_a_word() -> None:
     question = "Is atorvastatin covered? " + "please " * 250
     sent = plan(question=question).calls[0].arguments["q"]
     assert len(sent) <= 1000 and sent.endswith("please") and sent.startswith("Is atorvastatin covered?")
+
+
+def test_warming_coverage_answer_warms_the_tools_it_routes_to(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # cold, schedule.get's indexes took longer than its share of the call and the answer came from passages
+    # alone: the tools coverage.answer calls warm up with it, outside its budget
+    from curbside.app import Curbside
+    from curbside.settings import Settings
+
+    core = Curbside(Settings(home=home))
+    try:
+        warmed: list[list[str]] = []
+        monkeypatch.setattr(type(core.tools), "warm_up", lambda self, names=None: warmed.append(sorted(names or [])))
+        core.tools.registry.get("coverage.answer").warm_up()
+        assert warmed == [["adp.get", "odb.get", "schedule.get"]]
+    finally:
+        core.close()

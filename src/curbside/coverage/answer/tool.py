@@ -61,6 +61,13 @@ def coverage_answer_tool(
             f"CURBSIDE_COVERAGE_ANSWER_TIMEOUT_MS={total_ms} (in seconds: {total_ms / 1000:g}), or the whole call "
             "times out before it can answer with the tools that finished. Raise the first or lower the second."
         )
+    def warm_up() -> None:
+        """The tools it routes to warm up outside its budget: cold, schedule.get's indexes took longer than its
+        share of the call, and ``curbside tool coverage.answer`` answered from passages alone (C005 for a
+        family practice intermediate assessment, A007)."""
+        if deps is not None:
+            deps.executor().warm_up(deps.sources())
+
     return ToolSpec(
         name=NAME,
         description=DESCRIPTION,
@@ -71,5 +78,6 @@ def coverage_answer_tool(
         requires_phi=True,  # patient context (age, income) and free text about a patient
         timeout_s=settings.tool_coverage_timeout_s,
         rate_limit=settings.tool_coverage_rate_limit,
+        warm_up=warm_up,
         deps=deps,
     )
