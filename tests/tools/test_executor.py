@@ -341,6 +341,23 @@ def test_warm_up_runs_each_tools_warm_up_and_reports_the_ones_that_fail(
     assert problems == {"test.cold": "[CONFIG_ERROR] The formulary is not loaded; run `curbside coverage load DIR`."}
 
 
+def test_a_tool_not_warmed_at_start_warms_before_its_first_call_outside_its_timeout(
+    make_executor: ExecutorFactory,
+) -> None:
+    import time
+
+    warmed: list[str] = []
+
+    def slow_warm() -> None:  # longer than the tool's 1 s budget: loading a model, building an index
+        time.sleep(1.2)
+        warmed.append("warm")
+
+    executor = make_executor(tool("test.echo", warm_up=slow_warm))
+    first = call(executor, "test.echo", {"text": "hi"})
+    assert first.status == "ok" and warmed == ["warm"]
+    assert call(executor, "test.echo", {"text": "again"}).status == "ok" and warmed == ["warm"]  # once
+
+
 def test_a_failing_check_fails_closed_without_raising(
     make_executor: ExecutorFactory, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -60,6 +60,7 @@ class ToolExecutor:
         self.hooks = hooks or ToolHooks()
         self.metrics = metrics or ToolMetrics()
         self.confirmations = confirmations or ConfirmationStore()
+        self._warmed: set[str] = set()  # tools whose warm-up has run (once, even when it could not warm)
 
     async def call(
         self,
@@ -170,6 +171,7 @@ class ToolExecutor:
 
     async def _run(self, spec: ToolSpec[Any, Any], args: BaseModel, call: _Call) -> ToolResult:
         ctx = ToolContext(deps=spec.deps, caller=call.caller, call_id=call.call_id, tool=spec.name)
+        self._warm_once(spec)  # a process that did not warm up at start (the agent's CLI turn): not on the clock
         ran = time.perf_counter()
         try:
             async with asyncio.timeout(spec.timeout_s):
@@ -274,12 +276,22 @@ class ToolExecutor:
         for spec in self.registry:
             if spec.warm_up is None or (wanted is not None and spec.name not in wanted):
                 continue
+            self._warmed.add(spec.name)
             try:
                 spec.warm_up()
             except CurbsideError as exc:  # e.g. its data is not loaded: calls will say so themselves
                 problems[spec.name] = f"[{exc.code}] {exc.message}"
                 log.warning("tool %s did not warm up: %s", spec.name, exc.message)
         return problems
+
+    def _warm_once(self, spec: ToolSpec[Any, Any]) -> None:
+        """Warm a tool before its first call, outside its timeout: loading a model or building an index never
+        counts against a call's budget, whichever interface forgot to warm up first."""
+        if spec.warm_up is not None and spec.name not in self._warmed:
+            try:
+                self.warm_up([spec.name])
+            except Exception:  # the call itself will meet the problem and say so
+                log.exception("tool %s failed to warm up", spec.name)
 
 
 @dataclass
