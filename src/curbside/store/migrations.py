@@ -400,6 +400,19 @@ ALTER TABLE ohip_listings_new RENAME TO ohip_listings;
 CREATE INDEX ohip_listings_code ON ohip_listings(code);
 """
 
+_OHIP_TITLE_VECTORS = """
+-- #14: each code's title (with its section) as an embedding, to find a code by what people call it ('flu
+-- shot' -> G590 'Influenza agent'); the current edition's rows, written after its tables by `coverage load`
+CREATE TABLE ohip_title_vectors (
+    edition_id INTEGER NOT NULL REFERENCES ohip_editions(id),
+    code       TEXT NOT NULL,
+    model_id   TEXT NOT NULL,              -- the embedding model: vectors of another model are not comparable
+    text_hash  TEXT NOT NULL,              -- sha256 of the text embedded: a reload reuses an unchanged text's
+    vector     BLOB NOT NULL,              -- float32, L2-normalised
+    PRIMARY KEY (edition_id, code)
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", _INITIAL),
     Migration(2, "odb_formulary", _ODB_FORMULARY),
@@ -408,4 +421,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "adp_manuals", _ADP_MANUALS),
     Migration(6, "job_runners", _JOB_RUNNERS),
     Migration(7, "ohip_no_fee_status", _OHIP_NO_FEE),
+    Migration(8, "ohip_title_vectors", _OHIP_TITLE_VECTORS),
 )

@@ -11,6 +11,7 @@ from ohip_subset import write_subset
 
 from curbside.app import Curbside
 from curbside.coverage.loading import load_directory
+from curbside.coverage.ohip.dense_titles import code_texts
 from curbside.coverage.ohip.load import OhipLoader, report_counts
 from curbside.coverage.ohip.parse import parse_schedule
 from curbside.coverage.ohip.status import ohip_status
@@ -29,7 +30,9 @@ def test_first_load_report(ohip_loaded: tuple[Curbside, LoadReport], ohip_subset
     (source,) = report.sources
     assert (source.source, source.status, source.edition, source.error_code) == ("ohip", "loaded", LABEL, None)
     parsed = parse_schedule(next(ohip_subset_dir.glob("*.txt")))
-    assert source.counts == report_counts(parsed)
+    # and the title vectors (dense_titles): one embedding per distinct text
+    embedded = len(set(code_texts(app.db).values()))
+    assert source.counts == report_counts(parsed) | {"title_vectors_embedded": embedded}
     r = parsed.report
     # the kept pages: 152 codes, 147 with an aligned fee, 5 'fee unknown' (C002/C007/C009, C813/C815 on A10);
     # the second reading (``realign``) aligned the 16 skin codes of M1 (values printed before their codes) and
@@ -57,6 +60,7 @@ def test_same_file_again_is_unchanged(ohip_app: Curbside, ohip_subset_dir: Path)
     assert source.status == "unchanged"
     assert source.message == f"{LABEL} is already loaded; nothing to do"
     assert source.passages | {"chunks": 0} == {"ingested": 0, "unchanged": 8, "failed": 0, "removed": 0, "chunks": 0}
+    assert source.counts["title_vectors_embedded"] == 0  # the vectors stored are the edition's
     assert current_edition(ohip_app.db) == before
 
 

@@ -9,17 +9,19 @@ documents of sections that left the Schedule are taken out of search.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from curbside.coverage.edition_load import EditionLoader
+from curbside.coverage.ohip.dense_titles import store_title_vectors, title_embedder
 from curbside.coverage.ohip.layout import iso_date
 from curbside.coverage.ohip.parse import ParsedSchedule, parse_schedule
 from curbside.coverage.ohip.passages import DOC_PREFIX, NAMESPACE, SOURCE_TYPE, build_documents
 from curbside.coverage.ohip.store import EditionRecord, current_edition, replace_edition
 from curbside.coverage.source_load import PassageIndex
-from curbside.errors import DocumentParseError
+from curbside.errors import CurbsideError, DocumentParseError
 from curbside.kb.ingest import PreparedDocument
 
 if TYPE_CHECKING:
@@ -80,6 +82,21 @@ class OhipLoader(EditionLoader[ParsedSchedule, EditionRecord]):
 
     def documents(self, parsed: ParsedSchedule, edition: EditionRecord) -> list[PreparedDocument]:
         return build_documents(parsed)
+
+    def load_file(self, store: CoverageStore, path: Path, progress: LoadProgress | None = None) -> SourceReport:
+        """Load one file, then give the loaded edition its title vectors (``dense_titles``): also when the file
+        was already loaded, so a home loaded before them gains them by loading again."""
+        report = super().load_file(store, path, progress)
+        if report.status in ("loaded", "unchanged"):
+            started = time.perf_counter()
+            edition = current_edition(store.db)
+            assert edition is not None  # the load just stored (or found) it
+            try:
+                report.counts["title_vectors_embedded"] = store_title_vectors(store.db, edition.id, title_embedder())
+            except CurbsideError as exc:  # the model would not load: codes are still found by their words
+                report.message += f"; codes cannot be found by meaning: {exc.message}"
+            report.seconds += time.perf_counter() - started
+        return report
 
     def loaded_message(self, parsed: ParsedSchedule) -> str:
         r = parsed.report

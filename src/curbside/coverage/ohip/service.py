@@ -16,6 +16,7 @@ from curbside.coverage.ohip.query import plan
 from curbside.coverage.ohip.search_path import run_search_path
 from curbside.coverage.ohip.sql_path import IndexCache, SqlFindings, run_sql_path
 from curbside.coverage.ohip.store import NOT_LOADED, OhipReader
+from curbside.coverage.ohip.title_meaning import TitleMeaning, cap_by_meaning
 from curbside.coverage.ohip.tool import ScheduleGetArgs, ScheduleGetResult
 from curbside.coverage.paths import PassageSearch, PathTimeouts
 from curbside.coverage.source_service import SourceParts, SourceService
@@ -36,22 +37,26 @@ class OhipService(SourceService[OhipReader]):
         """``search`` replaces the application's search engine, ``reader`` the tables' reader (fakes in tests)."""
         super().__init__(parts, reader or OhipReader(parts.settings.db_path), search)
         self.index = IndexCache()
+        self.meaning = TitleMeaning()
 
     def build_indexes(self) -> None:
-        self.index.get(self.reader, self.reader.edition())
+        edition = self.reader.edition()
+        self.index.get(self.reader, edition)
+        self.meaning.warm_up(self.reader, edition)
 
     async def get(self, args: ScheduleGetArgs) -> ScheduleGetResult:
         request = plan(args)
         limits = self.settings.coverage_limits(self.name)
         found = await self.run_paths(
-            lambda cancel: run_sql_path(self.reader, self.index, request, cancel),
+            lambda cancel: run_sql_path(self.reader, self.index, request, cancel, self.meaning),
             lambda search: run_search_path(search, request.text, limits.search_k),
             PathTimeouts(limits.sql_timeout_ms, limits.search_timeout_ms, limits.total_timeout_ms),
         )
         if found.sql is not None:
             found.trace[0].detail = _detail(found.sql)
         result = merge(request, found.sql, found.search, found.trace)
-        return with_prose(cap_unspecific(result, request, found.sql), request, found.sql)
+        result = with_prose(cap_unspecific(result, request, found.sql), request, found.sql)
+        return cap_by_meaning(result, found.sql.by_meaning) if found.sql is not None else result
 
 
 def _detail(sql: SqlFindings) -> str:

@@ -28,6 +28,7 @@ from curbside.coverage.ohip.siblings import the_service_asked
 from curbside.coverage.ohip.spoken_section import spoken_section
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
 from curbside.coverage.ohip.time_slot import in_time_slot
+from curbside.coverage.ohip.title_meaning import TitleMeaning
 from curbside.coverage.ohip.words import SPECIALTY_ALIASES
 from curbside.coverage.reader import Cancel
 
@@ -68,6 +69,7 @@ class SqlFindings:
     follow_up: str | None = None
     source_chunks: dict[str, list[tuple[str, str, str, str, str, int]]] = field(default_factory=dict)
     prose: list[PreambleQuote] = field(default_factory=list)  # sentences of the Schedule's prose answering the question
+    by_meaning: list[str] = field(default_factory=list)  # codes ranked up by their titles' meaning (title_meaning)
 
     @property
     def codes(self) -> list[str]:
@@ -107,7 +109,9 @@ def _indexes(reader: OhipReader) -> Indexes:
     return Indexes(WordIndex(rows), reader.sections(), reader.preamble_rules(), SentenceIndex(passages))
 
 
-def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel: Cancel) -> SqlFindings:
+def run_sql_path(
+    reader: OhipReader, cache: IndexCache, request: Request, cancel: Cancel, meaning: TitleMeaning | None = None
+) -> SqlFindings:
     """Resolve and fetch; raises NotFoundError when no edition is loaded (the caller records it)."""
     with reader.snapshot() as conn:
         cancel.attach(conn)
@@ -146,6 +150,8 @@ def run_sql_path(reader: OhipReader, cache: IndexCache, request: Request, cancel
             # a wider pool than is answered: the setting, the stage and the number asked choose among codes
             # whose titles share the same words (K140 / K141 '… shared appointment: 2 / 3 patients')
             wide = index.match(words, max(BAND_POOL, request.top_k), among) if words else []
+            if meaning is not None and words and request.question:
+                wide, out.by_meaning = meaning.widen(reader, edition, request.question, words, wide, index, among)
             pool = [code for code, _ in wide[: max(POOL, request.top_k)]]
             matched = setting_first(in_setting(pool, request.question), dict(wide), request.question)
             matched = not_the_other_stage(matched, request.question, index.titles)
