@@ -93,6 +93,12 @@ _GREEK = {
 MIN_PART = 3  # letters on each side when an unknown word is tried as two ("post menopausal")
 FAMILY_PREFIX = 6  # letters a word shares with its family at least ("visual" for visualise/visualize) …
 FAMILY_ENDING = 4  # … and at most this many of its last letters may differ ("atheroscler|osis", "|otic")
+CLIPPED_MIN = 5  # letters of a clipped word that may begin the knowledge base's word ("fluvox" -> "fluvoxamine")
+# a word-forming prefix before a word the knowledge base knows: "uptitrate" (titrate), "retreatment", "coadminister"
+_PREFIX = re.compile(r"^(?:up|down|re|pre|post|co|non|sub|over|under|anti|de|dis|mis|out|cross|self)(?=[a-z]{5})")
+# a noun of action or state ("augmentation", "titration", "management") names a way of treating, not a subject
+# the knowledge base could lack (a drug, a disease, a gene): the documents say it otherwise ("adjunct")
+_PROCESS_NOUN = re.compile(r"[a-z]{4}(?:ation|ition|ment|ing)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +181,25 @@ def family(word: str) -> str | None:
     return word[:keep] if len(word) > keep else None
 
 
+def beginnings(word: str) -> list[str]:
+    """What a word the knowledge base lacks may begin a word it has with: its family ("atheroscler"), the word itself
+    as a clinician clips it ("fluvox" for fluvoxamine), and the word after a word-forming prefix ("uptitrate" ->
+    "titrate", "titrat" for titration)."""
+    out = [stem for stem in (family(word),) if stem]
+    if len(word) >= CLIPPED_MIN:
+        out.append(word)
+    prefixed = _PREFIX.match(word)
+    if prefixed:
+        rest = word[prefixed.end() :]
+        out += [rest] + [stem for stem in (family(rest),) if stem]
+    return list(dict.fromkeys(out))
+
+
+def process_noun(word: str) -> bool:
+    """Whether ``word`` is a noun of action or state ("augmentation", "titration"): a way of treating, not a subject."""
+    return bool(_PROCESS_NOUN.search(word))
+
+
 def common_in_english(word: str) -> bool:
     from wordfreq import zipf_frequency  # loaded only when the knowledge base lacks a word (~0.2 s once)
 
@@ -186,12 +211,16 @@ def lacking_subjects(unknown: Sequence[str]) -> tuple[str, ...]:
     ("aspirin", "krabbe", "samhd1") no chunk holds. Such a question is answered by no passage, however close
     its other words come ("does aspirin reduce colorectal cancer risk?" over an oral-contraceptive study),
     so ``ask`` says what is missing instead. Left out: a word of four letters or fewer (an abbreviation the
-    knowledge base may spell out: "WSIB", "ECT") and an everyday English word ("wax", "slower"), whose absence
-    says less about the subject."""
+    knowledge base may spell out: "WSIB", "ECT"), an everyday English word ("wax", "slower") and a noun of action
+    ("augmentation", "titration"), whose absence says less about the subject."""
     from wordfreq import zipf_frequency
 
     return tuple(
-        w for w in unknown if not (w.isalpha() and len(w) <= ABBREVIATION_MAX) and zipf_frequency(w, "en") < RARE_ZIPF
+        w
+        for w in unknown
+        if not (w.isalpha() and len(w) <= ABBREVIATION_MAX)
+        and not process_noun(w)
+        and zipf_frequency(w, "en") < RARE_ZIPF
     )
 
 
@@ -208,12 +237,13 @@ def resolve_unknown(
         return dict(keys), dict(frequencies)
     tried = {w: spellings(w) for w in missing}
     found = dict(lookup([v for variants in tried.values() for v in variants], False)) if any(tried.values()) else {}
-    stems = {w: stem for w in missing if (stem := family(w))}
+    stems = {w: starts for w in missing if (starts := beginnings(w))}
     if stems:
-        by_stem = lookup(list(stems.values()), True)
-        for word, stem in stems.items():
-            tried[word].append(f"{stem}*")
-            found[f"{stem}*"] = by_stem.get(stem, 0)
+        by_stem = lookup(list({s for starts in stems.values() for s in starts}), True)
+        for word, starts in stems.items():
+            for stem in starts:
+                tried[word].append(f"{stem}*")
+                found[f"{stem}*"] = by_stem.get(stem, 0)
     keys_out, freq_out = dict(keys), dict(frequencies)
     for word, variants in tried.items():
         df = max((found.get(v, 0) for v in variants), default=0)

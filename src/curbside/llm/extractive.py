@@ -101,11 +101,17 @@ _INNER_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 _LABEL = re.compile(r"^[A-Z][^:.;]{0,48}:\s+\S")
 _DIGIT = re.compile(r"\d")
 _TIME_SPAN = (
-    r"\d+(?:\.\d+)?\s*(?:(?:-|–|to)\s*\d+\s*)?(?:business |calendar )?(?:days?|weeks?|months?|years?|hours?|minutes?)\b"
-    r"|\(\d+\) (?:business |calendar )?(?:days?|weeks?|months?|years?)"
+    r"\d+(?:\.\d+)?\s*(?:(?:-|–|to)\s*\d+\s*)?(?:business |calendar |working )?(?:days?|weeks?|months?|years?|hours?|minutes?)\b"
+    r"|\(\d+\) (?:business |calendar |working )?(?:days?|weeks?|months?|years?)"
     # spelled out: "six months or longer", "thirty (30) days"
     r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty|thirty|sixty|ninety)"
-    r"(?: \(\d+\))? (?:business |calendar )?(?:days?|weeks?|months?|years?|hours?)\b"
+    r"(?: \(\d+\))? (?:business |calendar |working )?(?:days?|weeks?|months?|years?|hours?)\b"
+)
+# how often a thing is done: "at least yearly", "every 3 months", "twice a year"; "daily" is left out, as every dose
+# line says it ("20 mg daily")
+_FREQUENCY = (
+    _TIME_SPAN + r"|\b(?:yearly|annually|monthly|weekly|quarterly|fortnightly|biannually)\b"
+    r"|\bevery (?:other |few )?(?:day|week|month|year)s?\b|\b(?:once|twice|\w+ times) (?:a|per|each) (?:day|week|month|year)\b"
 )
 # an age as a source states one: "aged 50", "ages 50-74", "age ≥ 65", "50 years of age", "65 years and older",
 # "65–69-year olds"; a bare "50" or "50 years" (a duration) is not one
@@ -135,7 +141,8 @@ ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         ),
         re.compile(r"\$\s?\d|\d\s?%|\bpercent", re.I),
     ),
-    (re.compile(r"\bhow (?:long|often)\b|\bduration\b", re.I), re.compile(_TIME_SPAN, re.I)),
+    (re.compile(r"\bhow (?:often|frequently)\b", re.I), re.compile(_FREQUENCY, re.I)),
+    (re.compile(r"\bhow (?:long|soon|fast|quickly)\b|\bduration\b", re.I), re.compile(_TIME_SPAN, re.I)),
     (re.compile(r"\bwhat age\b|\bhow old\b|\b(?:minimum|starting) age\b|\bage (?:limit|cut-?off)", re.I), _AGE_SHOWN),
     (  # a count: "how many questions …?" is answered by "49 questions" or "twelve serine hydrolases"
         re.compile(r"\bhow many\b", re.I),
@@ -149,18 +156,42 @@ ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
 _CLAUSE_NUMBER = re.compile(r"^\(?\d+(?:\.\d+)+\)?\s+")  # "1000.12 During …": a manual's clause, not a value
 
 
-KIND_NAMES = ("dose", "price", "amount", "time span", "age", "count")  # ANSWER_KINDS' kinds in order (amount: money or a share)
+# ANSWER_KINDS' kinds in order (amount: money or a share)
+KIND_NAMES = ("dose", "price", "amount", "frequency", "time span", "age", "count")
+
+
+# The question word says what is asked before a value word that is only its object: "when do I see them after each
+# dose change?" asks a time, "can a client appeal the approved price?" yes or no; neither asks for a dose or a price.
+_ASKS_TIME = re.compile(r"\bhow (?:long|often|frequently|soon|fast|quickly)\b", re.I)
+_ASKS_NO_VALUE = re.compile(  # at the start, or after a topic set off by a dash: "cross-tapering SSRIs - when …"
+    r"(?:^|\s[-–—:]\s)\s*(?:when|why|who|where|"
+    r"(?:is|are|was|were|does|do|did|can|could|should|will|would|may|has|have|must)\s)",
+    re.I,
+)
+_ASKS_VALUE = re.compile(r"\bhow (?:much|many)\b|\b(?:what|which)\b", re.I)
+
+
+def _kind_index(question: str) -> int | None:
+    """The index in ``ANSWER_KINDS`` of the kind of value the question asks for, or None."""
+    if _ASKS_TIME.search(question):
+        timed = (KIND_NAMES.index("frequency"), KIND_NAMES.index("time span"))
+        return next(i for i in timed if ANSWER_KINDS[i][0].search(question))
+    if _ASKS_NO_VALUE.search(question) and not _ASKS_VALUE.search(question):
+        return None
+    return next((i for i, (asks, _) in enumerate(ANSWER_KINDS) if asks.search(question)), None)
 
 
 def answer_kind(question: str) -> re.Pattern[str] | None:
     """How a unit shows the kind of value the question asks for, or None when it asks for no particular kind."""
-    return next((shows for asks, shows in ANSWER_KINDS if asks.search(question)), None)
+    index = _kind_index(question)
+    return None if index is None else ANSWER_KINDS[index][1]
 
 
 def asked_kind(question: str) -> str | None:
-    """The name of the kind of value the question asks for ("dose", "price", "amount", "time span", "age", "count"), or
-    None."""
-    return next((name for (asks, _), name in zip(ANSWER_KINDS, KIND_NAMES, strict=True) if asks.search(question)), None)
+    """The name of the kind of value the question asks for ("dose", "price", "amount", "frequency", "time span", "age",
+    "count"), or None."""
+    index = _kind_index(question)
+    return None if index is None else KIND_NAMES[index]
 
 
 _QUANTITY_CUE = re.compile(
