@@ -147,3 +147,20 @@ def test_a_noun_of_action_the_documents_lack_names_no_missing_subject() -> None:
 
     assert lacking_subjects(["augmentation", "amiodarone"]) == ("amiodarone",)
     assert lacking_subjects(["krabbe"]) == ("krabbe",)
+
+
+def test_the_name_of_the_value_asked_is_no_key_word() -> None:
+    assert "cutoff" not in key_words("GAD-7 cutoff for severe anxiety?")
+    assert "phone" not in key_words("phone # for the Central Equipment Pool?")
+    assert "code" not in key_words("ODB LU code for vortioxetine?")
+
+
+def test_the_subject_is_a_word_that_could_name_one_before_a_rare_common_word() -> None:
+    from curbside.ask.abstain import rarity, subject_word
+
+    keys = {"colorectal": "colore", "pill": "pill", "epic": "epic"}
+    frequencies = {"colorectal": 40, "pill": 1, "epic": 30}
+    # the article writes "oral contraceptive" and says "pill" once: "pill" is rarest but names less
+    assert subject_word(keys, rarity(frequencies, 500), frequencies) == "colorectal"  # "epic" is common English
+    only_common = {"pill": "pill", "women": "women"}
+    assert subject_word(only_common, rarity({"pill": 1, "women": 50}, 500), {"pill": 1, "women": 50}) == "pill"

@@ -246,3 +246,34 @@ def test_a_frequency_is_shown_by_a_frequency_word_or_a_time_span() -> None:
     assert not shows.search("Usual: 20 mg daily")  # every dose line says daily
     fast = answer_kind("how fast does ADP reply?")
     assert fast is not None and fast.search("within five (5) working days")
+
+
+def test_a_study_figure_threshold_code_or_number_is_a_kind_of_value() -> None:
+    from curbside.llm.extractive import asked_kind
+
+    kinds = {
+        "HR for colorectal cancer with hormone therapy in EPIC?": "ratio",
+        "human case fatality rate of RVF in Mozambique?": "rate",
+        "what QTc should make me stop citalopram?": "threshold",
+        "MIC of MmPPOX against M. smegmatis?": "concentration",
+        "half-life of PBDE-47 in humans?": "time span",
+        "what number do pts call for the after-hours answering service?": "phone number",
+        "ODB LU code for vortioxetine?": "code",
+    }
+    assert {q: asked_kind(q) for q in kinds} == kinds
+    assert asked_kind("is it OR safe to combine them?") is None  # "or" is no odds ratio
+
+
+def test_each_new_kind_is_shown_by_its_own_form_of_value() -> None:
+    shown = {
+        "HR for colorectal cancer in EPIC?": ("HR (95% CI): 0.93 (0.84–1.03)", "a hazard of bias"),
+        "seroprevalence of RVF in goats?": ("antibodies were found in 2.8% of cattle", "cattle were sampled in 1960"),
+        "GAD-7 cutoff for severe anxiety?": ("15-21: Severe anxiety", "a severe anxiety disorder"),
+        "what QTc should make me stop citalopram?": ("QTc > 500 ms", "monitor the QTc"),
+        "MIC of MmPPOX against M. tuberculosis?": ("with an MIC of 1.6 µg/mL", "MmPPOX inhibits growth"),
+        "phone # for the Central Equipment Pool?": ("Call 1-800-268-6021", "Call the pool"),
+        "ODB LU code for vortioxetine?": ("LU code 430", "Coverage: ODB ✓"),
+    }
+    for question, (answer, other) in shown.items():
+        shows = answer_kind(question)
+        assert shows is not None and shows.search(answer) and not shows.search(other), question

@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -80,7 +80,11 @@ FEATURES = (
     "subject_in_answer",
 )
 _RAW_WORD = re.compile(r"[a-z0-9]*[a-z][a-z0-9]*")  # "1p21", "p53", "cd4": a token as the keyword index cuts it
-_ASKING = re.compile(r"\bhow (?:long|much|many|often|old|soon|far|frequently)\b|\bwhat age\b|\b(?:must|need|needs|shall)\b")
+_ASKING = re.compile(
+    r"\bhow (?:long|much|many|often|old|soon|far|frequently|fast|quickly)\b|\bwhat age\b|\b(?:must|need|needs|shall)\b"
+    # the name of the value asked: "GAD-7 cutoff", "phone # for", "LU code for", "MIC of", "odds of", "half-life of"
+    r"|\b(?:thresholds?|cut-?offs?|cut points?|phone|telephone|fax|codes?|mics?|odds|ratios?|half-?li(?:fe|ves))\b"
+)
 TYPED_SHARE = 0.5
 COMMON_ZIPF = 4.0  # wordfreq's Zipf scale: a word used this often in English names no subject ("bought" 4.9)
 RARE_ZIPF = 3.5  # below this a word is a term of art ("aspirin" 3.3, "regimen" 3.3), not everyday English ("wax" 3.9)
@@ -257,7 +261,7 @@ def resolve_unknown(
 
 def subject_terms(keys: Mapping[str, str], idf: Mapping[str, float], frequencies: Mapping[str, int]) -> set[str]:
     """The answer terms of the question's rarest key word(s) the knowledge base knows (its subject)."""
-    known = {w: idf[w] for w in keys if frequencies.get(w, 0) > 0}
+    known = {w: idf[w] for w in _naming_first(keys, frequencies)}
     if not known:
         return set()
     top = max(known.values())
@@ -319,7 +323,8 @@ def typed_answer(
 
 
 # another drug's dose, another device's price, the age for another screening would be stated as this one's
-GUARDED_KINDS = ("dose", "price", "count", "age")
+# and so for a study's ratio or rate, a threshold, a concentration, a telephone number, a code
+GUARDED_KINDS = ("dose", "price", "count", "age", "ratio", "rate", "threshold", "concentration", "phone number", "code")
 
 
 def withheld_value(kind: str | None, evidence: Evidence, subject: str | None, populations: Sequence[str]) -> str | None:
@@ -373,8 +378,15 @@ def withheld_payment(kind: str | None, question: str, units: Sequence[Sentence])
 
 def subject_word(keys: Mapping[str, str], idf: Mapping[str, float], frequencies: Mapping[str, int]) -> str | None:
     """The question's rarest key word the knowledge base knows, as the question writes it."""
-    known = [w for w in keys if frequencies.get(w, 0) > 0]
+    known = _naming_first(keys, frequencies)
     return max(known, key=lambda w: idf[w]) if known else None
+
+
+def _naming_first(keys: Iterable[str], frequencies: Mapping[str, int]) -> list[str]:
+    """The key words the knowledge base knows that could name a subject (not common in English), else all it knows:
+    "pill" is rare in an article that writes "oral contraceptive", and says less than "colorectal" about the subject."""
+    known = [w for w in keys if frequencies.get(w, 0) > 0]
+    return [w for w in known if not common_in_english(w)] or known
 
 
 def coverage_terms(texts: Sequence[str]) -> set[str]:

@@ -31,7 +31,10 @@ _INNER_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 _YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|can|could|should|will|would|may|has|have|must)\s+\S", re.I)
 # The kinds whose value belongs to one subject. Not "amount": a share is often a rule for every device ("the
 # ADP pays 75%" answers "how much does the client pay toward a wheelchair?" without naming wheelchairs).
-NAMED_KINDS = ("dose", "price", "count", "frequency", "time span", "age")
+NAMED_KINDS = (
+    "dose", "price", "count", "frequency", "time span", "age", "ratio", "rate", "threshold", "concentration",
+    "phone number", "code",
+)  # fmt: skip
 
 
 def yes_no(question: str) -> bool:
