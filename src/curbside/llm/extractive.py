@@ -170,7 +170,7 @@ ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     ),
     (  # a threshold of a measurement: "QTc > 500 ms", "eGFR below 30 mL/min", "at least 50%"
         re.compile(
-            r"\b(?:thresholds?|cut-?offs?|cut points?|targets?)\b"
+            r"\b(?:thresholds?|cut-?offs?|cut points?)\b"  # not "target": "which molecule does it target?"
             r"|\bwhat (?:qtc?|e?gfr|creatinine|hba1c|a1c|bp|blood pressure|ldl|tsh|inr|heart rate)\b",
             re.I,
         ),
