@@ -122,3 +122,45 @@ def test_a_question_about_a_drug_the_knowledge_base_never_mentions_is_not_answer
     assert answer.status == "no_source"
     assert "'aspirin'" in answer.answer
     assert answer.metadata["abstention"]["guard"] == "the knowledge base never mentions aspirin"
+
+
+def test_a_clipped_or_prefixed_word_begins_a_word_the_documents_have() -> None:
+    from curbside.ask.abstain import beginnings
+
+    assert "fluvox" in beginnings("fluvox")  # a clinician's clipping of fluvoxamine
+    assert "titrate" in beginnings("uptitrate") and "titrat" in beginnings("titrate")
+    assert beginnings("ssri") == []  # an abbreviation is looked up only as itself
+    known = {"fluvoxamine", "titrate", "titration"}
+
+    def lookup(words: list[str], prefix: bool) -> dict[str, int]:
+        return {w: sum(k.startswith(w) if prefix else k == w for k in known) for w in words}
+
+    for word in ("fluvox", "uptitrate"):
+        keys, frequencies = resolve_unknown({word: word[:6]}, {word: 0}, lookup)
+        assert frequencies[word] > 0, word
+    keys, frequencies = resolve_unknown({"amiodarone": "amioda"}, {"amiodarone": 0}, lookup)
+    assert frequencies["amiodarone"] == 0
+
+
+def test_a_noun_of_action_the_documents_lack_names_no_missing_subject() -> None:
+    from curbside.ask.abstain import lacking_subjects
+
+    assert lacking_subjects(["augmentation", "amiodarone"]) == ("amiodarone",)
+    assert lacking_subjects(["krabbe"]) == ("krabbe",)
+
+
+def test_the_name_of_the_value_asked_is_no_key_word() -> None:
+    assert "cutoff" not in key_words("GAD-7 cutoff for severe anxiety?")
+    assert "phone" not in key_words("phone # for the Central Equipment Pool?")
+    assert "code" not in key_words("ODB LU code for vortioxetine?")
+
+
+def test_the_subject_is_a_word_that_could_name_one_before_a_rare_common_word() -> None:
+    from curbside.ask.abstain import rarity, subject_word
+
+    keys = {"colorectal": "colore", "pill": "pill", "epic": "epic"}
+    frequencies = {"colorectal": 40, "pill": 1, "epic": 30}
+    # the article writes "oral contraceptive" and says "pill" once: "pill" is rarest but names less
+    assert subject_word(keys, rarity(frequencies, 500), frequencies) == "colorectal"  # "epic" is common English
+    only_common = {"pill": "pill", "women": "women"}
+    assert subject_word(only_common, rarity({"pill": 1, "women": 50}, 500), {"pill": 1, "women": 50}) == "pill"

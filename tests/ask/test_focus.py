@@ -59,6 +59,9 @@ def test_words_the_passage_itself_uses_do_not_make_it_off_subject() -> None:
         ("first-line treatment for depression in pregnancy?", ["pregnancy"]),
         ("sertraline starting dose?", []),
         ("dose for a 40 year old?", []),
+        ("fluoxetine dose for a 14 yo with depression?", ["adolescents"]),  # as a clinician writes an age
+        ("lithium level in a 72 y/o?", ["older adults"]),
+        ("take 20 mg yo?", []),
     ],
 )
 def test_populations_named_in_words_or_ages(question: str, expected: list[str]) -> None:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from curbside.llm.extractive import extractive_answer, terms
+from curbside.llm.extractive import answer_kind, extractive_answer, terms
 from curbside.types import Passage
 
 
@@ -221,3 +221,59 @@ def test_an_intake_is_asked_as_a_dose() -> None:
     shows = answer_kind(question)
     assert shows is not None and shows.search("a tolerable intake of 0.1 µg per kg")
     assert not shows.search("minnows were fed twice daily for 21 days")
+
+
+def test_the_question_word_says_what_kind_of_value_is_asked() -> None:
+    from curbside.llm.extractive import asked_kind
+
+    # a value word that is only the object of the question does not make it a value question
+    assert asked_kind("cross-tapering SSRIs - when do I see them after each dose change?") is None
+    assert asked_kind("can a client appeal the ADP approved price of their device?") is None
+    assert asked_kind("how often should the dose of lithium be checked?") == "frequency"
+    assert asked_kind("how fast can I uptitrate aripiprazole?") == "time span"
+    # still value questions
+    assert asked_kind("max dose of sertraline?") == "dose"
+    assert asked_kind("is there a maximum dose, and how much is it?") == "dose"
+    assert asked_kind("how much does a walker cost?") == "price"
+
+
+def test_a_frequency_is_shown_by_a_frequency_word_or_a_time_span() -> None:
+    shows = answer_kind("how often to check eGFR in someone on metformin?")
+    assert shows is not None
+    assert shows.search("Check eGFR at least yearly")
+    assert shows.search("every 3 to 6 months when below 60")
+    assert shows.search("Power Dynamic Positioning Devices - 5 years")
+    assert not shows.search("Usual: 20 mg daily")  # every dose line says daily
+    fast = answer_kind("how fast does ADP reply?")
+    assert fast is not None and fast.search("within five (5) working days")
+
+
+def test_a_study_figure_threshold_code_or_number_is_a_kind_of_value() -> None:
+    from curbside.llm.extractive import asked_kind
+
+    kinds = {
+        "HR for colorectal cancer with hormone therapy in EPIC?": "ratio",
+        "human case fatality rate of RVF in Mozambique?": "rate",
+        "what QTc should make me stop citalopram?": "threshold",
+        "MIC of MmPPOX against M. smegmatis?": "concentration",
+        "half-life of PBDE-47 in humans?": "time span",
+        "what number do pts call for the after-hours answering service?": "phone number",
+        "ODB LU code for vortioxetine?": "code",
+    }
+    assert {q: asked_kind(q) for q in kinds} == kinds
+    assert asked_kind("is it OR safe to combine them?") is None  # "or" is no odds ratio
+
+
+def test_each_new_kind_is_shown_by_its_own_form_of_value() -> None:
+    shown = {
+        "HR for colorectal cancer in EPIC?": ("HR (95% CI): 0.93 (0.84–1.03)", "a hazard of bias"),
+        "seroprevalence of RVF in goats?": ("antibodies were found in 2.8% of cattle", "cattle were sampled in 1960"),
+        "GAD-7 cutoff for severe anxiety?": ("15-21: Severe anxiety", "a severe anxiety disorder"),
+        "what QTc should make me stop citalopram?": ("QTc > 500 ms", "monitor the QTc"),
+        "MIC of MmPPOX against M. tuberculosis?": ("with an MIC of 1.6 µg/mL", "MmPPOX inhibits growth"),
+        "phone # for the Central Equipment Pool?": ("Call 1-800-268-6021", "Call the pool"),
+        "ODB LU code for vortioxetine?": ("LU code 430", "Coverage: ODB ✓"),
+    }
+    for question, (answer, other) in shown.items():
+        shows = answer_kind(question)
+        assert shows is not None and shows.search(answer) and not shows.search(other), question

@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -80,7 +80,11 @@ FEATURES = (
     "subject_in_answer",
 )
 _RAW_WORD = re.compile(r"[a-z0-9]*[a-z][a-z0-9]*")  # "1p21", "p53", "cd4": a token as the keyword index cuts it
-_ASKING = re.compile(r"\bhow (?:long|much|many|often|old|soon|far|frequently)\b|\bwhat age\b|\b(?:must|need|needs|shall)\b")
+_ASKING = re.compile(
+    r"\bhow (?:long|much|many|often|old|soon|far|frequently|fast|quickly)\b|\bwhat age\b|\b(?:must|need|needs|shall)\b"
+    # the name of the value asked: "GAD-7 cutoff", "phone # for", "LU code for", "MIC of", "odds of", "half-life of"
+    r"|\b(?:thresholds?|cut-?offs?|cut points?|phone|telephone|fax|codes?|mics?|odds|ratios?|half-?li(?:fe|ves))\b"
+)
 TYPED_SHARE = 0.5
 COMMON_ZIPF = 4.0  # wordfreq's Zipf scale: a word used this often in English names no subject ("bought" 4.9)
 RARE_ZIPF = 3.5  # below this a word is a term of art ("aspirin" 3.3, "regimen" 3.3), not everyday English ("wax" 3.9)
@@ -93,6 +97,12 @@ _GREEK = {
 MIN_PART = 3  # letters on each side when an unknown word is tried as two ("post menopausal")
 FAMILY_PREFIX = 6  # letters a word shares with its family at least ("visual" for visualise/visualize) …
 FAMILY_ENDING = 4  # … and at most this many of its last letters may differ ("atheroscler|osis", "|otic")
+CLIPPED_MIN = 5  # letters of a clipped word that may begin the knowledge base's word ("fluvox" -> "fluvoxamine")
+# a word-forming prefix before a word the knowledge base knows: "uptitrate" (titrate), "retreatment", "coadminister"
+_PREFIX = re.compile(r"^(?:up|down|re|pre|post|co|non|sub|over|under|anti|de|dis|mis|out|cross|self)(?=[a-z]{5})")
+# a noun of action or state ("augmentation", "titration", "management") names a way of treating, not a subject
+# the knowledge base could lack (a drug, a disease, a gene): the documents say it otherwise ("adjunct")
+_PROCESS_NOUN = re.compile(r"[a-z]{4}(?:ation|ition|ment|ing)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +185,25 @@ def family(word: str) -> str | None:
     return word[:keep] if len(word) > keep else None
 
 
+def beginnings(word: str) -> list[str]:
+    """What a word the knowledge base lacks may begin a word it has with: its family ("atheroscler"), the word itself
+    as a clinician clips it ("fluvox" for fluvoxamine), and the word after a word-forming prefix ("uptitrate" ->
+    "titrate", "titrat" for titration)."""
+    out = [stem for stem in (family(word),) if stem]
+    if len(word) >= CLIPPED_MIN:
+        out.append(word)
+    prefixed = _PREFIX.match(word)
+    if prefixed:
+        rest = word[prefixed.end() :]
+        out += [rest] + [stem for stem in (family(rest),) if stem]
+    return list(dict.fromkeys(out))
+
+
+def process_noun(word: str) -> bool:
+    """Whether ``word`` is a noun of action or state ("augmentation", "titration"): a way of treating, not a subject."""
+    return bool(_PROCESS_NOUN.search(word))
+
+
 def common_in_english(word: str) -> bool:
     from wordfreq import zipf_frequency  # loaded only when the knowledge base lacks a word (~0.2 s once)
 
@@ -186,12 +215,16 @@ def lacking_subjects(unknown: Sequence[str]) -> tuple[str, ...]:
     ("aspirin", "krabbe", "samhd1") no chunk holds. Such a question is answered by no passage, however close
     its other words come ("does aspirin reduce colorectal cancer risk?" over an oral-contraceptive study),
     so ``ask`` says what is missing instead. Left out: a word of four letters or fewer (an abbreviation the
-    knowledge base may spell out: "WSIB", "ECT") and an everyday English word ("wax", "slower"), whose absence
-    says less about the subject."""
+    knowledge base may spell out: "WSIB", "ECT"), an everyday English word ("wax", "slower") and a noun of action
+    ("augmentation", "titration"), whose absence says less about the subject."""
     from wordfreq import zipf_frequency
 
     return tuple(
-        w for w in unknown if not (w.isalpha() and len(w) <= ABBREVIATION_MAX) and zipf_frequency(w, "en") < RARE_ZIPF
+        w
+        for w in unknown
+        if not (w.isalpha() and len(w) <= ABBREVIATION_MAX)
+        and not process_noun(w)
+        and zipf_frequency(w, "en") < RARE_ZIPF
     )
 
 
@@ -208,12 +241,13 @@ def resolve_unknown(
         return dict(keys), dict(frequencies)
     tried = {w: spellings(w) for w in missing}
     found = dict(lookup([v for variants in tried.values() for v in variants], False)) if any(tried.values()) else {}
-    stems = {w: stem for w in missing if (stem := family(w))}
+    stems = {w: starts for w in missing if (starts := beginnings(w))}
     if stems:
-        by_stem = lookup(list(stems.values()), True)
-        for word, stem in stems.items():
-            tried[word].append(f"{stem}*")
-            found[f"{stem}*"] = by_stem.get(stem, 0)
+        by_stem = lookup(list({s for starts in stems.values() for s in starts}), True)
+        for word, starts in stems.items():
+            for stem in starts:
+                tried[word].append(f"{stem}*")
+                found[f"{stem}*"] = by_stem.get(stem, 0)
     keys_out, freq_out = dict(keys), dict(frequencies)
     for word, variants in tried.items():
         df = max((found.get(v, 0) for v in variants), default=0)
@@ -227,7 +261,7 @@ def resolve_unknown(
 
 def subject_terms(keys: Mapping[str, str], idf: Mapping[str, float], frequencies: Mapping[str, int]) -> set[str]:
     """The answer terms of the question's rarest key word(s) the knowledge base knows (its subject)."""
-    known = {w: idf[w] for w in keys if frequencies.get(w, 0) > 0}
+    known = {w: idf[w] for w in _naming_first(keys, frequencies)}
     if not known:
         return set()
     top = max(known.values())
@@ -289,7 +323,8 @@ def typed_answer(
 
 
 # another drug's dose, another device's price, the age for another screening would be stated as this one's
-GUARDED_KINDS = ("dose", "price", "count", "age")
+# and so for a study's ratio or rate, a threshold, a concentration, a telephone number, a code
+GUARDED_KINDS = ("dose", "price", "count", "age", "ratio", "rate", "threshold", "concentration", "phone number", "code")
 
 
 def withheld_value(kind: str | None, evidence: Evidence, subject: str | None, populations: Sequence[str]) -> str | None:
@@ -343,8 +378,15 @@ def withheld_payment(kind: str | None, question: str, units: Sequence[Sentence])
 
 def subject_word(keys: Mapping[str, str], idf: Mapping[str, float], frequencies: Mapping[str, int]) -> str | None:
     """The question's rarest key word the knowledge base knows, as the question writes it."""
-    known = [w for w in keys if frequencies.get(w, 0) > 0]
+    known = _naming_first(keys, frequencies)
     return max(known, key=lambda w: idf[w]) if known else None
+
+
+def _naming_first(keys: Iterable[str], frequencies: Mapping[str, int]) -> list[str]:
+    """The key words the knowledge base knows that could name a subject (not common in English), else all it knows:
+    "pill" is rare in an article that writes "oral contraceptive", and says less than "colorectal" about the subject."""
+    known = [w for w in keys if frequencies.get(w, 0) > 0]
+    return [w for w in known if not common_in_english(w)] or known
 
 
 def coverage_terms(texts: Sequence[str]) -> set[str]:

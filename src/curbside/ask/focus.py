@@ -98,7 +98,8 @@ _POPULATION_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:breast-?feeding|lactating|lactation|nursing mothers?)\b", re.I), "breastfeeding"),
     (re.compile(r"\b(?:infants?|neonates?|newborns?|babies|baby)\b", re.I), "infants"),
 )
-AGE = re.compile(r"\b(\d{1,3})[- ](?:year|yr)s?[- ]old\b", re.I)  # "a 15 year old", "an 80-year-old"
+# "a 15 year old", "an 80-year-old", and as a clinician writes it: "a 14 yo", "a 14 y/o", "a 14yo", "a 72 y.o."
+AGE = re.compile(r"\b(\d{1,3})(?:[- ](?:year|yr)s?[- ]old\b|\s?y\.?/?o\b\.?)", re.I)
 CHILD_BELOW = 13  # years: "a 10 year old" is a child
 ADOLESCENT_BELOW = 18
 OLDER_FROM = 65  # the age the guideline documents use for older adults

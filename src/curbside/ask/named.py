@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from curbside.ask.abstain import ABBREVIATION_MAX, common_in_english, family, spellings
+from curbside.ask.abstain import ABBREVIATION_MAX, common_in_english, family, process_noun, spellings
 
 __all__ = ["NAMED_KINDS", "named_subject", "naming_words", "unnamed", "withheld_unnamed", "yes_no"]
 
@@ -31,7 +31,10 @@ _INNER_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 _YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|can|could|should|will|would|may|has|have|must)\s+\S", re.I)
 # The kinds whose value belongs to one subject. Not "amount": a share is often a rule for every device ("the
 # ADP pays 75%" answers "how much does the client pay toward a wheelchair?" without naming wheelchairs).
-NAMED_KINDS = ("dose", "price", "count", "time span", "age")
+NAMED_KINDS = (
+    "dose", "price", "count", "frequency", "time span", "age", "ratio", "rate", "threshold", "concentration",
+    "phone number", "code",
+)  # fmt: skip
 
 
 def yes_no(question: str) -> bool:
@@ -40,8 +43,9 @@ def yes_no(question: str) -> bool:
 
 
 def naming_words(words: Iterable[str]) -> list[str]:
-    """The question's key words (``abstain.key_words``) that could name a subject: not common in English."""
-    return [w for w in words if not common_in_english(w)]
+    """The question's key words (``abstain.key_words``) that could name a subject: not common in English, and not a
+    noun of action ("augmentation": a dose for augmentation is stated under the drug, not beside the word)."""
+    return [w for w in words if not common_in_english(w) and not process_noun(w)]
 
 
 def named_subject(words: Iterable[str], idf: Mapping[str, float]) -> list[str]:

@@ -101,11 +101,17 @@ _INNER_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 _LABEL = re.compile(r"^[A-Z][^:.;]{0,48}:\s+\S")
 _DIGIT = re.compile(r"\d")
 _TIME_SPAN = (
-    r"\d+(?:\.\d+)?\s*(?:(?:-|–|to)\s*\d+\s*)?(?:business |calendar )?(?:days?|weeks?|months?|years?|hours?|minutes?)\b"
-    r"|\(\d+\) (?:business |calendar )?(?:days?|weeks?|months?|years?)"
+    r"\d+(?:\.\d+)?\s*(?:(?:-|–|to)\s*\d+\s*)?(?:business |calendar |working )?(?:days?|weeks?|months?|years?|hours?|minutes?)\b"
+    r"|\(\d+\) (?:business |calendar |working )?(?:days?|weeks?|months?|years?)"
     # spelled out: "six months or longer", "thirty (30) days"
     r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty|thirty|sixty|ninety)"
-    r"(?: \(\d+\))? (?:business |calendar )?(?:days?|weeks?|months?|years?|hours?)\b"
+    r"(?: \(\d+\))? (?:business |calendar |working )?(?:days?|weeks?|months?|years?|hours?)\b"
+)
+# how often a thing is done: "at least yearly", "every 3 months", "twice a year"; "daily" is left out, as every dose
+# line says it ("20 mg daily")
+_FREQUENCY = (
+    _TIME_SPAN + r"|\b(?:yearly|annually|monthly|weekly|quarterly|fortnightly|biannually)\b"
+    r"|\bevery (?:other |few )?(?:day|week|month|year)s?\b|\b(?:once|twice|\w+ times) (?:a|per|each) (?:day|week|month|year)\b"
 )
 # an age as a source states one: "aged 50", "ages 50-74", "age ≥ 65", "50 years of age", "65 years and older",
 # "65–69-year olds"; a bare "50" or "50 years" (a duration) is not one
@@ -135,7 +141,8 @@ ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         ),
         re.compile(r"\$\s?\d|\d\s?%|\bpercent", re.I),
     ),
-    (re.compile(r"\bhow (?:long|often)\b|\bduration\b", re.I), re.compile(_TIME_SPAN, re.I)),
+    (re.compile(r"\bhow (?:often|frequently)\b", re.I), re.compile(_FREQUENCY, re.I)),
+    (re.compile(r"\bhow (?:long|soon|fast|quickly)\b|\bduration\b|\bhalf-?li(?:fe|ves)\b", re.I), re.compile(_TIME_SPAN, re.I)),
     (re.compile(r"\bwhat age\b|\bhow old\b|\b(?:minimum|starting) age\b|\bage (?:limit|cut-?off)", re.I), _AGE_SHOWN),
     (  # a count: "how many questions …?" is answered by "49 questions" or "twelve serine hydrolases"
         re.compile(r"\bhow many\b", re.I),
@@ -145,22 +152,90 @@ ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
+    (  # a study's ratio: "HR 0.81 (95% CI 0.72-0.91)", "odds ratio of 1.4"; a bare "HR"/"OR" only in capitals
+        re.compile(r"(?-i:\b(?:HRs?|ORs?|RRs?|IRR)\b)|\b(?:hazard|odds|risk|rate) ratios?\b|\brelative risks?\b|\bodds\b", re.I),
+        re.compile(
+            r"(?-i:\b(?:HR|OR|RR|IRR)\b)\s*[=:]?\s*\d|\bratios?\b[^.;]{0,30}\d\.\d"
+            r"|\d\.\d+\s*[(\[]\s*(?:95\s*%\s*(?:CI|confidence interval)[:,]?\s*)?\d\.\d+\s*(?:-|–|to|,)\s*\d\.\d+",
+            re.I,
+        ),
+    ),
+    (  # a rate or share of a population: "2.8% of cattle", "12 per 100,000", "1 in 500", "36/120"
+        re.compile(
+            r"\b(?:\w*prevalence|incidence|percentage|proportion|(?:fatality|mortality|survival|response|remission|"
+            r"relapse|recurrence|attack|infection|positivity) rates?)\b",
+            re.I,
+        ),
+        re.compile(r"\d\s?%|\bpercent\b|\bper (?:100|1,?000|10,?000|100,?000)\b|\b1 in [\d,]+|\b\d+\s*(?:/|out of)\s*\d+", re.I),
+    ),
+    (  # a threshold of a measurement: "QTc > 500 ms", "eGFR below 30 mL/min", "at least 50%"
+        re.compile(
+            r"\b(?:thresholds?|cut-?offs?|cut points?)\b"  # not "target": "which molecule does it target?"
+            r"|\bwhat (?:qtc?|e?gfr|creatinine|hba1c|a1c|bp|blood pressure|ldl|tsh|inr|heart rate)\b",
+            re.I,
+        ),
+        re.compile(
+            r"[<>≤≥]\s*=?\s*\d|\d+(?:\.\d+)?\s*(?:ms|msec|mmol/?l|mg/dl|ml/min\S*|mmhg|bpm|%)"
+            r"|\b(?:above|below|over|under|exceed\w*|less than|greater than|more than|at least|at most)\s+\d"
+            r"|\b\d+\s*(?:-|–|to)\s*\d+\s*[:=]|\bscores? (?:of )?\d",  # a score band: "15-21: severe"
+            re.I,
+        ),
+    ),
+    (  # a concentration: "MIC of 1.6 µg/mL", "IC50 = 3 µM"
+        re.compile(r"(?-i:\bMICs?\b)|\b(?:IC|EC)50\b|\binhibitory concentrations?\b", re.I),
+        re.compile(r"\d\s*(?:µg|μg|ug|mg|ng|pg|µM|μM|uM|nM|mM|pM|M)\b(?:\s*/\s*m?l\b)?", re.I),
+    ),
+    (  # a telephone number: "1-800-268-6021", "(416) 555-0100"
+        re.compile(r"\b(?:phone|telephone|fax)\b|\bwhat number\b|\bnumber\b.*\bcall\b|\bcall\b.*\bnumber\b", re.I),
+        re.compile(r"\(?\b\d{3}\)?[-.\s]\d{3}[-.\s]\d{4}\b|\b1-8\d\d-", re.I),
+    ),
+    (  # a code a form or a payer asks for: "LU code 430", "fee code K013", "ICD-10 F32"
+        re.compile(r"\bcodes?\b", re.I),
+        re.compile(r"\bcodes?\b[^.;]{0,30}?\b[A-Z]{0,3}-?\d{2,}|\b(?:LU|LUC)\s*#?\s*\d+|(?-i:\b[A-Z]\d{3}[A-Z]?\b)", re.I),
+    ),
 )
 _CLAUSE_NUMBER = re.compile(r"^\(?\d+(?:\.\d+)+\)?\s+")  # "1000.12 During …": a manual's clause, not a value
 
 
-KIND_NAMES = ("dose", "price", "amount", "time span", "age", "count")  # ANSWER_KINDS' kinds in order (amount: money or a share)
+# ANSWER_KINDS' kinds in order (amount: money or a share)
+KIND_NAMES = (
+    "dose", "price", "amount", "frequency", "time span", "age", "count", "ratio", "rate", "threshold",
+    "concentration", "phone number", "code",
+)  # fmt: skip
+
+
+# The question word says what is asked before a value word that is only its object: "when do I see them after each
+# dose change?" asks a time, "can a client appeal the approved price?" yes or no; neither asks for a dose or a price.
+_ASKS_TIME = re.compile(r"\bhow (?:long|often|frequently|soon|fast|quickly)\b", re.I)
+_ASKS_NO_VALUE = re.compile(  # at the start, or after a topic set off by a dash: "cross-tapering SSRIs - when …"
+    r"(?:^|\s[-–—:]\s)\s*(?:when|why|who|where|"
+    r"(?:is|are|was|were|does|do|did|can|could|should|will|would|may|has|have|must)\s)",
+    re.I,
+)
+_ASKS_VALUE = re.compile(r"\bhow (?:much|many)\b|\b(?:what|which)\b", re.I)
+
+
+def _kind_index(question: str) -> int | None:
+    """The index in ``ANSWER_KINDS`` of the kind of value the question asks for, or None."""
+    if _ASKS_TIME.search(question):
+        timed = (KIND_NAMES.index("frequency"), KIND_NAMES.index("time span"))
+        return next(i for i in timed if ANSWER_KINDS[i][0].search(question))
+    if _ASKS_NO_VALUE.search(question) and not _ASKS_VALUE.search(question):
+        return None
+    return next((i for i, (asks, _) in enumerate(ANSWER_KINDS) if asks.search(question)), None)
 
 
 def answer_kind(question: str) -> re.Pattern[str] | None:
     """How a unit shows the kind of value the question asks for, or None when it asks for no particular kind."""
-    return next((shows for asks, shows in ANSWER_KINDS if asks.search(question)), None)
+    index = _kind_index(question)
+    return None if index is None else ANSWER_KINDS[index][1]
 
 
 def asked_kind(question: str) -> str | None:
-    """The name of the kind of value the question asks for ("dose", "price", "amount", "time span", "age", "count"), or
-    None."""
-    return next((name for (asks, _), name in zip(ANSWER_KINDS, KIND_NAMES, strict=True) if asks.search(question)), None)
+    """The name of the kind of value the question asks for ("dose", "price", "amount", "frequency", "time span", "age",
+    "count"), or None."""
+    index = _kind_index(question)
+    return None if index is None else KIND_NAMES[index]
 
 
 _QUANTITY_CUE = re.compile(
