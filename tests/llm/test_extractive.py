@@ -277,3 +277,16 @@ def test_each_new_kind_is_shown_by_its_own_form_of_value() -> None:
     for question, (answer, other) in shown.items():
         shows = answer_kind(question)
         assert shows is not None and shows.search(answer) and not shows.search(other), question
+
+
+def test_a_far_less_relevant_passage_adds_nothing_to_the_answer() -> None:
+    # 'pristiq max dose?' found the desvenlafaxine card (relevance 0.95) and the aripiprazole one (0.35): the
+    # second card's "Max: 15 mg daily" scores well on 'max' and 'dose' but belongs to another drug
+    pristiq = passage("cep", "Initial: 50 mg daily\n\nMax: 100 mg daily", section="Desvenlafaxine (Pristiq®)")
+    abilify = passage("cep2", "Initial: 2-5 mg daily\n\nMax: 15 mg daily", section="Aripiprazole (Abilify®)")
+    near = abilify.model_copy(update={"relevance": 0.9})
+    pristiq = pristiq.model_copy(update={"relevance": 0.95})
+    far = abilify.model_copy(update={"relevance": 0.35})
+    assert "Max: 15 mg daily" not in extractive_answer("pristiq max dose?", [pristiq, far], 4).text
+    assert "Max: 100 mg daily [1]" in extractive_answer("pristiq max dose?", [pristiq, far], 4).text
+    assert "Max: 15 mg daily" in extractive_answer("pristiq max dose?", [pristiq, near], 4).text  # near: kept

@@ -85,6 +85,7 @@ CONTEXT_WEIGHT = 0.5  # a question term found only in the unit's section path or
 KIND_MISSING_FACTOR = 0.5  # the question asks for a dose, a price or a time span the unit does not show
 NUMBER_MISSING_FACTOR = 0.75  # the question asks for some other quantity and the unit has no number
 FOLLOW_SHARE = 0.45  # units scoring under this share of the best one are left out
+RELEVANCE_SHARE = 0.5  # … and units from a passage under this share of the best passage's relevance
 MIN_NEW_TERMS = 2  # a unit with fewer words than this beyond the question's tells the reader nothing new
 ECHO_FACTOR = 0.3
 DEFINITION_FACTOR = 1.5  # a unit that opens with the term a "what is" question asks about
@@ -471,11 +472,14 @@ def extractive_answer(question: str, passages: Sequence[Passage], max_sentences:
     chosen: list[Sentence] = []
     ranked = sorted(candidates, key=lambda s: (-s.score, s.rank, s.position))
     best = ranked[0].score if ranked else 0.0
+    top_relevance = max((r for r in relevance if r is not None), default=None)
     for s in ranked:
         if len(chosen) >= max_sentences or s.score <= 0 or s.score < FOLLOW_SHARE * best:
             break
         if any(_repeats(s, c, query_terms) for c in chosen):
             continue
+        if chosen and _far_less_relevant(relevance[s.rank], top_relevance):
+            continue  # 'pristiq max dose?': aripiprazole's "Max: 15 mg daily" (relevance 0.35 beside 0.95)
         chosen.append(s)
     if not chosen and candidates:
         # the passages passed the relevance threshold but share no word with the question
@@ -491,6 +495,11 @@ def extractive_answer(question: str, passages: Sequence[Passage], max_sentences:
         Citation.from_passage(n, passages[rank], excerpt=_excerpt(rank, chosen)) for rank, n in numbers.items()
     ]
     return ExtractiveAnswer(" ".join(lines), citations, chosen, candidates)
+
+
+def _far_less_relevant(relevance: float | None, top: float | None) -> bool:
+    """Whether a passage is far less relevant than the best one found: its units do not join the answer."""
+    return relevance is not None and top is not None and relevance < RELEVANCE_SHARE * top
 
 
 def _excerpt(rank: int, chosen: list[Sentence], limit: int = 400) -> str:
