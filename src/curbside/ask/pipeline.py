@@ -235,8 +235,10 @@ class Asker:
         if guard is None:
             guard = withheld_payment(kind, text, extract.candidates)
         if guard is not None:
+            # the guard's own reason: the unknown words here are not subjects the knowledge base lacks (those
+            # returned above), so "does not mention 'ect'" would name the wrong cause
             judged["guard"] = guard
-            return _not_answered(evidence.unknown) if evidence.unknown else guard  # name what the KB lacks
+            return guard
         if model is None or not relevance:
             return None  # no calibrated relevance (bm25, an unfitted embedder): never guess
         p = model.probability(evidence)

@@ -108,9 +108,8 @@ class TitleMeaning:
         """The edition's vectors, read once (again if ``coverage load`` added them since: their count is in the
         key, counted on the primary key's index without reading the vectors)."""
         conn = reader.connection()
-        count = conn.execute("SELECT count(*) FROM ohip_title_vectors WHERE edition_id = ?", (edition.id,)).fetchone()[
-            0
-        ]
+        row = conn.execute("SELECT count(*) FROM ohip_title_vectors WHERE edition_id = ?", (edition.id,)).fetchone()
+        count = row[0] if row is not None else 0
         model = self.embedder.model_id
         return self._cache.get(
             (edition.id, edition.loaded_at, count), lambda: read_title_vectors(conn, edition.id, model)
