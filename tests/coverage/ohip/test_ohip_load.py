@@ -158,33 +158,3 @@ def test_a_home_loaded_before_no_fee_keeps_its_listings_and_accepts_the_status(t
         ("no_fee", "no fee here"),
         ("aligned", "7.85"),
     ]
-
-
-TEN_PAGES = ["GP1", "GP40", "GP41", "GP42", "GP43", "A72", "A73", "A74", "A75", "A76"]  # enough page markers for a load
-
-
-def test_titles_are_embedded_on_a_thread_while_the_passages_are_ingested(
-    ohip_text: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # the embedding (6-8 s for the whole Schedule) overlaps the passage ingest; the rows are written after it
-    import threading
-
-    import curbside.coverage.ohip.load as ohip_load
-
-    threads: list[str] = []
-    plan = ohip_load.plan_title_vectors
-
-    def recorded(*args: object) -> object:
-        threads.append(threading.current_thread().name)
-        return plan(*args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(ohip_load, "plan_title_vectors", recorded)
-    app = Curbside(Settings(home=tmp_path / "home"))
-    try:
-        write_subset(ohip_text, tmp_path / "a" / ohip_text.name, TEN_PAGES)
-        (source,) = load_directory(app.coverage_store, tmp_path / "a").sources
-        assert source.status == "loaded", source.message
-        assert threads == ["ohip-title-vectors"]
-        assert source.counts["title_vectors_embedded"] == len(set(code_texts(app.db).values())) > 0
-    finally:
-        app.close()

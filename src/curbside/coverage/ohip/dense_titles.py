@@ -22,7 +22,6 @@ import hashlib
 import re
 import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -32,15 +31,12 @@ if TYPE_CHECKING:
     from curbside.store.database import Database
 
 __all__ = [
-    "TitleVectorPlan",
     "TitleVectors",
     "code_texts",
-    "plan_title_vectors",
     "read_title_vectors",
     "store_title_vectors",
     "title_embedder",
     "title_text",
-    "write_title_vectors",
 ]
 
 
@@ -110,29 +106,12 @@ class TitleVectors:
         return {code: float(cosines[self.row[code]]) for code in codes if code in self.row}
 
 
-@dataclass(frozen=True)
-class TitleVectorPlan:
-    """The rows an edition's title vectors need, computed (the embedding: all the cost) before they are written."""
-
-    edition_id: int
-    model_id: str
-    digests: dict[str, str]  # code -> its text's hash
-    vectors: dict[str, bytes]  # hash -> vector
-    embedded: int  # texts embedded now (the others were known)
-    unchanged: bool  # the edition's rows are already these
-
-
 def store_title_vectors(db: Database, edition_id: int, embedder: Embedder) -> int:
     """Give edition ``edition_id`` (the loaded one) a vector per code; returns how many texts were embedded.
 
     Texts embedded before (by any edition, with this model) reuse their vectors; the rows of other
     editions are removed.
     """
-    return write_title_vectors(db, plan_title_vectors(db, edition_id, embedder))
-
-
-def plan_title_vectors(db: Database, edition_id: int, embedder: Embedder) -> TitleVectorPlan:
-    """Read the codes' texts and embed those no vector is known for: safe on another thread (reads only)."""
     texts = code_texts(db)
     known: dict[str, bytes] = {
         digest: vector
@@ -149,28 +128,18 @@ def plan_title_vectors(db: Database, edition_id: int, embedder: Embedder) -> Tit
     }
     digests = {code: _digest(text) for code, text in texts.items()}
     if stored == digests:
-        return TitleVectorPlan(edition_id, embedder.model_id, digests, {}, 0, unchanged=True)
+        return 0
     missing = list(dict.fromkeys(text for code, text in texts.items() if digests[code] not in known))
     if missing:
         for text, vector in zip(missing, embedder.embed_passages(missing), strict=True):
             known[_digest(text)] = np.asarray(vector, dtype=np.float32).tobytes()
-    return TitleVectorPlan(edition_id, embedder.model_id, digests, known, len(missing), unchanged=False)
-
-
-def write_title_vectors(db: Database, plan: TitleVectorPlan) -> int:
-    """Store a plan's rows (in place of every other edition's); returns how many texts it embedded."""
-    if plan.unchanged:
-        return 0
     with db.transaction():
         db.execute("DELETE FROM ohip_title_vectors")
         db.executemany(
             "INSERT INTO ohip_title_vectors VALUES (?, ?, ?, ?, ?)",
-            [
-                (plan.edition_id, code, plan.model_id, digest, plan.vectors[digest])
-                for code, digest in plan.digests.items()
-            ],
+            [(edition_id, code, embedder.model_id, digest, known[digest]) for code, digest in digests.items()],
         )
-    return plan.embedded
+    return len(missing)
 
 
 def read_title_vectors(conn: _Executes, edition_id: int, model_id: str) -> TitleVectors:

@@ -9,19 +9,13 @@ documents of sections that left the Schedule are taken out of search.
 from __future__ import annotations
 
 import re
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from curbside.coverage.edition_load import EditionLoader
-from curbside.coverage.ohip.dense_titles import (
-    TitleVectorPlan,
-    plan_title_vectors,
-    title_embedder,
-    write_title_vectors,
-)
+from curbside.coverage.ohip.dense_titles import store_title_vectors, title_embedder
 from curbside.coverage.ohip.layout import iso_date
 from curbside.coverage.ohip.parse import ParsedSchedule, parse_schedule
 from curbside.coverage.ohip.passages import DOC_PREFIX, NAMESPACE, SOURCE_TYPE, build_documents
@@ -63,8 +57,6 @@ class OhipLoader(EditionLoader[ParsedSchedule, EditionRecord]):
     )  # from governing headings only, T/P component codes, index boxes as confirmations, 'no_fee' listings
     pattern = PATTERN
     passages = PassageIndex(NAMESPACE, SOURCE_TYPE, DOC_PREFIX)
-    _store: CoverageStore | None = None  # the store of the load in progress (``documents`` starts its titles)
-    _titles: _TitleThread | None = None
 
     def edition_date(self, path: Path) -> str:
         """The effective date from the file's first lines (only the edition is read here)."""
@@ -89,36 +81,21 @@ class OhipLoader(EditionLoader[ParsedSchedule, EditionRecord]):
         return report_counts(parsed)
 
     def documents(self, parsed: ParsedSchedule, edition: EditionRecord) -> list[PreparedDocument]:
-        # the tables hold the edition now: its titles are embedded on a thread while its passages are ingested
-        # (the ingest leaves a core idle while it tokenises and writes), and stored once the ingest is done
-        if self._store is not None:
-            self._titles = _TitleThread(self._store.db, edition.id)
         return build_documents(parsed)
 
     def load_file(self, store: CoverageStore, path: Path, progress: LoadProgress | None = None) -> SourceReport:
         """Load one file, then give the loaded edition its title vectors (``dense_titles``): also when the file
         was already loaded, so a home loaded before them gains them by loading again."""
-        self._store, self._titles = store, None
-        try:
-            report = super().load_file(store, path, progress)
-        finally:
-            self._store = None
-        titles, self._titles = self._titles, None
+        report = super().load_file(store, path, progress)
         if report.status in ("loaded", "unchanged"):
             started = time.perf_counter()
             edition = current_edition(store.db)
             assert edition is not None  # the load just stored (or found) it
             try:
-                if titles is None or titles.edition_id != edition.id:
-                    plan = plan_title_vectors(store.db, edition.id, title_embedder())
-                else:
-                    plan = titles.result()
-                report.counts["title_vectors_embedded"] = write_title_vectors(store.db, plan)
+                report.counts["title_vectors_embedded"] = store_title_vectors(store.db, edition.id, title_embedder())
             except CurbsideError as exc:  # the model would not load: codes are still found by their words
                 report.message += f"; codes cannot be found by meaning: {exc.message}"
             report.seconds += time.perf_counter() - started
-        elif titles is not None:
-            titles.join()  # a failed load: its thread ends before the next file's
         return report
 
     def loaded_message(self, parsed: ParsedSchedule) -> str:
@@ -128,33 +105,6 @@ class OhipLoader(EditionLoader[ParsedSchedule, EditionRecord]):
             f"{r.codes_fee_read:,} read, {r.codes_no_fee:,} I.C or no fee of their own), "
             f"{r.codes_fee_unknown:,} fee unknown"
         )
-
-
-class _TitleThread:
-    """``plan_title_vectors`` for one edition on a thread of its own; ``result`` waits for it."""
-
-    def __init__(self, db: Database, edition_id: int) -> None:
-        self.edition_id = edition_id
-        self._plan: TitleVectorPlan | None = None
-        self._error: CurbsideError | None = None
-        self._thread = threading.Thread(target=self._run, args=(db,), name="ohip-title-vectors", daemon=True)
-        self._thread.start()
-
-    def _run(self, db: Database) -> None:
-        try:
-            self._plan = plan_title_vectors(db, self.edition_id, title_embedder())
-        except CurbsideError as exc:
-            self._error = exc
-
-    def join(self) -> None:
-        self._thread.join()
-
-    def result(self) -> TitleVectorPlan:
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        assert self._plan is not None
-        return self._plan
 
 
 def load_ohip(store: CoverageStore, path: Path, progress: LoadProgress | None = None) -> SourceReport:
