@@ -162,9 +162,7 @@ class Settings(BaseSettings):
 
     # --- coverage data (#5, #6) ------------------------------------------------------------
     coverage_embed_chars: int | None = Field(
-        # 400: full load 164 s against 183 s at 500 with the same answers on the three coverage development
-        # sets (benchmarks/README, "Coverage questions"); the code titles' vectors had put 500 over 180 s
-        400,
+        500,
         ge=64,
         description=(
             "Characters of each coverage passage's head (title path and first lines) that are embedded; the "
