@@ -70,7 +70,6 @@ def tool(name: str | None, pairs: tuple[str, ...], args_text: str, confirm: bool
     arguments = _parse_args(args_text) | _parse_pairs(pairs)
     with app_context() as core:
         executor = core.tools
-        executor.warm_up([name])  # load models before the call, not inside its timeout
         result = asyncio.run(executor.call(name, arguments, confirm=confirm))
         if result.confirmation is not None and _interactive():
             approve = click.confirm(f"{result.confirmation.summary}\nApprove?", default=False, err=True)

@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 
 from curbside.tools.calculators.kit import Criterion
-from curbside.tools.calculators.note_criteria import Mention, find_mentions, plain_label
+from curbside.tools.calculators.note_criteria import SEVERAL, Mention, find_mentions, plain_label
 
 __all__ = ["broader_answer", "label_head"]
 
@@ -43,7 +43,6 @@ _TAIL = re.compile(
     r"less than|at admission)\b).*$",
     re.IGNORECASE,
 )
-_SEVERAL = re.compile(r",|/|\bor\b|\band\b", re.IGNORECASE)
 _MEASURE = re.compile(r"\b(?:pressure|rate|temperature|level|count|saturation|score|weight|index)\b", re.IGNORECASE)
 # the only words brackets may hold for the label outside them to be qualified by them
 _QUALIFYING_WORDS = frozenset(
@@ -63,7 +62,7 @@ def label_head(item: Criterion) -> str | None:
         return None
     plain = plain_label(item)
     unqualified = " ".join(_QUALIFIER.sub(" ", plain).split()).strip(" ,-–:;")
-    if _SEVERAL.search(unqualified):
+    if SEVERAL.search(unqualified):
         return None  # two findings ("bedridden ≥ 3 days, or major surgery"): denying one says nothing of the other
     head = " ".join(_TAIL.sub("", unqualified).split())
     if head.lower() == plain.lower() and not _qualifying_brackets(item.label):

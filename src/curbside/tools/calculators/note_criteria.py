@@ -42,6 +42,7 @@ from curbside.tools.calculators.kit import Criterion
 from curbside.tools.calculators.note_match import term_pattern
 
 __all__ = [
+    "SEVERAL",
     "Mention",
     "context_sentences",
     "criterion_terms",
@@ -93,7 +94,7 @@ _CONDITIONAL = re.compile(
     r"objectively|documented|confined|unilateral|bilateral|more than|less than|at least|on)\b",
     re.IGNORECASE,
 )
-_SEVERAL = re.compile(r",|/|\bor\b|\band\b", re.IGNORECASE)
+SEVERAL = re.compile(r",|/|\bor\b|\band\b", re.IGNORECASE)  # a label naming two things or more
 # "Localised tenderness along the deep venous system": the note's "tenderness along the deep venous system"
 _LOCALISED = re.compile(r"locali[sz]ed\s+(\w+\s+(?:along|over)\s+\w+(?:\s+\w+){0,3})", re.IGNORECASE)
 _LOOK_BACK = 160  # characters before a mention that may hold its cue
@@ -147,10 +148,10 @@ def criterion_terms(item: Criterion) -> list[str]:
     deep venous system", the finding at the place it names)."""
     terms = [alias for alias in item.aliases if alias.strip()]
     label = plain_label(item)
-    if len(label.split()) <= 4 and not _SEVERAL.search(label) and not _CONDITIONAL.search(label):
+    if len(label.split()) <= 4 and not SEVERAL.search(label) and not _CONDITIONAL.search(label):
         terms.append(label)
     placed = _LOCALISED.fullmatch(label)
-    if placed and not _SEVERAL.search(label) and not _CONDITIONAL.search(label):
+    if placed and not SEVERAL.search(label) and not _CONDITIONAL.search(label):
         terms.append(placed.group(1))  # a finding the note places along a structure is localised there
     for short, full in _EXPANSIONS:
         plain = {_us_spelling(t).lower() for t in terms}
@@ -210,7 +211,7 @@ def plain_answer(item: Criterion, mentions: Sequence[Mention]) -> tuple[bool, Me
         return None
     polarities = {m.polarity for m in mentions}
     if polarities == {"negated"} and (
-        not _SEVERAL.search(item.label) or _one_list(mentions) or any(_SEVERAL.search(m.term) for m in mentions)
+        not SEVERAL.search(item.label) or _one_list(mentions) or any(SEVERAL.search(m.term) for m in mentions)
     ):
         return False, mentions[0]
     if polarities == {"affirmed"} and not _CONDITIONAL.search(item.label):

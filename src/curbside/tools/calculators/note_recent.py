@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from curbside.tools.calculators.kit import Criterion, Recent
-from curbside.tools.calculators.note_criteria import Mention, criterion_terms, find_mentions
+from curbside.tools.calculators.note_criteria import SEVERAL, Mention, criterion_terms, find_mentions
 
 __all__ = ["Elapsed", "elapsed_times", "recent_answer"]
 
@@ -105,4 +105,4 @@ def _several_events(item: Criterion) -> bool:
     """Does the label name a second event ("Immobilisation ≥ 3 days or surgery ...")? Then a dated event
     outside the window says nothing of the other."""
     label = re.sub(r"\([^)]*\)", " ", item.label)
-    return bool(re.search(r",|/|\bor\b|\band\b", label, re.IGNORECASE))
+    return bool(SEVERAL.search(label))
