@@ -162,12 +162,12 @@ class Settings(BaseSettings):
 
     # --- coverage data (#5, #6) ------------------------------------------------------------
     coverage_embed_chars: int | None = Field(
-        500,
-        ge=64,
+        None,
         description=(
-            "Characters of each coverage passage's head (title path and first lines) that are embedded; the "
-            "whole passage stays in the lexical index. Coverage tools answer from their tables, so the dense "
-            "side needs only the topic: a full load embeds about a third of the tokens. Unset: embed it all."
+            "Characters of each coverage passage's head (title path and first lines) that are embedded, for "
+            "every source; the whole passage stays in the lexical index. Coverage tools answer from their "
+            "tables, so the dense side needs only the topic. Unset: each source's own head (ODB 500, OHIP and "
+            "ADP 400); 0: embed whole passages."
         ),
     )
     odb_sql_timeout_ms: int = Field(500, ge=1, description="odb.get: the SQL path (formulary tables).")
@@ -388,6 +388,13 @@ class Settings(BaseSettings):
     phi_score_threshold: float = Field(
         0.5, ge=0.0, le=1.0, description="Lowest recognizer score that counts as PHI."
     )
+
+    @field_validator("coverage_embed_chars")
+    @classmethod
+    def _embed_head_or_whole(cls, value: int | None) -> int | None:
+        if value is not None and (value < 0 or 0 < value < 64):
+            raise ValueError(f"{value} is too short a head to embed; give 64 characters or more, or 0 for whole passages")
+        return value
 
     @field_validator("home", mode="before")
     @classmethod

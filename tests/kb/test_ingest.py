@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
+import pydantic
 import pytest
 
 from curbside.app import Curbside
@@ -377,8 +378,23 @@ def test_coverage_passages_embed_their_head_only(app: Curbside) -> None:
     """Coverage sources answer from their tables: their passages' dense side is the head (title path and
     first lines); the knowledge base's passages are embedded whole."""
     text = "Drug Benefit Price\n\n" + "metformin 500 mg tablet " * 60
-    assert app.ingestor.embed_heads == {"odb": 500, "ohip": 500, "adp": 500}
+    assert app.ingestor.embed_heads == {"odb": 500, "ohip": 400, "adp": 400}
     (head,) = app.ingestor.embedding_texts([text], "odb")
     assert len(head) <= 500 and text.startswith(head) and not head.endswith(" ")
     assert app.ingestor.embedding_texts([text], "kb") == [text]
     assert app.ingestor.embedding_texts(["short"], "ohip") == ["short"]
+
+
+def test_coverage_embed_chars_overrides_every_source_or_embeds_whole(tmp_path: Path) -> None:
+    """CURBSIDE_COVERAGE_EMBED_CHARS sets one head for every source; 0 embeds whole passages; a head too
+    short to carry a topic is refused with the reason."""
+    one = Curbside(Settings(home=tmp_path / "one", coverage_embed_chars=300))
+    whole = Curbside(Settings(home=tmp_path / "whole", coverage_embed_chars=0))
+    try:
+        assert one.ingestor.embed_heads == {"odb": 300, "ohip": 300, "adp": 300}
+        assert whole.ingestor.embed_heads == {}
+    finally:
+        one.close()
+        whole.close()
+    with pytest.raises(pydantic.ValidationError, match="too short a head"):
+        Settings(home=tmp_path / "bad", coverage_embed_chars=20)

@@ -132,7 +132,9 @@ class Curbside:
         from curbside.coverage.sources import SOURCES
 
         limit = self.settings.coverage_embed_chars
-        return {} if limit is None else {source.name: limit for source in SOURCES}
+        if limit == 0:
+            return {}  # embed whole passages
+        return {source.name: limit or source.embed_chars for source in SOURCES}
 
     @cached_property
     def search_engine(self) -> SearchEngine:

@@ -30,6 +30,11 @@ class CoverageSource:
     service_class: str  # 'OdbService', in its service module
     loader_class: str  # 'OdbLoader', in its load module
     status_function: str  # 'odb_status', in its status module
+    # Characters of each passage's head that are embedded (the whole passage stays in the lexical index).
+    # The tools answer from their tables, so the dense side needs only the topic. ODB keeps 500: at 400 its
+    # search path no longer corroborates "is Ozempic covered for diabetes?"; OHIP and ADP answer the same on
+    # every coverage development set at 400, and their 2,400 passages are most of a full load's embedding.
+    embed_chars: int = 500
 
     def register(self, registry: ToolRegistry, deps: SourceToolDeps[Any]) -> None:
         import_module(f"{self.package}.tool").register(registry, deps)
@@ -49,6 +54,8 @@ class CoverageSource:
 
 SOURCES: tuple[CoverageSource, ...] = (
     CoverageSource("odb", "odb.get", "curbside.coverage.odb", "OdbService", "OdbLoader", "odb_status"),
-    CoverageSource("ohip", "schedule.get", "curbside.coverage.ohip", "OhipService", "OhipLoader", "ohip_status"),
-    CoverageSource("adp", "adp.get", "curbside.coverage.adp", "AdpService", "AdpLoader", "adp_status"),
+    CoverageSource(
+        "ohip", "schedule.get", "curbside.coverage.ohip", "OhipService", "OhipLoader", "ohip_status", embed_chars=400
+    ),
+    CoverageSource("adp", "adp.get", "curbside.coverage.adp", "AdpService", "AdpLoader", "adp_status", embed_chars=400),
 )
