@@ -378,11 +378,15 @@ def test_coverage_passages_embed_their_head_only(app: Curbside) -> None:
     """Coverage sources answer from their tables: their passages' dense side is the head (title path and
     first lines); the knowledge base's passages are embedded whole."""
     text = "Drug Benefit Price\n\n" + "metformin 500 mg tablet " * 60
-    assert app.ingestor.embed_heads == {"odb": 500, "ohip": 400, "adp": 400}
+    assert app.ingestor.embed_heads == {"odb": 500, "ohip": 250, "adp": 250}
     (head,) = app.ingestor.embedding_texts([text], "odb")
     assert len(head) <= 500 and text.startswith(head) and not head.endswith(" ")
     assert app.ingestor.embedding_texts([text], "kb") == [text]
     assert app.ingestor.embedding_texts(["short"], "ohip") == ["short"]
+    # the edition label every passage of a source opens with is left out: it tells the encoder nothing
+    labelled = "OHIP Schedule 2025-03-03 — GP: Definitions [GP2]\n\nCounselling is a patient visit dedicated solely"
+    assert app.ingestor.embedding_texts([labelled], "ohip") == [labelled.split(" — ", 1)[1]]
+    assert app.ingestor.embedding_texts([labelled], "kb") == [labelled]
 
 
 def test_coverage_embed_chars_overrides_every_source_or_embeds_whole(tmp_path: Path) -> None:
