@@ -108,6 +108,8 @@ def test_a_threshold_or_time_window_is_never_read_yes_from_a_mention() -> None:
     assert "connective_tissue_disease" not in _criteria(_read("charlson", "History of rheumatoid arthritis."))
     # PERC: surgery within 4 weeks; a mention of surgery is not that
     assert "recent_surgery_or_trauma" not in _criteria(_read("perc", "Recent surgery: knee arthroscopy in 2019."))
+    # Caprini's acute myocardial infarction: an old one is not acute
+    assert "acute_mi" not in _criteria(_read("caprini", "Admitted with pneumonia. History of MI in 2015."))
 
 
 def test_us_spelling_and_full_names_of_abbreviations() -> None:

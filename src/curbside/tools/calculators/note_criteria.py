@@ -17,7 +17,7 @@ otherwise *affirmed*.
   stroke or TIA), and so does a denied name that is itself the pair ("denies prior DVT or PE"); but "no
   stroke" alone says nothing of a TIA, so it is not read for it;
 - "yes" when every mention is affirmed and the label, brackets included, sets no threshold, time
-  window, severity or treatment ("> 160 mmHg", "within 4 weeks", "recent", "new", "uncontrolled",
+  window, severity or treatment ("> 160 mmHg", "within 4 weeks", "recent", "new", "acute", "uncontrolled",
   "moderate–severe", "active", "treated"): "a history of stroke" is a prior stroke, but "surgery 5
   months ago" is not "surgery within 4 weeks", nor "rheumatoid arthritis" a moderate–severe one;
 - nothing when mentions disagree, any is uncertain, or there is none. (A criterion with a time window
@@ -89,7 +89,7 @@ _OTHER_KIND = re.compile(
 )
 # words in a label that make a bare mention not enough for "yes"
 _CONDITIONAL = re.compile(
-    r"[<>≤≥\d]|\b(?:within|recent|recently|past|current|currently|new|uncontrolled|severe|severely|"
+    r"[<>≤≥\d]|\b(?:within|recent|recently|past|current|currently|new|acute|uncontrolled|severe|severely|"
     r"moderate|active|presentation|last|days?|weeks?|months?|years?|hours?|requiring|treated|treatment|"
     r"objectively|documented|confined|unilateral|bilateral|more than|less than|at least|on)\b",
     re.IGNORECASE,
