@@ -233,6 +233,10 @@ def test_pitting_oedema_confined_to_the_symptomatic_leg() -> None:
         ("Left leg pain. Her sister has pitting oedema confined to the left leg.", None),  # a relative's
         ("No swelling of the right leg. Pitting oedema confined to the left leg.", None),  # a denial names no side
         ("Left leg pain. Pitting oedema in the left leg.", None),  # not said to be confined
+        ("Swelling of the left calf. No pitting oedema in the right leg.", None),  # denied on the other leg
+        ("Pain in the left calf. No pitting oedema of the right lower limb.", None),
+        ("Leg pain. No pitting oedema in the right leg.", None),  # no symptomatic side to compare with
+        ("Swelling of the left calf. No pitting oedema in the left leg.", "no"),  # denied on the symptomatic leg
     ],
 )
 def test_pitting_oedema_not_read_without_a_plain_side(note: str, value: str | None) -> None:

@@ -46,7 +46,7 @@ from curbside.tools.calculators.note_criteria import (
 )
 from curbside.tools.calculators.note_model import NO_MODEL, CriteriaModel, read_criterion
 from curbside.tools.calculators.note_recent import Elapsed, recent_answer
-from curbside.tools.calculators.note_side import side_answer
+from curbside.tools.calculators.note_side import denies_another_side, side_answer
 from curbside.tools.calculators.units import DIMENSIONS, convert, normalize_unit
 
 __all__ = ["MAX_NOTE_CHARS", "Found", "NoteReading", "evaluate_note", "parse_note"]
@@ -1278,7 +1278,7 @@ def _read_criterion(item: Criterion, text: _Text, mentions: Sequence[Mention]) -
     mentions, a dated event, a stated difference between the sides, the symptomatic side in place of a
     role, a denial of the broader finding it narrows."""
     plain = plain_answer(item, mentions)
-    if plain is not None:
+    if plain is not None and not (plain[0] is False and denies_another_side(item, plain[1], text.text, text.sentences)):
         return _plain_found(item, *plain, text)
     dated = recent_answer(item, text.text, text.sentences) if item.recent is not None else None
     if dated is not None:
@@ -1295,7 +1295,7 @@ def _read_criterion(item: Criterion, text: _Text, mentions: Sequence[Mention]) -
         found.note = f"{found.text!r}: the {sided[2]} is the side of the note's symptoms"
         return found
     broader = broader_answer(item, text.text, text.sentences)
-    if broader is not None:
+    if broader is not None and not denies_another_side(item, broader[1], text.text, text.sentences):
         found = _plain_found(item, False, broader[1], text)
         found.note = f"{found.text!r} denied ({broader[1].cue!r}): none at all, so not {plain_label(item).lower()}"
         return found

@@ -11,7 +11,9 @@ it by its place: "Pitting oedema confined to the left leg." ``side_answer`` read
 - no mention of the finding elsewhere is denied or in doubt.
 
 It never reads "no": pitting oedema confined to the other leg is too odd a note to answer without a
-reader, and a note that names no symptomatic side, or both, is not read at all.
+reader, and a note that names no symptomatic side, or both, is not read at all. Nor does a denial placed
+on a side other than the symptomatic one ("no pitting oedema in the right leg" when the symptoms are on the
+left) answer the criterion: ``denies_another_side`` tells the plain reading to leave it.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from dataclasses import replace
 from curbside.tools.calculators.kit import Criterion
 from curbside.tools.calculators.note_criteria import Mention, find_mentions
 
-__all__ = ["side_answer", "symptomatic_side"]
+__all__ = ["denies_another_side", "side_answer", "symptomatic_side"]
 
 _ROLE = re.compile(r"\bthe\s+(?:symptomatic|affected|involved)\s+(?P<part>leg|limb|side|arm|calf)\b", re.IGNORECASE)
 # a body part a note may write for the label's: a leg is also a lower limb or lower extremity
@@ -34,6 +36,11 @@ _PARTS = {
     "side": r"side",
     "calf": r"calf",
 }
+# a side of the body as a note places a finding on it: "in the right leg", "over the left calf"
+_PLACED_SIDE = re.compile(
+    r"\b(?P<side>left|right)\s+(?:leg|calf|thigh|ankle|foot|knee|lower\s+limb|lower\s+extremity|limb|arm|side)\b",
+    re.IGNORECASE,
+)
 _SYMPTOM = r"(?:pain|painful|swelling|swollen|tender|tenderness|erythema|erythematous|redness|warmth|oedema|edema)"
 # up to three words between, none a conjunction: "left calf pain", "left leg is swollen", not "left hip and right knee pain"
 _SIDE_THEN_SYMPTOM = re.compile(
@@ -84,3 +91,14 @@ def side_answer(item: Criterion, text: str, sentences: Sequence[tuple[int, int]]
         if symptomatic_side(text, sentences, frozenset({mention.sentence})) == side:
             return True, replace(mention, term=text[mention.start : after.end()], end=after.end()), side
     return None
+
+
+def denies_another_side(item: Criterion, mention: Mention, text: str, sentences: Sequence[tuple[int, int]]) -> bool:
+    """Whether ``mention``, a denial read for a criterion that names a side by its role ("… confined to the
+    symptomatic leg"), places the finding on a side that is not surely the symptomatic one: "No pitting oedema
+    in the right leg" says nothing of the left leg the symptoms are in."""
+    if _ROLE.search(item.label) is None:
+        return False
+    start, end = sentences[mention.sentence]
+    placed = {m.group("side").lower() for m in _PLACED_SIDE.finditer(text, start, end)}
+    return bool(placed) and placed != {symptomatic_side(text, sentences, frozenset({mention.sentence}))}
