@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from curbside.coverage.ohip.tool import Day, Include, ScheduleGetArgs
-from curbside.coverage.ohip.word_forms import root
+from curbside.coverage.ohip.word_forms import roots
 from curbside.coverage.ohip.words import SCHEDULE_WORDS
 
 __all__ = ["Request", "WordIndex", "asked_slot", "plan", "schedule_words", "stem", "words_of"]
@@ -57,6 +57,8 @@ STOP = frozenset(
 def stem(word: str) -> str:
     """A crude stem, enough to meet 'discharged' and 'discharge', 'visits' and 'visit'."""
     word = word.lower()
+    if word.endswith("ies") and len(word) >= 6:  # 'vasectomies' -> 'vasectomy', as the title says it
+        return word[:-3] + "y"
     for suffix in ("ing", "ed", "es", "s", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
@@ -266,7 +268,8 @@ class WordIndex:
         self.weight = {word: math.log(1 + total / len(codes)) for word, codes in self.by_word.items()}
         self._by_root: dict[str, set[str]] = defaultdict(set)
         for word in self.by_word:
-            self._by_root[root(word)].add(word)
+            for found in roots(word):
+                self._by_root[found].add(word)
         self._forms: dict[str, frozenset[str]] = {}
         self._last_said: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
 
@@ -275,7 +278,7 @@ class WordIndex:
         'consultation', 'consultative'); a word the index lacks stands for itself."""
         found = self._forms.get(word)
         if found is None:
-            found = frozenset(self._by_root.get(root(word), set()) | {word})
+            found = frozenset(w for r in roots(word) for w in self._by_root.get(r, ())) | {word}
             self._forms[word] = found
         return found
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from curbside.coverage.edition_cache import EditionCache
-from curbside.coverage.ohip.listing_headings import listing_headings
+from curbside.coverage.ohip.listing_headings import full_title, listing_headings
 from curbside.coverage.ohip.preamble_quotes import PreambleQuote, SentenceIndex
 from curbside.coverage.ohip.quantities import asked_quantities, fit
 from curbside.coverage.ohip.query import STOP, Request, WordIndex, asked_slot, asks_special_visit, stem, words_of
@@ -105,7 +105,10 @@ class IndexCache:
 def _indexes(reader: OhipReader) -> Indexes:
     passages = reader.passage_texts()
     headings = listing_headings(passages)
-    rows = [(code, title, f"{listed} | {headings.get(code, '')}") for code, title, listed in reader.title_rows()]
+    rows = [
+        (code, full_title(title, headings.get(code, "")), f"{listed} | {headings.get(code, '')}")
+        for code, title, listed in reader.title_rows()
+    ]
     return Indexes(WordIndex(rows), reader.sections(), reader.preamble_rules(), SentenceIndex(passages))
 
 
