@@ -5,7 +5,7 @@ and the code letter asked. Titles and section names are the Schedule's own
 from __future__ import annotations
 
 from curbside.coverage.ohip.listing_headings import full_title, listing_headings
-from curbside.coverage.ohip.query import WordIndex, asked_slot, plan
+from curbside.coverage.ohip.query import WordIndex, asked_slot, plan, stem
 from curbside.coverage.ohip.spoken_section import spoken_section
 from curbside.coverage.ohip.sql_path import of_letter, premiums_last, premiums_of_setting, titled_as_asked
 from curbside.coverage.ohip.time_slot import in_time_slot
@@ -152,3 +152,20 @@ def test_a_heading_line_in_a_passage_heads_the_listings_below_it() -> None:
         "Chalazion Single or multiple - local anaesthetic"
     )
     assert full_title("Comprehensive assessment and care", headings["H152"]) == "Comprehensive assessment and care"
+
+
+def test_what_a_title_may_include_is_not_what_the_service_is() -> None:
+    index = WordIndex(
+        [
+            (  # V5 and J47
+                "Z735",
+                "Examination and/or dilatation (may include insertion and/or removal of IUD) - general anaesthetic",
+                "",
+            ),
+            ("G378", "Insertion of intrauterine contraceptive device", ""),
+        ]
+    )
+    words = plan(ScheduleGetArgs(q="fee for inserting an IUD?")).words
+    assert index.coverage(words, "Z735")[0] == 0.0  # its title does not say the service asked
+    assert "iud" in index.listed["Z735"]  # … its aside still finds it, as a listing's words do
+    assert index.held(words, "G378") == {stem("inserting")}

@@ -245,6 +245,17 @@ def plan(args: ScheduleGetArgs) -> Request:
     )
 
 
+# an aside in a title that says what the service may include or where its rules are is not what the service is:
+# Z735 "Examination and/or dilatation (may include insertion and/or removal of IUD) - general anaesthetic" is no
+# IUD insertion (G378, J47). An aside that narrows the service ("(other than Long-Term Care Institution)") stays.
+_TITLE_ASIDE = re.compile(r"\((?:may |see |includ)[^()]*\)")
+
+
+def _without_asides(title: str) -> tuple[str, str]:
+    """(``title`` without its asides, the asides' text)."""
+    return _TITLE_ASIDE.sub(" ", title), " ".join(_TITLE_ASIDE.findall(title))
+
+
 class WordIndex:
     """Title words of one edition's codes, stemmed, for finding codes by what the question says.
 
@@ -260,8 +271,9 @@ class WordIndex:
         self.by_word: dict[str, set[str]] = defaultdict(set)
         for code, title, listed in rows:
             self.text[code] = f"{title} | {listed}"
-            self.titles[code] = {stem(w) for w in words_of(title) if w not in STOP}
-            self.listed[code] = {stem(w) for w in words_of(listed) if w not in STOP}
+            named, aside = _without_asides(title)
+            self.titles[code] = {stem(w) for w in words_of(named) if w not in STOP}
+            self.listed[code] = {stem(w) for w in words_of(f"{listed} {aside}") if w not in STOP}
             for word in self.titles[code] | self.listed[code]:
                 self.by_word[word].add(code)
         total = max(len(self.titles), 1)
