@@ -4,12 +4,13 @@ and the code letter asked. Titles and section names are the Schedule's own
 
 from __future__ import annotations
 
-from curbside.coverage.ohip.query import WordIndex, asked_slot, plan
+from curbside.coverage.ohip.listing_headings import full_title, listing_headings
+from curbside.coverage.ohip.query import WordIndex, asked_slot, plan, stem
 from curbside.coverage.ohip.spoken_section import spoken_section
 from curbside.coverage.ohip.sql_path import of_letter, premiums_last, premiums_of_setting, titled_as_asked
 from curbside.coverage.ohip.time_slot import in_time_slot
 from curbside.coverage.ohip.tool import ScheduleGetArgs
-from curbside.coverage.ohip.word_forms import is_person_noun, root
+from curbside.coverage.ohip.word_forms import is_person_noun, root, roots
 
 _SECTIONS = [  # (key, part, title, specialty) as the table of contents names them
     (21, "A", "Family Practice & Practice in General (00)", "00"),
@@ -104,3 +105,67 @@ def test_the_title_that_is_the_service_worded_goes_first_or_is_a_second_reading(
     assert wide[0][0] == "W771"
     ordered, rivals = titled_as_asked([c for c, _ in wide], wide, words, index)
     assert ordered[:2] == ["W771", "A771"] and rivals == ["A771"]
+
+
+def test_a_plural_in_ies_and_a_participle_meet_the_titles_noun() -> None:
+    # S626 "Vasectomy - uni - or bilateral - by any technique" (U5); D015 "… closed reduction without anaesthetic"
+    # (N27); Z311 "Removal of foreign body - local anaesthetic" (P1)
+    index = WordIndex(
+        [
+            ("S626", "Vasectomy - uni - or bilateral - by any technique", ""),
+            ("D015", "Glenohumeral joint - closed reduction without anaesthetic", ""),
+            ("Z311", "Removal of foreign body - local anaesthetic", ""),
+        ]
+    )
+    assert [c for c, _ in index.match(plan(ScheduleGetArgs(q="no-scalpel vasectomies")).words, 3)] == ["S626"]
+    assert [c for c, _ in index.match(plan(ScheduleGetArgs(q="reduced a shoulder")).words, 3)] == ["D015"]
+    assert [c for c, _ in index.match(plan(ScheduleGetArgs(q="removed a splinter")).words, 3)] == ["Z311"]
+    # an adjective's '-al' is no verb's noun: 'terminal ileum' is not a 'termination'
+    assert roots("terminal") == {"terminal"} and roots("reduction") == {"reduct", "reduc"}
+
+
+def test_a_heading_line_in_a_passage_heads_the_listings_below_it() -> None:
+    passages = [
+        (  # Y9, as the passages print it
+            "ohip",
+            "EXCISION [Y9]",
+            "OHIP Schedule 2025-03-03 — Y: Eyelids > EXCISION [Y9]\n\nChalazion Single or multiple\n\n"
+            "Z874 Single or multiple - local anaesthetic: $70.00\n# Z856 Single or multiple - general anaesthetic: "
+            "$150.00\n\nNote: See Appendix D Surface Pathology.",
+        ),
+        (  # A13: a second heading after listings is a sibling of the passage's own
+            "ohip",
+            "Monday to Friday - Evenings (17:00h to 24:00h) [A13]",
+            "OHIP Schedule 2025-03-03 — A: Family Practice & Practice in General (00) > Monday to Friday - Evenings "
+            "(17:00h to 24:00h) [A13]\n\nH132 Comprehensive assessment and care: $52.55\n\nSaturdays, Sundays and "
+            "Holidays - Daytime and Evenings (08:00h to 24:00h)\n\nH152 Comprehensive assessment and care: $66.15",
+        ),
+    ]
+    headings = listing_headings(passages)
+    assert headings["Z874"] == "Eyelids > EXCISION > Chalazion Single or multiple"
+    assert headings["H132"] == "Family Practice & Practice in General (00) > Monday to Friday - Evenings (17:00h to 24:00h)"
+    assert headings["H152"] == (
+        "Family Practice & Practice in General (00) > Saturdays, Sundays and Holidays - Daytime and Evenings "
+        "(08:00h to 24:00h)"
+    )
+    assert full_title("Single or multiple - local anaesthetic", headings["Z874"]) == (
+        "Chalazion Single or multiple - local anaesthetic"
+    )
+    assert full_title("Comprehensive assessment and care", headings["H152"]) == "Comprehensive assessment and care"
+
+
+def test_what_a_title_may_include_is_not_what_the_service_is() -> None:
+    index = WordIndex(
+        [
+            (  # V5 and J47
+                "Z735",
+                "Examination and/or dilatation (may include insertion and/or removal of IUD) - general anaesthetic",
+                "",
+            ),
+            ("G378", "Insertion of intrauterine contraceptive device", ""),
+        ]
+    )
+    words = plan(ScheduleGetArgs(q="fee for inserting an IUD?")).words
+    assert index.coverage(words, "Z735")[0] == 0.0  # its title does not say the service asked
+    assert "iud" in index.listed["Z735"]  # … its aside still finds it, as a listing's words do
+    assert index.held(words, "G378") == {stem("inserting")}

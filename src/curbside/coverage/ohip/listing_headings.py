@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
-__all__ = ["listing_headings"]
+__all__ = ["full_title", "listing_headings"]
 
-_LISTING_LINE = re.compile(r"(?m)^[#+]?\s?([A-Z]\d{3}) ")
+_LISTING_LINE = re.compile(r"^[#+]?\s?([A-Z]\d{3}) ")
 _EDITION = re.compile(r"^OHIP Schedule \d{4}-\d{2}-\d{2}\s*—\s*(?:[A-Z]{1,2}:\s*)?")
 _PAGE = re.compile(r"\s*\[[A-Z]{1,2}\d{0,3}\]\s*$")
 
@@ -31,6 +31,57 @@ def listing_headings(passages: Iterable[tuple[str, str, str]]) -> dict[str, str]
         head, _, body = text.partition("\n")
         path = _PAGE.sub("", _EDITION.sub("", head)) if head.startswith("OHIP Schedule") else section_path
         path = _PAGE.sub("", path)
-        for code in _LISTING_LINE.findall(body):
-            out[code][path] = None
+        for code, heading in _listed_under(body, path):
+            out[code][heading] = None
     return {code: " | ".join(paths) for code, paths in out.items()}
+
+
+def _listed_under(body: str, path: str) -> Iterator[tuple[str, str]]:
+    """(code, heading) of each listing line of a passage's ``body``: the passage's path, with the last heading
+    line above the listing. A heading line inside a passage names what the path does not: "Chalazion Single or
+    multiple" above Z874 "Single or multiple - local anaesthetic" (Y9). One after a listing is a sibling of the
+    path's last heading and replaces it: "Saturdays, Sundays and Holidays - …" after H132 in the passage headed
+    "Monday to Friday - Evenings" (A13) heads H152."""
+    heading, base = path, None  # base: what a heading line is put under, once the first has been seen
+    listed = False
+    for line in body.splitlines():
+        line = line.strip()
+        code = _LISTING_LINE.match(line + " ")
+        if code:
+            listed = True
+            yield code.group(1), heading
+        elif _is_heading(line):
+            if base is None:
+                base = path.rpartition(" > ")[0] if listed and " > " in path else path
+            heading = f"{base} > {line}"
+
+
+# a rule block's opening words: its lines are rules, not headings
+_RULE_OPENING = re.compile(r"^(?:\[?Commentary|Note|Payment rules|Medical record|Claims|\d+\.|[a-z]\.)", re.I)
+MAX_HEADING = 100  # characters: a longer line is a paragraph (a definition), not a heading
+
+
+def _is_heading(line: str) -> bool:
+    return 0 < len(line) <= MAX_HEADING and not _RULE_OPENING.match(line) and not line.endswith(".")
+
+
+_ASIDE = re.compile(r"\([^)]*\)")
+
+
+def full_title(title: str, headings: str) -> str:
+    """``title`` with the words of the heading it was cut from: the parser titles a listing "heading - description"
+    by the nearest heading only, and a heading line printed "Chalazion Single or multiple" above Z874 gives the
+    title "Single or multiple - local anaesthetic" (Y9). When the last heading of a path in ``headings``
+    (``listing_headings``) ends with the title's head, its words before that head belong to the title:
+    "Chalazion Single or multiple - local anaesthetic". Asides in brackets ("(see Appendix D …)") are left out."""
+    head, dash, _ = title.partition(" - ")
+    if not dash or not head.strip():
+        return title
+    wanted = head.strip().lower()
+    for path in headings.split(" | "):
+        last = path.rpartition(" > ")[2].strip()
+        if last.lower().endswith(wanted) and len(last) > len(wanted):
+            before = _ASIDE.sub(" ", last[: -len(wanted)]).strip(" -:/")
+            if before:
+                return f"{before} {title}"
+    return title

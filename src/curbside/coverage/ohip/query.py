@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from curbside.coverage.ohip.tool import Day, Include, ScheduleGetArgs
-from curbside.coverage.ohip.word_forms import root
+from curbside.coverage.ohip.word_forms import roots
 from curbside.coverage.ohip.words import SCHEDULE_WORDS
 
 __all__ = ["Request", "WordIndex", "asked_slot", "plan", "schedule_words", "stem", "words_of"]
@@ -57,6 +57,8 @@ STOP = frozenset(
 def stem(word: str) -> str:
     """A crude stem, enough to meet 'discharged' and 'discharge', 'visits' and 'visit'."""
     word = word.lower()
+    if word.endswith("ies") and len(word) >= 6:  # 'vasectomies' -> 'vasectomy', as the title says it
+        return word[:-3] + "y"
     for suffix in ("ing", "ed", "es", "s", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
             return word[: -len(suffix)]
@@ -243,6 +245,17 @@ def plan(args: ScheduleGetArgs) -> Request:
     )
 
 
+# an aside in a title that says what the service may include or where its rules are is not what the service is:
+# Z735 "Examination and/or dilatation (may include insertion and/or removal of IUD) - general anaesthetic" is no
+# IUD insertion (G378, J47). An aside that narrows the service ("(other than Long-Term Care Institution)") stays.
+_TITLE_ASIDE = re.compile(r"\((?:may |see |includ)[^()]*\)")
+
+
+def _without_asides(title: str) -> tuple[str, str]:
+    """(``title`` without its asides, the asides' text)."""
+    return _TITLE_ASIDE.sub(" ", title), " ".join(_TITLE_ASIDE.findall(title))
+
+
 class WordIndex:
     """Title words of one edition's codes, stemmed, for finding codes by what the question says.
 
@@ -258,15 +271,17 @@ class WordIndex:
         self.by_word: dict[str, set[str]] = defaultdict(set)
         for code, title, listed in rows:
             self.text[code] = f"{title} | {listed}"
-            self.titles[code] = {stem(w) for w in words_of(title) if w not in STOP}
-            self.listed[code] = {stem(w) for w in words_of(listed) if w not in STOP}
+            named, aside = _without_asides(title)
+            self.titles[code] = {stem(w) for w in words_of(named) if w not in STOP}
+            self.listed[code] = {stem(w) for w in words_of(f"{listed} {aside}") if w not in STOP}
             for word in self.titles[code] | self.listed[code]:
                 self.by_word[word].add(code)
         total = max(len(self.titles), 1)
         self.weight = {word: math.log(1 + total / len(codes)) for word, codes in self.by_word.items()}
         self._by_root: dict[str, set[str]] = defaultdict(set)
         for word in self.by_word:
-            self._by_root[root(word)].add(word)
+            for found in roots(word):
+                self._by_root[found].add(word)
         self._forms: dict[str, frozenset[str]] = {}
         self._last_said: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
 
@@ -275,7 +290,7 @@ class WordIndex:
         'consultation', 'consultative'); a word the index lacks stands for itself."""
         found = self._forms.get(word)
         if found is None:
-            found = frozenset(self._by_root.get(root(word), set()) | {word})
+            found = frozenset(w for r in roots(word) for w in self._by_root.get(r, ())) | {word}
             self._forms[word] = found
         return found
 

@@ -20,7 +20,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from curbside.coverage.edition_cache import EditionCache
-from curbside.coverage.ohip.listing_headings import listing_headings
+from curbside.coverage.ohip.asker_role import bills_as_ed_physician, for_ed_physician
+from curbside.coverage.ohip.definitions import definitions
+from curbside.coverage.ohip.listing_headings import full_title, listing_headings
 from curbside.coverage.ohip.preamble_quotes import PreambleQuote, SentenceIndex
 from curbside.coverage.ohip.quantities import asked_quantities, fit
 from curbside.coverage.ohip.query import STOP, Request, WordIndex, asked_slot, asks_special_visit, stem, words_of
@@ -105,7 +107,16 @@ class IndexCache:
 def _indexes(reader: OhipReader) -> Indexes:
     passages = reader.passage_texts()
     headings = listing_headings(passages)
-    rows = [(code, title, f"{listed} | {headings.get(code, '')}") for code, title, listed in reader.title_rows()]
+    titled = reader.title_rows()
+    defined = definitions(passages, {code: title for code, title, _ in titled})
+    rows = [
+        (
+            code,
+            full_title(title, headings.get(code, "")),
+            f"{listed} | {headings.get(code, '')} | {defined.get(code, '')}",
+        )
+        for code, title, listed in titled
+    ]
     return Indexes(WordIndex(rows), reader.sections(), reader.preamble_rules(), SentenceIndex(passages))
 
 
@@ -158,6 +169,8 @@ def run_sql_path(
             matched = in_band(matched, dict(wide), request.question, index.text)
             matched, out.rivals = titled_as_asked(matched, wide, words, index)
             matched = in_time_slot(matched, asked_slot(request.question, request.day), index.text)
+            if bills_as_ed_physician(request.question):
+                matched = for_ed_physician(matched, index.text)
             matched = premiums_last(matched, request.question, index.titles)[: request.top_k]
             out.matched = the_service_asked(matched, words, index)
             if out.matched:
@@ -174,6 +187,9 @@ def run_sql_path(
         primary = (out.asked or out.matched)[:MAX_PRIMARY]
         _relatives(reader, primary, out)
         out.related = not_the_other_stage(out.related, request.question, index.titles)
+        if bills_as_ed_physician(request.question):
+            out.related = for_ed_physician(out.related, index.text)
+            out.premiums = for_ed_physician(out.premiums, index.text)
         codes = out.codes
         out.listings = _by_code(reader.listings(codes))
         out.rules = defaultdict(list)
@@ -410,6 +426,8 @@ def _specialty(
         return Specialty(given, named[given], "A")
     if section:
         return section
+    if bills_as_ed_physician(request.question):
+        return None  # the asker bills as the emergency department's physician: a specialist named is someone else
     alias = _spoken_alias(request.specialty_words)
     if alias and SPECIALTY_ALIASES[alias] in named:
         return Specialty(SPECIALTY_ALIASES[alias], named[SPECIALTY_ALIASES[alias]], "A", (alias,))

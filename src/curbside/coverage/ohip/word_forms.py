@@ -8,7 +8,9 @@ only when at least ``MIN_ROOT`` letters remain ('lesion' keeps its 'ion').
 
 from __future__ import annotations
 
-__all__ = ["MIN_ROOT", "is_person_noun", "root"]
+import re
+
+__all__ = ["MIN_ROOT", "is_person_noun", "root", "roots"]
 
 MIN_ROOT = 4
 
@@ -33,6 +35,23 @@ def root(word: str) -> str:
             break
     # and the final 'e' the inflection stem drops: 'pronouncement' -> 'pronounce' -> 'pronounc'
     return word[:-1] if word.endswith("e") and len(word) > MIN_ROOT else word
+
+
+# a verb's participle drops what its noun keeps: 'reduced' (stem 'reduc') / 'reduction', 'removed' / 'removal'.
+# '-al' only after v, s or w (removal, reversal, withdrawal): after other letters it mostly ends an adjective
+# whose shorter form is another word ('terminal' / 'termination', 'lateral' / 'later'). The root must keep
+# MIN_VERB_ROOT letters ('spinal' stays whole: 'spin' would be too loose a root).
+_VERB_NOUN = re.compile(r"(?:(?<=c)tion|(?<=[vsw])al)$")
+MIN_VERB_ROOT = 5
+
+
+def roots(word: str) -> frozenset[str]:
+    """``root(word)``, and the verb's root its noun stands for ('reduction' -> 'reduct', 'reduc')."""
+    bare = word.lower().removesuffix("'s").rstrip("'")
+    verb = _VERB_NOUN.search(bare)
+    if verb is None or verb.start() < MIN_VERB_ROOT:
+        return frozenset((root(word),))
+    return frozenset((root(word), bare[: verb.start()]))
 
 
 def is_person_noun(word: str) -> bool:
