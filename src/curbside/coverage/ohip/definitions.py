@@ -41,14 +41,14 @@ def definitions(passages: Iterable[tuple[str, str, str]], titles: Mapping[str, s
     prose: list[tuple[str, str, str]] = []  # (section, heading, body) of passages listing no code
     for _, section_path, text in passages:
         head, _, body = text.partition("\n")
-        section = _HEAD.match(head)
-        if section is None:
+        opened = _HEAD.match(head)
+        if opened is None:
             continue
         codes = _LISTING_LINE.findall(body)
         if codes:
-            listed_in[section["section"]].update(codes)
+            listed_in[opened["section"]].update(codes)
         else:
-            prose.append((section["section"], _PAGE.sub("", section_path), body))
+            prose.append((opened["section"], _PAGE.sub("", section_path), body))
     out: dict[str, list[str]] = defaultdict(list)
     for section, heading, body in prose:
         for code in by_name.get(_key(heading), set()) & listed_in[section]:
