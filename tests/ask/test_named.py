@@ -30,6 +30,16 @@ def test_the_subject_is_the_rarest_word_that_could_name_one() -> None:
     assert named_subject(["continue", "severe"], idf) == []  # only common words: nothing to require
 
 
+def test_a_plain_word_the_knowledge_base_lacks_is_the_subject_only_when_nothing_else_could_be() -> None:
+    idf = rarity({"paxil": 3, "frail": 0, "mattress": 0, "lamotrigine": 0}, chunks=600)
+    # "max paxil dose in a frail 85 yo?": the passages say "debilitated patients", not "frail"
+    assert named_subject(["paxil", "frail"], idf, lacked=("frail",)) == ["paxil"]
+    # "how often will ADP replace a mattress?": nothing else names the subject
+    assert named_subject(["mattress"], idf, lacked=("mattress",)) == ["mattress"]
+    # a drug the knowledge base lacks stays the subject
+    assert named_subject(["paxil", "lamotrigine"], idf, lacked=("lamotrigine",)) == ["lamotrigine"]
+
+
 def test_a_duration_about_other_conditions_leaves_the_asked_one_unnamed() -> None:
     shows = answer_kind("how long to continue an SSRI for PTSD?")
     # PTSD is in the knowledge base, but not in a passage that states a time span

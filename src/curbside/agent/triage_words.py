@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from curbside.clinical_words import DRUG_NAMES, DRUG_STEMS
+
 __all__ = [
     "ADVERSE",
     "ARTICLE_TYPES",
@@ -272,65 +274,6 @@ LAB_GROUPS: dict[str, tuple[str, ...]] = {
 
 # --- drugs ------------------------------------------------------------------------------------------
 
-# common generics and the brand names Canadian clinicians use; kept as written (the tools accept either)
-DRUG_NAMES: frozenset[str] = frozenset(
-    """
-    amox amoxi amox-clav vanco vanc doxy pred
-    acetaminophen paracetamol tylenol ibuprofen advil motrin naproxen aleve diclofenac celecoxib celebrex aspirin asa
-    ketorolac indomethacin meloxicam
-    morphine hydromorphone dilaudid oxycodone percocet fentanyl codeine tramadol tapentadol methadone buprenorphine
-    suboxone naloxone
-    metformin glyburide gliclazide glipizide insulin glargine lantus detemir degludec lispro humalog aspart
-    sitagliptin januvia linagliptin trajenta saxagliptin empagliflozin jardiance dapagliflozin forxiga farxiga
-    canagliflozin invokana semaglutide ozempic rybelsus wegovy liraglutide victoza saxenda dulaglutide trulicity
-    tirzepatide mounjaro pioglitazone acarbose
-    atorvastatin lipitor rosuvastatin crestor simvastatin pravastatin lovastatin ezetimibe ezetrol evolocumab
-    repatha alirocumab fenofibrate
-    lisinopril ramipril perindopril enalapril captopril trandolapril losartan valsartan candesartan irbesartan
-    telmisartan olmesartan sacubitril entresto amlodipine nifedipine diltiazem verapamil metoprolol bisoprolol
-    atenolol carvedilol propranolol nadolol labetalol hydrochlorothiazide hctz chlorthalidone indapamide
-    furosemide lasix bumetanide torsemide spironolactone eplerenone hydralazine clonidine doxazosin
-    nitroglycerin isosorbide digoxin amiodarone sotalol flecainide dronedarone ivabradine
-    warfarin coumadin apixaban eliquis rivaroxaban xarelto dabigatran pradaxa edoxaban lixiana heparin
-    enoxaparin lovenox dalteparin fragmin tinzaparin clopidogrel plavix ticagrelor brilinta prasugrel
-    omeprazole pantoprazole esomeprazole lansoprazole rabeprazole famotidine ranitidine ondansetron zofran
-    metoclopramide domperidone dimenhydrinate loperamide lactulose senna docusate
-    sertraline zoloft citalopram escitalopram cipralex fluoxetine prozac paroxetine venlafaxine effexor
-    duloxetine cymbalta desvenlafaxine bupropion wellbutrin mirtazapine trazodone amitriptyline nortriptyline
-    lithium quetiapine seroquel olanzapine risperidone aripiprazole abilify haloperidol clozapine
-    lorazepam ativan diazepam valium clonazepam alprazolam zopiclone zolpidem melatonin
-    gabapentin pregabalin lyrica carbamazepine lamotrigine levetiracetam keppra phenytoin valproate
-    topiramate baclofen tizanidine cyclobenzaprine methocarbamol
-    amoxicillin amoxil clavulin amoxicillin-clavulanate augmentin penicillin cephalexin keflex cefazolin
-    ceftriaxone cefuroxime cefixime azithromycin zithromax clarithromycin biaxin erythromycin doxycycline
-    minocycline tetracycline ciprofloxacin cipro levofloxacin moxifloxacin trimethoprim
-    sulfamethoxazole septra bactrim tmp-smx nitrofurantoin macrobid fosfomycin metronidazole flagyl
-    clindamycin vancomycin linezolid piperacillin tazobactam meropenem gentamicin rifampin isoniazid
-    fluconazole diflucan terbinafine nystatin acyclovir valacyclovir valtrex oseltamivir tamiflu paxlovid
-    nirmatrelvir hydroxychloroquine
-    prednisone prednisolone dexamethasone hydrocortisone methylprednisolone budesonide fluticasone
-    salbutamol ventolin albuterol tiotropium spiriva symbicort advair montelukast singulair ipratropium
-    levothyroxine synthroid eltroxin methimazole propylthiouracil
-    alendronate fosamax risedronate denosumab prolia zoledronic calcitriol cholecalciferol
-    allopurinol febuxostat colchicine methotrexate
-    tamsulosin flomax finasteride dutasteride oxybutynin mirabegron sildenafil viagra tadalafil cialis
-    estradiol progesterone medroxyprogesterone levonorgestrel
-    kcl k-dur slow-k iron
-    epinephrine epipen adalimumab humira infliximab etanercept dupilumab dupixent ustekinumab
-    rituximab pembrolizumab keytruda nivolumab trastuzumab imatinib tamoxifen letrozole anastrozole
-    cyclosporine tacrolimus mycophenolate azathioprine hydroxyurea
-    donepezil memantine rivastigmine levodopa carbidopa sumatriptan rizatriptan
-    varenicline champix nicotine naltrexone disulfiram acamprosate
-    sulfa sulfonamides
-    """.split()
-)
-# WHO INN stems ("The use of stems in the selection of International Nonproprietary Names", 2018): a word
-# ending so is a drug even when the list above lacks it
-DRUG_STEMS: tuple[str, ...] = (
-    "pril", "sartan", "olol", "vastatin", "gliflozin", "gliptin", "glutide", "prazole", "dipine", "xaban",
-    "gatran", "parin", "cillin", "mycin", "floxacin", "cycline", "conazole", "tinib", "zumab", "ximab",
-    "mumab", "triptan", "dronate", "semide", "thiazide", "lukast", "azepam", "oxetine", "setron", "tidine",
-)  # fmt: skip
 # classes are not one drug, but name the patient's medication when said of the patient ("her PPI")
 DRUG_CLASSES = _re(
     r"\b(?:statins?|ppis?|proton pump inhibitors?|ace ?inhibitors?|acei|arbs?|beta[- ]?blockers?|doacs?|noacs?"

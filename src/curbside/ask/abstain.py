@@ -54,6 +54,7 @@ from functools import cache
 from pathlib import Path
 
 from curbside.ask.focus import AGE as _AGE
+from curbside.ask.subjects import names_subject
 from curbside.llm.extractive import Sentence, answer_kind, terms
 
 __all__ = [
@@ -211,12 +212,13 @@ def common_in_english(word: str) -> bool:
 
 
 def lacking_subjects(unknown: Sequence[str]) -> tuple[str, ...]:
-    """The unknown words that name something the knowledge base does not cover: a drug, a disease, a gene
-    ("aspirin", "krabbe", "samhd1") no chunk holds. Such a question is answered by no passage, however close
-    its other words come ("does aspirin reduce colorectal cancer risk?" over an oral-contraceptive study),
-    so ``ask`` says what is missing instead. Left out: a word of four letters or fewer (an abbreviation the
-    knowledge base may spell out: "WSIB", "ECT"), an everyday English word ("wax", "slower") and a noun of action
-    ("augmentation", "titration"), whose absence says less about the subject."""
+    """The unknown words that name something the knowledge base does not cover: a drug, a disease, a gene, a
+    brand ("aspirin", "krabbe", "samhd1", "dexcom") no chunk holds. Such a question is answered by no passage,
+    however close its other words come ("does aspirin reduce colorectal cancer risk?" over an oral-contraceptive
+    study), so ``ask`` says what is missing instead. Left out: a word of four letters or fewer (an abbreviation
+    the knowledge base may spell out: "WSIB", "ECT"), an everyday English word ("wax", "slower"), a noun of
+    action ("augmentation", "titration") and a plain word that names no subject (``subjects.names_subject``:
+    "frail", "outgrew", "bloodwork"), whose absence says less about the subject: the model weighs it."""
     from wordfreq import zipf_frequency
 
     return tuple(
@@ -225,6 +227,7 @@ def lacking_subjects(unknown: Sequence[str]) -> tuple[str, ...]:
         if not (w.isalpha() and len(w) <= ABBREVIATION_MAX)
         and not process_noun(w)
         and zipf_frequency(w, "en") < RARE_ZIPF
+        and names_subject(w)
     )
 
 

@@ -20,9 +20,10 @@ itself, so "ect" is not found in "ectopic".
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from curbside.ask.abstain import ABBREVIATION_MAX, common_in_english, family, process_noun, spellings
+from curbside.ask.subjects import names_subject
 
 __all__ = ["NAMED_KINDS", "named_subject", "naming_words", "unnamed", "withheld_unnamed", "yes_no"]
 
@@ -48,9 +49,17 @@ def naming_words(words: Iterable[str]) -> list[str]:
     return [w for w in words if not common_in_english(w) and not process_noun(w)]
 
 
-def named_subject(words: Iterable[str], idf: Mapping[str, float]) -> list[str]:
-    """The rarest in the knowledge base (``idf``; a word it lacks is rarest) of the words that could name a subject."""
-    naming = naming_words(words)
+def named_subject(words: Iterable[str], idf: Mapping[str, float], lacked: Collection[str] = ()) -> list[str]:
+    """The rarest in the knowledge base (``idf``; a word it lacks is rarest) of the words that could name a subject.
+
+    Of the words the knowledge base lacks (``lacked``), an abbreviation ("ect") or a word that names a subject
+    (``subjects.names_subject``) counts; a plain word it does not use ("frail", "sentinel") only when no other word
+    could name the subject ("how often will ADP replace a mattress?"): beside "paxil" in "max paxil dose in a frail
+    85 yo?" it is said otherwise in the passages ("debilitated patients"), and requiring it would withhold the
+    answer they give."""
+    candidates = naming_words(words)
+    naming = [w for w in candidates if w not in lacked or len(w) <= ABBREVIATION_MAX or names_subject(w)]
+    naming = naming or candidates
     top = max((idf[w] for w in naming), default=0.0)
     return [w for w in naming if idf[w] >= top - 1e-9]
 

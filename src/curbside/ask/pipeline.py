@@ -231,7 +231,7 @@ class Asker:
         kind = asked_kind(text)
         guard = withheld_value(kind, evidence, subject_word(keys, idf, frequencies), missing_population(text, passages))
         if guard is None and (kind in NAMED_KINDS or (kind is None and yes_no(text))):
-            guard = withheld_unnamed(kind, unnamed(named_subject(keys, idf), passages, answer_kind(text)))
+            guard = withheld_unnamed(kind, unnamed(named_subject(keys, idf, evidence.unknown), passages, answer_kind(text)))
         if guard is None:
             guard = withheld_payment(kind, text, extract.candidates)
         if guard is not None:
