@@ -119,7 +119,7 @@ def test_aligned_fees_agree_with_the_numeric_index(parsed: ParsedSchedule, ohip_
 def test_parse_report(parsed: ParsedSchedule) -> None:
     r = parsed.report
     assert r.pages == 809  # page labels found before the Numeric Index (P8 and S12 carry none in the extraction)
-    assert r.sections == 231
+    assert r.sections == 239  # 231 in the contents' sections, and 8 appendices it lists without sections (AA-AQ)
     assert r.codes_with_fee + r.codes_fee_unknown == r.codes_found
     assert r.listings_with_fee + r.listings_fee_unknown == r.listings == len(parsed.listings)
     assert r.codes_found == len({x.code for _, x in parsed.listings})
@@ -239,3 +239,58 @@ def test_no_title_begins_with_a_column_head_a_list_item_or_a_sentence_end(parsed
     # a description printed with its own full stop ("… with or without flaps.", E831 E832; "Club foot, etc.", Z224)
     assert len([c for c, t in titles.items() if re.search(r"[a-z]\. - ", t)]) <= 4
     assert len([c for c, t in titles.items() if t[:1].islower()]) < 80  # 135 before: fragments of paragraphs
+
+
+@pytest.mark.parametrize(
+    ("code", "title"),
+    [
+        # 7211-7250: 'Re-assessment' / 'A re-assessment is an assessment …' defines one service; H065 and H105 are
+        # printed after its payment rules and are not re-assessments
+        ("H105", "In-patient interim admission orders"),
+        ("H065", "Consultation in Emergency Medicine"),
+        # 9961-10012: 'A limited consultation for acute pain management is a consultation …' names A215, not A816
+        ("A816", "Midwife or Aboriginal Midwife-Requested Anaesthesia Assessment (MAMRAA)"),
+        (
+            "A215",
+            "Limited consultation for acute pain management in association with special visit to hospital in-patient",
+        ),
+        # the heading still governs what names it: 'FPA is an assessment …' over 'A917 Sport medicine FPA' (A7)
+        ("A917", "Focused practice assessment (FPA): Sport medicine FPA"),
+        # 9792-9794: '$25.25' (E080's cell) over 'E088' in the virtual care premiums table is not E088's listing
+        ("E088", "Congestive heart failure premium"),
+        # 9821: 'K189 (video' / 'only)' in that table is an aside, not its name (A174)
+        (
+            "K189",
+            "High risk community psychiatric care: Urgent community psychiatric follow-up, to A190, A195, A192, A198, A695 or A795",
+        ),
+        # 52317-52318: a code line ending mid-phrase ('… Health Status Report and') goes on without a leader
+        (
+            "K058",
+            "Medical Form Part B including both Health Status Report and Activities of Daily Living Index for Medical Review process",
+        ),
+        ("K055", "Application for Special Diet Allowance"),  # not under K058's second line as a heading
+    ],
+)
+def test_a_heading_that_defines_one_service_governs_only_the_listings_naming_it(
+    parsed: ParsedSchedule, code: str, title: str
+) -> None:
+    assert parsed.codes[code].title == title
+
+
+def test_premium_table_cells_are_read_only_in_their_tables(parsed: ParsedSchedule) -> None:
+    # a '$' amount over a code on a page without a premium table's title is the row above's last cell (A70)
+    # (read as 25.25 and 216.30, K189's; the table's rows print no dollar fee of their own but E080's and K189's)
+    assert {x.fee_text for _, x in parsed.listings if x.code in ("E088", "E079") and x.page == "A70"} <= {"fee unknown"}
+    after_hours = {x.code: (x.fee_text, x.description) for _, x in parsed.listings if x.page == "GP109"}
+    assert after_hours["E406"] == ("60.00", "After hours premium: Urgent CT/MRI Services")  # lines 6366-6378
+    assert after_hours["E408"][0] == "100.00"
+
+
+def test_appendix_f_listings_are_read_in_a_section_named_as_the_appendix(parsed: ParsedSchedule) -> None:
+    # lines 52314-52375: Appendix F (forms paid for MCSS, WSIB) has no sections in the contents; its codes are listed
+    # with their fees like the Schedule's own, and the Numeric Index bears them out
+    assert fee(parsed, "K053", "Appendix F") == ("aligned", "15.85", "AF2")
+    assert fee(parsed, "K055", "Appendix F") == ("aligned", "21.10", "AF1")
+    assert fee(parsed, "K050", "Appendix F") == ("aligned", "105.65", "AF1")
+    assert parsed.codes["K053"].title == "A Limitation to Participation Form"
+    assert parsed.report.fee_disagreements == 0

@@ -256,6 +256,7 @@ def _read_toc(raw: list[str], name: str) -> tuple[list[TocEntry], int]:
         text = line.strip()
         head = _TOC_PART.match(text)
         if head and ".." not in text:
+            _close_part(entries, part, part_title)
             part, part_title = head.group("prefix"), head.group("title").strip()
             if part == "NI":
                 return _toc_checked(entries, name), n
@@ -268,6 +269,14 @@ def _read_toc(raw: list[str], name: str) -> tuple[list[TocEntry], int]:
             if label.startswith(part) and _label_key(label) and any(c.isalpha() for c in title):
                 entries.append(TocEntry(part, part_title, title, label, specialty.group(1) if specialty else None))
     return _toc_checked(entries, name), min(len(raw), 2000)
+
+
+def _close_part(entries: list[TocEntry], part: str | None, part_title: str | None) -> None:
+    """A part the contents list without sections ('AF. Appendix F') is one section, named as the part, from its
+    first page: its listings are read like any other (K053 'A Limitation to Participation Form', AF2)."""
+    if part is None or part_title is None or part == "GP" or any(e.part == part for e in entries):
+        return
+    entries.append(TocEntry(part, part_title, part_title, f"{part}1", None))
 
 
 def _toc_checked(entries: list[TocEntry], name: str) -> list[TocEntry]:

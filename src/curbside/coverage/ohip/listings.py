@@ -29,9 +29,12 @@ a box apart from their descriptions) leaves every one of its codes "fee
 unknown" — the parser never guesses which code lost its fee. Column values are
 typed: dollars (``61.15``), ``I.C`` (independent consideration), ``nil``, and
 basic units (``6``, surgical pages); a premium's percentage sits on its own
-line (``…… add 30%``) and needs no column. Special visit premium tables write
-``$36.40`` right above their code, one cell per time period; a code's cells
-give its fee when they agree.
+line (``…… add 30%``) and needs no column. Premium tables (special visit,
+after hours) write ``$36.40`` right above their code, one cell per time period;
+a code's cells give its fee when they agree. Only a page that prints the
+table's title, or the page after it, is read so: elsewhere a ``$`` amount over
+a code is the last cell of the row above (A70's virtual care premiums print
+E080's ``$25.25`` right before ``E088``).
 
 After this first reading, ``realign`` reads the codes left 'fee unknown' page by
 page (fee boxes printed before their codes, or after the page marker, or in the
@@ -76,6 +79,8 @@ _LEADER = re.compile(
 )
 _PERCENT_TAIL = re.compile(r"\badd\s+(?P<pct>\d+(?:\.\d+)?)\s*%\.?$", re.IGNORECASE)
 _MONEY = re.compile(r"^\d{1,4}(?:,\d{3})*\.\d{2}$")
+_PREMIUM_TABLE = re.compile(r"^(?P<kind>SPECIAL VISIT PREMIUM|AFTER HOURS PREMIUM) TABLE\b", re.IGNORECASE)
+_UNFINISHED = re.compile(r"\s(?:and|or|of|for|with|to|the|a|an|in|by|on|including)$")  # a line ending mid-phrase
 _CELL = re.compile(r"^\$(\d{1,4}(?:,\d{3})*\.\d{2})$")
 _CELL_CODE = re.compile(r"^(?P<code>[A-Z]\d{3})[A-C]?(?:\s|$)")
 _IC = re.compile(r"^I\.?\s?C\.?$")
@@ -267,6 +272,7 @@ class _Reader:
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
         self.lines = layout.lines[layout.body_start : layout.body_end]
+        self.layout_pages = {label: n for n, label in reversed(list(enumerate(layout.pages)))}  # label -> order
         self.listings: list[Listing] = []
         self.report = ListingReport()
         self.heads: dict[str, set[str]] = {}  # page -> column heads printed on it
@@ -276,7 +282,8 @@ class _Reader:
         self.used: set[int] = set()  # line numbers that belong to listings (codes, descriptions, values, heads)
         self.cells: dict[tuple[str, str], list[tuple[Line, str]]] = {}  # (code, page) -> premium table cells
         self.cell_tables: dict[tuple[str, str], str] = {}  # (code, page) -> the table's title
-        self.table = ""
+        self.table = ""  # the premium table being read: 'Special visit premium: Emergency Department'
+        self.table_page = ""  # the page its title is printed on
         self.stream: list[_Entry | _Value | Line | None] = []  # the item stream, as read
         self.taken: set[int] = set()  # line numbers of the values an aligned run took
         self.pairs: dict[int, _Value] = {}  # id of an aligned entry -> its value
@@ -308,10 +315,12 @@ class _Reader:
                 self.used.add(line.no)
                 i += 1
                 continue
-            if text.upper().startswith("SPECIAL VISIT PREMIUM TABLE"):
-                self.table = self._table_title(i)
+            premium_table = _PREMIUM_TABLE.match(text)
+            if premium_table:
+                kind = premium_table.group("kind").capitalize()
+                self.table, self.table_page = f"{kind}: {self._table_title(i)}", line.page
             cell = _CELL.match(text)
-            if cell:
+            if cell and self._in_table(line.page):
                 i = self._cell(i, cell.group(1))
                 continue
             kind = _value(text)
@@ -399,7 +408,10 @@ class _Reader:
             has, tail, pct = _leader(nxt)
             j += 1
         if not has and not detached:  # no leader: the code line (and a '- …' line) describe it; the rest is text
-            keep = 1 + (len(parts) > 1 and parts[1].startswith(_DASHES))
+            # ... and a line the code line's last word leaves unfinished: 'K058 Medical Form Part B including both
+            # Health Status Report and' / 'Activities of Daily Living Index for Medical Review process' (AF1)
+            unfinished = _UNFINISHED.search(parts[0]) is not None
+            keep = 1 + (len(parts) > 1 and (parts[1].startswith(_DASHES) or unfinished))
             j -= len(parts) - keep
             parts = parts[:keep]
         dash = (
@@ -558,6 +570,14 @@ class _Reader:
         if following and not following.isupper() and not _CELL.match(following) and len(following) < 100:
             return following
         return self.lines[i].text.title()
+
+    def _in_table(self, page: str) -> bool:
+        """Whether ``page`` prints a premium table's cells: the page of its title or the next."""
+        if not self.table_page:
+            return False
+        pages = self.layout_pages
+        at = pages.get(self.table_page)
+        return page == self.table_page or (at is not None and pages.get(page) == at + 1)
 
     def _cell(self, i: int, amount: str) -> int:
         """A premium table cell: '$36.40' over its code ('B960', 'C988B'); other '$' lines are skipped."""
@@ -1046,7 +1066,7 @@ class _Reader:
             line = cells[0][0]
             amounts = sorted({amount for _, amount in cells})
             title = self.cell_tables.get((code, _page)) or "Special visit premium table"
-            entry = _Entry(code, f"Special visit premium: {title}", line, None, None, None, None)
+            entry = _Entry(code, title, line, None, None, None, None)
             if len(amounts) == 1:
                 self._add(entry, "aligned", float(amounts[0].replace(",", "")), amounts[0], unit="table")
             else:

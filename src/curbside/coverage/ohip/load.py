@@ -53,8 +53,10 @@ def report_counts(parsed: ParsedSchedule) -> dict[str, int]:
 class OhipLoader(EditionLoader[ParsedSchedule, EditionRecord]):
     name = "ohip"
     parser_version = (  # 2: definition headings stop governing titles; 3: fees realigned, special visit cells;
-        "6"  # 4: their tables; 5: more layouts read (one-column pages, stacked codes), fee statuses; 6: titles
-    )  # from governing headings only, T/P component codes, index boxes as confirmations, 'no_fee' listings
+        "7"  # 4: their tables; 5: more layouts read (one-column pages, stacked codes), fee statuses; 6: titles
+    )  # from governing headings only, T/P component codes, index boxes as confirmations, 'no_fee' listings;
+    # 7: appendices without sections read (Appendix F), premium cells only in their tables, headings defining
+    # one service govern only the listings naming it
     pattern = PATTERN
     passages = PassageIndex(NAMESPACE, SOURCE_TYPE, DOC_PREFIX)
 

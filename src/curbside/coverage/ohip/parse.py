@@ -326,8 +326,11 @@ def _codes(sections: list[Section], listings: list[Listing]) -> dict[str, CodeIn
             if match and match.group("code") not in codes:
                 title = " ".join(match.group("title").replace("–", "-").split())
                 codes[match.group("code")] = CodeInfo(match.group("code"), title, heading.page)
-    described = [x for x in listings if x.description]  # codes printed apart from a description come last
-    for listing in described + [x for x in listings if not x.description]:
+    # codes printed apart from a description come last, and so do descriptions that open with an aside: a
+    # table's 'K189 (video' / 'only)' (A70) is not the code's name, its listing 'Urgent community psychiatric
+    # follow-up …' (A174) is
+    named = [x for x in listings if x.description and not x.description.startswith("(")]
+    for listing in named + [x for x in listings if not x.description or x.description.startswith("(")]:
         if listing.code not in codes:
             codes[listing.code] = CodeInfo(listing.code, code_title(listing), None)
     return codes

@@ -157,6 +157,52 @@ def _defines(title: str | None, listing: Listing) -> bool:
     return any(wanted == _name(text) for text in (listing.description, listing.heading) if text)
 
 
+_DEFINITION_LABEL = re.compile(r"^Definitions?(?:/\s*Required elements of service)?\s*:\s*", re.IGNORECASE)
+_DEFINING = re.compile(r"^(?:(?:an?|the)\s+)?(?P<subject>.{1,120}?)\s+(?:is|are)\s+(?:an?|the)\s", re.IGNORECASE)
+_ASIDE = re.compile(r"\(([^)]*)\)")
+_LINKING = frozenset({"a", "an", "the", "of", "for", "in", "to", "with", "and", "or", "by", "on"})
+
+
+def _defines_one_service(heading: Heading) -> bool:
+    """Whether the prose under ``heading``, before its first listing, opens by defining the heading's own term
+    as one service: 'Re-assessment' / 'A re-assessment is an assessment rendered …' (A12), 'Focused practice
+    assessment (FPA)' / 'FPA is an assessment …' (A7). Such a heading names that service, not the listings
+    printed after its rules (H065 'Consultation in Emergency Medicine' and H105 'In-patient interim admission
+    orders' follow the re-assessment's payment rules, A13); 'Psychotherapy' / 'Includes narcoanalysis …' (A19)
+    or 'Primary mental health care' / '… is not to be billed …' (A17) govern what they head."""
+    prose = next((b for b in heading.blocks if b.kind != "listings" and b.lines), None)
+    if heading.title is None or prose is None or any(b.kind == "listings" for b in heading.blocks):
+        return False
+    match = _DEFINING.match(_DEFINITION_LABEL.sub("", prose.text))
+    if match is None:
+        return False
+    subject = _words(match.group("subject"))
+    term = _words(_ASIDE.sub(" ", heading.title))
+    abbreviations = {w for aside in _ASIDE.findall(heading.title) for w in _words(aside)}
+    return bool(subject) and (set(subject) <= set(term) or set(subject) <= abbreviations)
+
+
+def _names(title: str, listing: Listing) -> bool:
+    """Whether a listing names the service a heading defines: two of the heading's words in a row, its one
+    word, or its abbreviation ('Sport medicine FPA' under 'Focused practice assessment (FPA)', A7; A680
+    'Initial assessment – substance abuse' under 'Addiction medicine – initial assessment – substance abuse')."""
+    term = _words(_ASIDE.sub(" ", title))
+    abbreviations = {w for aside in _ASIDE.findall(title) for w in _words(aside)}
+    text = f"{listing.heading or ''} {listing.description or ''}"
+    words = _words(text)
+    if abbreviations & set(words):
+        return True
+    if len(term) < 2:
+        return bool(term) and term[0] in words
+    pairs = set(zip(words, words[1:], strict=False))
+    return any(pair in pairs for pair in zip(term, term[1:], strict=False))
+
+
+def _words(text: str) -> list[str]:
+    """Content words, lower case: 'A re-assessment of the patient' -> ['re', 'assessment', 'patient']."""
+    return [w for w in re.findall(r"[a-z0-9]+", text.casefold()) if w not in _LINKING]
+
+
 def _name(text: str) -> str:
     return " ".join(text.casefold().split()).rstrip(" .:")
 
@@ -177,6 +223,7 @@ def read_sections(layout: Layout, listings: list[Listing], used_lines: set[int])
     resume: BlockKind | None = None  # the kind a commentary interrupted
     skip_next = previous_was_heading = False
     defined: set[int] = set()  # headings that turned out to define one listing, so govern no more
+    one_service: set[int] = set()  # headings whose prose defines one service: they govern only listings naming it
     lines = layout.lines[layout.body_start : end]
     for n, line in enumerate(lines):
         entry = layout.section_of(line.page)
@@ -195,10 +242,15 @@ def read_sections(layout: Layout, listings: list[Listing], used_lines: set[int])
                 heading = Heading(None, line.page)
                 current.headings.append(heading)
             if block is None or block.kind != "listings":
+                if _defines_one_service(heading):
+                    one_service.add(id(heading))
                 block = TextBlock("listings", line.page)
                 heading.blocks.append(block)
             for listing in at_line[line.no]:
-                if id(heading) not in defined or (listing.description or "")[:1].islower():
+                governs = id(heading) not in defined and (
+                    id(heading) not in one_service or _names(heading.title or "", listing)
+                )
+                if governs or (listing.description or "")[:1].islower():
                     listing.topic = heading.title  # a lower-case description continues the heading's phrase
                 if _defines(heading.title, listing):
                     # a heading that names one service ("Special palliative care consultation" over A945) is that
