@@ -25,7 +25,16 @@ from curbside.coverage.ohip.definitions import definitions
 from curbside.coverage.ohip.listing_headings import full_title, listing_headings
 from curbside.coverage.ohip.preamble_quotes import PreambleQuote, SentenceIndex
 from curbside.coverage.ohip.quantities import asked_quantities, fit
-from curbside.coverage.ohip.query import STOP, Request, WordIndex, asked_slot, asks_special_visit, stem, words_of
+from curbside.coverage.ohip.query import (
+    STOP,
+    Request,
+    WordIndex,
+    asked_slot,
+    asks_special_visit,
+    schedule_words,
+    stem,
+    words_of,
+)
 from curbside.coverage.ohip.siblings import the_service_asked
 from curbside.coverage.ohip.spoken_section import spoken_section
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
@@ -157,7 +166,7 @@ def run_sql_path(
                 among = premiums if among is None else (among & premiums) or premiums
                 among = premiums_of_setting(among, request.question)
             among = of_letter(among, request.question, index.titles.keys())
-            words = _service_words(request, out.specialty)
+            words = without_the_lettered_setting(_service_words(request, out.specialty), request.question)
             # a wider pool than is answered: the setting, the stage and the number asked choose among codes
             # whose titles share the same words (K140 / K141 '… shared appointment: 2 / 3 patients')
             wide = index.match(words, max(BAND_POOL, request.top_k), among) if words else []
@@ -247,6 +256,24 @@ def of_letter(among: set[str] | None, question: str | None, codes: Iterable[str]
     letter = asked.group(1)
     kept = {code for code in (among if among is not None else codes) if code[0] == letter}
     return kept or among
+
+
+def without_the_lettered_setting(words: tuple[str, ...], question: str | None) -> tuple[str, ...]:
+    """``words`` without those naming the setting of the code letter the question asks for: 'nursing home … my
+    admission assessment, which W code' asks for W102 "Admission assessment - Type 1" (A15: the W codes are the
+    long-term care listings), not W004 "General re-assessment of patient in nursing home" for naming the home."""
+    asked = _LETTER_ASKED.search(question or "")
+    if asked is None or question is None:
+        return words
+    said = {
+        stem(w)
+        for pattern, letter in _SETTINGS
+        if letter == asked.group(1)
+        for match in pattern.finditer(question)
+        for w in schedule_words(words_of(match.group(0)))
+    }
+    kept = tuple(w for w in words if w not in said)
+    return kept or words
 
 
 # a code whose title is all said by the question is a reading if its words score at least this share of the best
