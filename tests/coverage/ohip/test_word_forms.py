@@ -7,7 +7,13 @@ from __future__ import annotations
 from curbside.coverage.ohip.listing_headings import full_title, listing_headings
 from curbside.coverage.ohip.query import WordIndex, asked_slot, plan, stem
 from curbside.coverage.ohip.spoken_section import spoken_section
-from curbside.coverage.ohip.sql_path import of_letter, premiums_last, premiums_of_setting, titled_as_asked
+from curbside.coverage.ohip.sql_path import (
+    of_letter,
+    premiums_last,
+    premiums_of_setting,
+    titled_as_asked,
+    without_the_lettered_setting,
+)
 from curbside.coverage.ohip.time_slot import in_time_slot
 from curbside.coverage.ohip.tool import ScheduleGetArgs
 from curbside.coverage.ohip.word_forms import is_person_noun, root, roots
@@ -81,6 +87,20 @@ def test_the_letter_and_the_setting_asked_narrow_the_codes() -> None:
     premiums = {"B988", "B994", "W994", "A994"}
     assert premiums_of_setting(premiums, "nursing home called me in at 8 pm") == {"W994"}
     assert premiums_of_setting(premiums, "called out to the patient's house at 2 am") == {"B988", "B994"}
+    # the W codes are the long-term care listings (A15): once asked for, 'nursing home' names them all and would
+    # rank W004 "General re-assessment of patient in nursing home" over W102 "Admission assessment - Type 1"
+    question = "new resident in the nursing home, my full admission assessment, which W code and fee?"
+    words = plan(ScheduleGetArgs(q=question)).words
+    assert {stem("nursing"), stem("home")} <= set(words)
+    kept = without_the_lettered_setting(words, question)
+    assert {stem("admission"), stem("assessment")} <= set(kept) and not {stem("nursing"), stem("home")} & set(kept)
+    index = WordIndex(
+        [("W004", "General re-assessment of patient in nursing home", ""), ("W102", "Admission assessment - Type 1", "")]
+    )
+    assert index.match(kept, 2)[0][0] == "W102"
+    # a setting that is not the letter's, or no letter asked: the words stay
+    assert without_the_lettered_setting(words, question.replace("W code", "code")) == words
+    assert without_the_lettered_setting(words, question.replace("W code", "C code")) == words
     titles = {"H964": {"special", "visit", "premium"}, "H121": {"minor", "assessment"}}
     assert premiums_last(["H964", "H121"], "a minor assessment at 3 am", titles) == ["H121", "H964"]
     assert premiums_last(["H964", "H121"], "what special visit premium at 3 am?", titles) == ["H964", "H121"]
