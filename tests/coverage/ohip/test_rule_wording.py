@@ -170,3 +170,25 @@ def test_the_specialty_a_question_states_meets_the_rule_naming_specialties() -> 
         "Endocrinology (15) or Paediatrics (26)."
     )
     assert "specialty" not in conditions_asked("how often can I bill K045 for the same patient?")
+
+
+def test_an_age_band_in_words_is_an_age_the_rule_sets() -> None:
+    # GP28: 'aged 20 to 64' once set no age (the pattern read one digit, then wanted a word boundary)
+    said = "Services in excess of this limit or to patients aged 20 to 64 are not insured services."
+    index = SentenceIndex([_passage("GP: Assessments", "PERIODIC OCULO-VISUAL ASSESSMENT", "GP28", said)])
+    assert "age" in index.sentences[0].sets
+
+
+def test_glasses_are_asked_for_as_the_schedules_refraction() -> None:
+    refraction = _passage(  # A8, under 'Major eye examination'
+        "A: Family Practice & Practice in General (00)",
+        "Major eye examination",
+        "A8",
+        "[Commentary: Assessments rendered solely for the purpose of refraction for patients aged 20 to 64 are not "
+        "insured services.]",
+    )
+    quotes = SentenceIndex([refraction, _LESIONS]).quotes(
+        "45 yo healthy pt, no diabetes or eye disease, just wants an eye exam for new glasses - is that OHIP covered?"
+    )
+    assert quotes and "solely for the purpose of refraction for patients aged 20 to 64" in quotes[0].text
+    assert quotes[0].score > 0.5  # 'glasses' is its word too, not only the eye examination it sits under

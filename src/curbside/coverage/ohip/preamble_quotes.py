@@ -72,7 +72,8 @@ LABEL = re.compile(r"^(definitions?|payment rules|notes?|commentary|claims submi
 _STOP = (STOP - {"premium", "premiums"}) | CLERK_STOP
 _PERCENTAGE = stem("percentage")
 # a clerk's word -> the Schedule's word for the same thing, in questions and sentences alike: the rules say
-# what is payable (a clerk what gets paid), an examination, laboratory work ('normal lab work', A64), nevi
+# what is payable (a clerk what gets paid), an examination, laboratory work ('normal lab work', A64), nevi,
+# a refraction
 _RULE_WORDS = {
     "paid": "payable",
     "exam": "examination",
@@ -85,6 +86,10 @@ _RULE_WORDS = {
     "nevus": "nevi",
     "naevus": "nevi",
     "naevi": "nevi",
+    # glasses are prescribed after a refraction ('Assessments rendered solely for the purpose of refraction …', A8)
+    "glasses": "refract",
+    "eyeglasses": "refract",
+    "spectacles": "refract",
 }
 # a rule whose subject is 'this service' is about the service its heading names ('Re-assessment' > '2.This
 # service is limited to three per patient per day …', A12): the heading's words are the sentence's own

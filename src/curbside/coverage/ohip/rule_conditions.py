@@ -32,7 +32,7 @@ CONDITIONS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(
-            r"\b(?:\d+ (?:years?|months?) of age|aged? \d|\d+ years? (?:old|or (?:older|younger|over|under))|"
+            r"\b(?:\d+ (?:years?|months?) of age|aged? \d+|\d+ years? (?:old|or (?:older|younger|over|under))|"
             r"(?:under|over|less than|at least|younger than|older than) (?:the age of )?\d+)\b",
             re.I,
         ),
