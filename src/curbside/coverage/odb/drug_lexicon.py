@@ -17,7 +17,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-__all__ = ["ingredient_of", "is_available", "warm_up"]
+__all__ = ["ingredient_of", "is_available", "is_loaded", "warm_up"]
 
 log = logging.getLogger("curbside.coverage.odb")
 
@@ -51,6 +51,11 @@ def _variants() -> dict[str, str]:
 def warm_up() -> None:
     """Read the lexicon now (about a second): not inside the first question's time budget."""
     _variants()
+
+
+def is_loaded() -> bool:
+    """Whether the lexicon was read (or found missing) already: a later look-up costs nothing."""
+    return _variants.cache_info().currsize > 0
 
 
 def is_available() -> bool:

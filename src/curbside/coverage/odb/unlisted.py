@@ -44,7 +44,7 @@ def warm_up() -> None:
 
 
 def is_warm() -> bool:
-    return _zipf.cache_info().currsize > 0
+    return _zipf.cache_info().currsize > 0 and drug_lexicon.is_loaded()
 
 
 def unlisted_names(question: str) -> list[str]:
