@@ -23,6 +23,8 @@ __all__ = ["PolicyIndex", "PolicyQuote", "PolicyText", "Vocabulary"]
 
 MAX_QUOTES = 2
 MIN_EVIDENCE = 4.0  # length-weighted idf of the shared words: about two words that few sentences use
+MIN_FORM = 5  # letters a stem needs before it meets the manuals' longer or shorter forms of it
+MAX_FORM_EXTRA = 4
 HEADING_WEIGHT = 0.5  # a heading's word says what its sentences are about, less sharply than their own words
 _SENTENCE = re.compile(r"(?<=[.;])\s+(?=[A-Z(])")
 # a labelled sub-heading a list runs into: "… (e.g. social assistance) Section 2 – Devices and Eligibility"
@@ -60,7 +62,8 @@ class Vocabulary:
 
     ``asks`` is in order, most specific first: the first kind a question asks decides. ``amount`` marks
     questions its structured data answers (no quote). ``spelled`` expands words a clinician writes into
-    the source's ('wsib' -> 'workplace safety insurance'); ``stop`` are its words too common to count.
+    the source's ('wsib' -> 'workplace safety insurance'), ``phrased`` a phrase ('pay her back' ->
+    'reimbursement'); ``stop`` are its words too common to count.
     """
 
     asks: Mapping[str, re.Pattern[str]]
@@ -68,13 +71,19 @@ class Vocabulary:
     amount: re.Pattern[str] | None = None
     spelled: Mapping[str, str] = field(default_factory=dict)
     stop: frozenset[str] = frozenset()
+    phrased: Mapping[re.Pattern[str], str] = field(default_factory=dict)  # a phrase -> the source's words for it
 
     def stems(self, text: str) -> set[str]:
-        words = re.findall(r"[a-z][a-z']+", text.lower())
+        low = text.lower()
+        words = re.findall(r"[a-z][a-z']+", low)
+        # a hyphenated word is also one word: the manual's 'back-up' meets a clerk's 'backup'
+        words += [m.replace("-", "") for m in _HYPHENATED.findall(low)]
         words += [w for word in words for w in self.spelled.get(word, "").split()]
+        words += [w for phrase, said in self.phrased.items() if phrase.search(low) for w in said.split()]
         return {_stem(w) for w in words if w not in _COMMON and w not in self.stop}
 
 
+_HYPHENATED = re.compile(r"[a-z]+(?:-[a-z]+)+")
 _SUFFIXES = ("ations", "ation", "atures", "ature", "ers", "er", "ing", "ed", "es", "s", "e")
 
 
@@ -128,15 +137,34 @@ class PolicyIndex:
             return []
         says = vocabulary.says[asked]
         about = vocabulary.stems(subject)
+        forms = {stem: self._forms(stem) for stem in wanted}
         scored: list[tuple[float, int]] = []  # evidence, unit number
         for n, unit in enumerate(self.units):
-            shared = sum(self.idf.get(stem, 0.0) for stem in wanted & unit.stems)
-            shared += HEADING_WEIGHT * sum(self.idf.get(stem, 0.0) for stem in wanted & unit.heading)
+            held = {stem for stem, its in forms.items() if its & unit.stems}
+            shared = sum(max(self.idf[f] for f in forms[stem] & unit.stems) for stem in held)
+            shared += HEADING_WEIGHT * sum(
+                max(self.idf[f] for f in forms[stem] & unit.heading) for stem in forms if forms[stem] & unit.heading
+            )
             evidence = shared / (0.5 + 0.5 * len(unit.stems) / self.mean_words)
-            if evidence >= MIN_EVIDENCE and (wanted & unit.stems) - about and says.search(unit.text):
+            if evidence >= MIN_EVIDENCE and held - about and says.search(unit.text):
                 scored.append((evidence, n))
         scored.sort(reverse=True)
         return self._with_companion(scored)[:MAX_QUOTES]
+
+    def _forms(self, stem: str) -> frozenset[str]:
+        """``stem`` and the manuals' stems of the same word in another form: one begins the other, the shorter of
+        at least ``MIN_FORM`` letters, the longer at most ``MAX_FORM_EXTRA`` letters longer ('resident' meets the
+        manual's 'resid' of 'reside', 'replacement' its 'replac' of 'replaced'; 'care' meets no 'career')."""
+        found = {stem} & self.idf.keys()
+        if len(stem) >= MIN_FORM:
+            found |= {
+                other
+                for other in self.idf
+                if len(other) >= MIN_FORM
+                and abs(len(other) - len(stem)) <= MAX_FORM_EXTRA
+                and (other.startswith(stem) or stem.startswith(other))
+            }
+        return frozenset(found)
 
     def known(self, word: str) -> bool:
         """Whether every stem of ``word`` (its own, not the words it is spelled out as) is used by some sentence."""

@@ -10,6 +10,7 @@ import asyncio
 
 import pytest
 
+from curbside.coverage.adp.policy_quotes import VOCABULARY
 from curbside.coverage.adp.service import AdpService
 from curbside.coverage.adp.tool import AdpGetArgs, AdpGetResult
 from curbside.coverage.policy_quotes import _stem, sentences
@@ -137,3 +138,32 @@ def test_sentences_put_each_bullet_under_the_sub_heading_it_follows() -> None:
 )
 def test_a_word_and_its_derivatives_share_a_stem(words: tuple[str, ...], stem: str) -> None:
     assert {_stem(w) for w in words} == {stem}
+
+
+def test_a_clinicians_pt_is_the_patient_and_bought_is_the_manuals_purchase(adp: AdpService) -> None:
+    # ADP Manual §640.03, p. 86; 'pt' once read as a physiotherapist quoted the Authorizer rules (§900)
+    r = ask(adp, "pt already bought a walker at the pharmacy before seeing the OT - can ADP pay her back?")
+    assert "the Device purchased is not eligible for funding assistance under the Program" in r.summary
+    assert "(ADP Manual §640.03, p. 86)" in r.summary and "Physiotherapists" not in r.summary
+
+
+def test_a_conditions_question_gets_the_sentence_that_sets_them(adp: AdpService) -> None:
+    # ADP Manual §300.03, p. 33: a nursing home is a long-term care home; 'resident' meets 'reside'
+    r = ask(
+        adp, "one of my nursing home residents needs her own wheelchair - can she get it through ADP, any conditions?"
+    )
+    assert "must retain the Device(s) for their personal use and the home must agree to accept" in r.summary
+
+
+def test_a_hyphenated_word_meets_the_word_written_whole(adp: AdpService) -> None:
+    # Mobility Devices manual §605.03, p. 36: 'Back-Up' is a 'backup' (and a 'spare')
+    r = ask(
+        adp, "pt getting a new chair but wants to keep the old ADP one as a spare/backup - does that cut what ADP pays?"
+    )
+    assert "the Program may waive the deduction when calculating the contribution" in r.summary
+
+
+def test_stems_join_hyphenated_words_and_leave_out_pt() -> None:
+    assert {"backup", "back", "up"} <= VOCABULARY.stems("used only as a back-up")
+    assert "backup" in VOCABULARY.stems("as a spare")
+    assert not VOCABULARY.stems("pt") and "reimbursement" in VOCABULARY.stems("can ADP pay her back?")

@@ -91,3 +91,13 @@ def test_warming_coverage_answer_warms_the_tools_it_routes_to(home: Path, monkey
         assert warmed == [["adp.get", "odb.get", "schedule.get"]]
     finally:
         core.close()
+
+
+def test_a_billing_clause_naming_no_service_is_sent_with_the_whole_question() -> None:
+    # the clause naming the drug names the service too; 'billable to OHIP?' alone finds nothing in the Schedule
+    question = "injected a few cystic acne lesions with kenalog today - billable to OHIP?"
+    request = CoverageAnswerArgs(question=question)
+    intent = classify(question, None, lambda text: "Kenalog" if "kenalog" in text.lower() else None)
+    calls = {c.tool: c.arguments for c in plan_calls(request, intent).calls}
+    assert calls["schedule.get"] == {"q": "injected a few cystic acne lesions with kenalog today; billable to OHIP?"}
+    assert calls["odb.get"]["q"] == "injected a few cystic acne lesions with kenalog today"

@@ -302,6 +302,12 @@ def test_a_name_ending_a_sentence_is_found(odb_app: Curbside) -> None:
     assert not r.needs_more_info and c is not None and (c.din, c.status) == ("02388839", "general_benefit")
 
 
+def test_a_drug_named_beside_a_class_is_what_is_asked(odb_app: Curbside) -> None:
+    # the class word once answered with the statins' list; Leqvio (inclisiran) is in no listing of Edition 43
+    r = ask(odb_app, q="statins aren't bringing his LDL down, is Leqvio covered?")
+    assert r.summary.startswith(f"Leqvio is not listed in the {LABEL}") and r.confidence == 0.0
+
+
 def test_an_unlisted_drug_is_said_not_listed_with_what_its_class_lists(odb_app: Curbside) -> None:
     # issue #14: "is Wegovy covered for obesity?" was "The question names no fee code, device or drug"
     r = ask(odb_app, q="is Saxenda (liraglutide) on the Ontario formulary?")

@@ -97,6 +97,10 @@ def test_class_words() -> None:
     assert plan(OdbGetArgs(q="is Januvia covered")).drug_class is None
 
 
+def test_a_dose_in_a_volume_is_read_whole() -> None:
+    assert plan(OdbGetArgs(q="ventolin nebules 2.5mg/2.5mL - covered?")).strength == "2.5mg/2.5ml"
+
+
 def test_strength_spelling() -> None:
     assert [norm_strength(s) for s in ("20 mg", ".5 mg", "0.68mg/mL", "1.34 mg / mL")] == [
         "20mg",
@@ -113,6 +117,8 @@ ROWS = [
     ("02230713", "Lipitor", 3, "ATORVASTATIN CALCIUM"),
     ("02411369", "Atorvastatin-20", 3, "ATORVASTATIN CALCIUM"),
     ("02540258", "Ozempic", 4, "SEMAGLUTIDE"),
+    ("02213419", "Ventolin Nebules P.F.", 5, "SALBUTAMOL"),
+    ("02213486", "Ventolin", 5, "SALBUTAMOL"),
 ]
 
 
@@ -127,6 +133,9 @@ ROWS = [
         ("cheapest atorvastatin 20 mg", "ingredient", {3}),  # the ingredient, not the product 'Atorvastatin-20'
         ("is ozempik covered", "brand", {"02540258"}),  # close spelling
         ("is Wegovy covered", "none", set()),
+        # 'P.F.' (preservative-free) says how it is packed: 'ventolin nebules' names the nebules, not Ventolin
+        ("ventolin nebules 2.5mg/2.5mL for home nebs", "brand", {"02213419"}),
+        ("ventolin inhaler", "brand", {"02213486"}),
     ],
 )
 def test_name_resolution(text: str, kind: str, hit: set[object]) -> None:
@@ -147,6 +156,10 @@ def test_name_resolution(text: str, kind: str, hit: set[object]) -> None:
         ("0.68mg/mL", "680 mcg/ml", True),  # the unit per volume is kept: only the mass converts
         ("0.68mg/mL", "0.68 mg", False),
         ("100000U/g", "100000 u/g", True),  # not a mass: compared as written
+        ("1mg/mL", "2.5mg/2.5mL", True),  # a nebule: Ventolin Nebules P.F. 1mg/mL, 2.5 mL (DIN 02213419)
+        ("2mg/mL", "2.5mg/2.5mL", False),
+        ("80mg/0.8mL", "40mg/0.4mL", False),  # a syringe's dose in its volume is compared as written
+        ("40mg/0.4mL", "40mg/0.4mL", True),
     ],
 )
 def test_a_strength_matches_in_any_unit_of_mass(listed: str, asked: str, same: bool) -> None:

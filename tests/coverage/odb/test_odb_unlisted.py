@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from curbside.coverage.odb.unlisted import class_of, unlisted_names
+from curbside.coverage.odb import drug_lexicon
+from curbside.coverage.odb.unlisted import class_of, drug_names, missing_combination, missing_drugs, unlisted_names
 
 
 @pytest.mark.parametrize(
@@ -23,3 +26,33 @@ def test_rare_words_are_the_names_asked_about(question: str, names: list[str]) -
 def test_a_class_from_an_inn_stem() -> None:
     assert class_of(["Saxenda", "liraglutide"]) == "glp1"
     assert class_of(["Wegovy"]) is None
+
+
+def test_the_lexicon_knows_brands_and_their_ingredients() -> None:
+    assert drug_lexicon.ingredient_of("Ubrelvy") == "ubrogepant"
+    assert drug_lexicon.ingredient_of("Leqvio") == "inclisiran"
+    assert drug_lexicon.ingredient_of("wheelchair") is None
+
+
+def test_a_drug_english_uses_a_little_is_a_name_and_a_class_word_is_not() -> None:
+    # 'phentermine' has a Zipf frequency of 2.0: rarity alone did not make it a name
+    assert unlisted_names("is qsymia (phentermine/topiramate) covered?") == ["qsymia", "phentermine", "topiramate"]
+    assert drug_names("pt's triptans aren't working, is Ubrelvy covered by ODB?") == ["Ubrelvy"]
+    assert drug_names("which statins are covered?") == []
+
+
+def _listed(*names: str) -> Callable[[str], bool]:
+    return lambda name: name.lower() in names
+
+
+def test_missing_drugs_are_the_named_drugs_the_formulary_lacks() -> None:
+    resolves = _listed("atorvastatin", "topiramate")
+    assert missing_drugs("statins aren't working for him, is Leqvio covered?", resolves) == ["Leqvio"]
+    # a close spelling of a listed ingredient is the index's to read ('atorvastatine', the French INN)
+    assert missing_drugs("is atorvastatine covered?", resolves) == []
+
+
+def test_a_combination_with_an_unlisted_part_is_not_its_listed_part() -> None:
+    resolves = _listed("topiramate")
+    assert missing_combination("is qsymia (phentermine/topiramate) covered?", resolves) == ["qsymia", "phentermine"]
+    assert missing_combination("is topiramate covered for migraine?", resolves) == []

@@ -19,6 +19,8 @@ VOCABULARY = Vocabulary(
         "count": re.compile(r"\b(how many|both|plus|as well as|more than one)\b", re.I),
         "who": re.compile(r"\b(who|which (part|section|professional|clinician|profession)s?)\b", re.I),
         "how": re.compile(r"\b(how (do|does|can|should|would|to)|what (happens|if)|what do (i|we) do)\b", re.I),
+        # 'any conditions?': what must be true or done
+        "conditions": re.compile(r"\b(conditions?|requirements?|criteria|catch)\b", re.I),
         # a yes or no: any question with its verb first ('can the vendor charge more …?')
         "allowed": re.compile(
             r"\b(can|could|may|will|would|does|do|did|is|are|should|must|has|have)\b|"
@@ -35,6 +37,7 @@ VOCABULARY = Vocabulary(
             r"are not|is not|only|eligible|entitled|must be|will consider)\b",
             re.I,
         ),
+        "conditions": re.compile(r"\b(must|required|requires?|only (if|when)|not eligible|unless)\b", re.I),
         # how it is done, or what follows: a sentence that says what must, will or may happen
         "how": re.compile(r"\b(must|will|may|should|shall|required|is to be|are to be)\b", re.I),
         # who does it: a profession, or who completes, signs or registers (not a mere mention of a role)
@@ -66,7 +69,6 @@ VOCABULARY = Vocabulary(
         "fill": "complete",
         "part": "section",
         "ot": "occupational therapist",
-        "pt": "physiotherapist",
         "physio": "physiotherapist",
         # what happened, in the manuals' words
         "white": "correction fluid",
@@ -84,8 +86,21 @@ VOCABULARY = Vocabulary(
         "discount": "rebate less",
         "cheaper": "less",
         "push": "propel",
+        "seeing": "assessed",  # a clinician 'sees' a patient: the manuals' assessment
+        "seen": "assessed",
+        "cut": "deduction reduced",
+        "bought": "purchase",
+        "buy": "purchase",
+        "buying": "purchase",
+        "spare": "backup",
+        "yrs": "years",
+        # an Ontario nursing home is a long-term care (LTC) home in the manuals' words
+        "nursing": "long term care",
+        "ltc": "long term care",
     },
-    stop=frozenset("patient patients client clients adp program device devices assistive ontario".split()),
+    # 'pt' is a clinician's 'patient' ('pt already bought a walker'), not a physiotherapist
+    stop=frozenset("patient patients pt pts client clients adp program device devices assistive ontario".split()),
+    phrased={re.compile(r"\bpa(?:y|id) (?:\w+ )?back\b|\brefund"): "reimbursement"},
 )
 
 
@@ -107,6 +122,7 @@ _PROCESS_KINDS = {
     "count": "it asks how many",
     "who": "it asks who does it",
     "how": "it asks how it is done",
+    "conditions": "it asks the conditions",
 }
 _WORD = re.compile(r"[a-z][a-z-]+")
 

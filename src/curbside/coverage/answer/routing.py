@@ -17,6 +17,8 @@ from typing import Any
 from curbside.coverage.answer.intent import Intent
 from curbside.coverage.answer.models import CoverageAnswerArgs, Domain, FollowUp
 from curbside.coverage.answer.vocabulary import DEVICE_NOUNS
+from curbside.coverage.ohip.query import plan as schedule_plan
+from curbside.coverage.ohip.tool import ScheduleGetArgs
 
 __all__ = ["TOOL_FOR", "MAX_TOOL_TEXT", "PlannedCall", "RoutingPlan", "plan_calls"]
 
@@ -73,10 +75,24 @@ def _billing(args: CoverageAnswerArgs, intent: Intent, out: RoutingPlan) -> dict
         )
     codes = list(dict.fromkeys([*(c[:4] for c in valid), *intent.codes]))
     text = _text(intent, "billing") or " ".join(codes)
+    if not codes and not _names_a_service(text):
+        # 'injected a few cystic acne lesions with kenalog today - billable to OHIP?': the clause naming the drug
+        # names the service too; 'billable to OHIP?' alone says nothing the Schedule can be searched for
+        text = _text_of_all(intent)
     arguments: dict[str, Any] = {"q": text}
     if codes:
         arguments["codes"] = codes
     return arguments
+
+
+def _names_a_service(text: str) -> bool:
+    """Whether ``text`` holds a word the Schedule's titles could be searched by (not only 'bill', 'OHIP' …)."""
+    return bool(schedule_plan(ScheduleGetArgs(q=text)).words) if text.strip() else False
+
+
+def _text_of_all(intent: Intent) -> str:
+    text = "; ".join(intent.clauses)
+    return text if len(text) <= MAX_TOOL_TEXT else text[:MAX_TOOL_TEXT].rsplit(" ", 1)[0]
 
 
 def _device(args: CoverageAnswerArgs, intent: Intent, out: RoutingPlan) -> dict[str, Any]:

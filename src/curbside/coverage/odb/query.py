@@ -23,7 +23,8 @@ __all__ = ["NameIndex", "Request", "Resolution", "norm", "norm_strength", "plan"
 
 _DIN_IN_TEXT = re.compile(r"\b(?:DIN[\s:#-]*)?(\d{8})\b|\bDIN[\s:#-]*(\d{5,7})\b", re.IGNORECASE)
 _STRENGTH = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)\s*(mg|mcg|µg|g|ml|%|iu|units?|u)\b(?:\s*/\s*(\d*\s*ml|dose|h|hr|g))?",
+    r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)\s*(mg|mcg|µg|g|ml|%|iu|units?|u)\b"
+    r"(?:\s*/\s*((?:\d+(?:\.\d+)?|\.\d+)?\s*ml|dose|h|hr|g))?",
     re.IGNORECASE,
 )
 _FOR = re.compile(r"\bfor\b", re.IGNORECASE)
@@ -64,8 +65,21 @@ def _strength_key(normalised: str) -> tuple[float, str] | str:
 
 
 def same_strength(listed: str | None, asked: str) -> bool:
-    """Whether the formulary's strength is the one asked, in any unit of mass ('0.137mg' is '137 mcg')."""
-    return _strength_key(norm_strength(listed or "")) == _strength_key(asked)
+    """Whether the formulary's strength is the one asked, in any unit of mass ('0.137mg' is '137 mcg'); a dose in
+    a volume asked ('2.5mg/2.5mL', a nebule) is also the concentration the formulary lists ('1mg/mL')."""
+    key = _strength_key(norm_strength(listed or ""))
+    return key == _strength_key(asked) or key == _concentration(asked)
+
+
+_PER_VOLUME = re.compile(r"^(\d+(?:\.\d+)?)(mcg|mg|g)/(\d+(?:\.\d+)?)ml$")
+
+
+def _concentration(normalised: str) -> tuple[float, str] | None:
+    """'2.5mg/2.5ml' -> (1.0, '/ml'), the key of '1mg/ml'; None for a strength that is no dose in a volume."""
+    match = _PER_VOLUME.match(normalised)
+    if match is None or float(match.group(3)) == 0:
+        return None
+    return round(float(match.group(1)) * _IN_MG[match.group(2)] / float(match.group(3)), 9), "/ml"
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +225,10 @@ class NameIndex:
         return Resolution("class", CLASS_NAMES[stem_key], generic_keys=keys)
 
 
+# a product name's last word that says how it is packed, not which product: preservative-free
+_QUALIFIERS = frozenset({"p.f", "pf"})
+
+
 def _brand_keys(product: str) -> set[str]:
     """'Januvia'; 'Atasol Tab' also as 'atasol'; 'Atorvastatin-10' only as 'atorvastatin' (the 10 is a strength);
     'Jubbonti (Preservative Free)' also as 'jubbonti'."""
@@ -219,6 +237,8 @@ def _brand_keys(product: str) -> set[str]:
     if bare and bare != norm(product):  # 'Jubbonti (Preservative Free)' is also 'jubbonti'
         keys |= _brand_keys(bare)
     words = norm(product).split()
+    if len(words) > 1 and words[-1] in _QUALIFIERS:  # 'Ventolin Nebules P.F.' is also 'ventolin nebules'
+        keys |= _brand_keys(" ".join(words[:-1]))
     if not re.fullmatch(r"[\d.]+(mg|mcg|ml|g)?", words[-1]) if words else False:
         keys.add(" ".join(words))
     while words and (words[-1] in FORMS or re.fullmatch(r"[\d.]+(mg|mcg|ml|g)?", words[-1])):

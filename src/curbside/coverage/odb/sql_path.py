@@ -8,6 +8,7 @@ one answer. ``Cancel.interrupt`` stops its query when the path times out.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from curbside.coverage.edition_cache import EditionCache
@@ -22,7 +23,7 @@ from curbside.coverage.odb.query import (
     same_strength,
 )
 from curbside.coverage.odb.store import DrugRow, EditionRecord, LuNoteRow, OdbReader
-from curbside.coverage.odb.unlisted import class_of, unlisted_names
+from curbside.coverage.odb.unlisted import class_of, missing_combination, missing_drugs, unlisted_names
 from curbside.coverage.odb.words import CLASS_NAMES
 from curbside.coverage.reader import Cancel
 
@@ -190,6 +191,23 @@ def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFind
     resolution = next((r for r in named if r.kind != "none"), None)
     if resolution is None and request.question:
         resolution = index.resolve(request.question, fuzzy=False)
+
+    def resolves(name: str) -> bool:
+        return index.resolve(name, fuzzy=False).kind != "none"
+
+    if request.question and resolution is not None and resolution.kind != "none":
+        combined = missing_combination(request.question, resolves)
+        if combined:  # 'qsymia (phentermine/topiramate)': the product asked is the pair, not topiramate alone
+            _not_listed(reader, index, combined, label, out)
+            out.problem = f"{out.problem} {resolution.matched.upper()} alone is listed: ask about it by name."
+            return
+    if (resolution is None or resolution.kind == "none") and request.question:
+        # a drug the lexicon knows, named beside a class ('triptans aren't working, is Ubrelvy covered?'), is
+        # what is asked; and not a close spelling of some listed name
+        missing = missing_drugs(request.question, resolves)
+        if missing:
+            _not_listed(reader, index, missing, label, out)
+            return
     if (resolution is None or resolution.kind == "none") and request.drug_class:
         resolution = index.by_class(request.drug_class)
     if resolution is None or resolution.kind == "none":  # last, a close spelling ('atorvastatine')
@@ -213,6 +231,10 @@ def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFind
     )
     if resolution.kind == "class":
         out.matches = [r for r in rows if benefit_status(r.flags).covered]
+        if not out.matches:  # every triptan is an Exceptional Access product: say so, not an empty list
+            labels = Counter(benefit_status(r.flags).label for r in rows)
+            listed = "; ".join(f"{n} ({label})" for label, n in labels.most_common()) or "none"
+            out.problem = f"No {resolution.matched} drug is covered on the {label}. Its products listed: {listed}."
         out.follow_up = (
             "Which drug and strength? Unit prices differ by drug and strength, so the cheapest covered option "
             "depends on the dose prescribed."

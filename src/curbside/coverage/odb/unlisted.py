@@ -2,22 +2,30 @@
 "Wegovy is not listed", not "which drug do you mean?".
 
 A name is a word English does not use (Zipf frequency below 2 in ``wordfreq``'s large English list,
-the package the PHI detector already reads) that the formulary's index does not resolve. This is no drug
-lexicon: the answer says the name is not listed in this edition, which is true whatever the word is, and
-asks for another name. Its class, when the name carries a WHO INN stem ("liraglutide": -glutide), lets
-the answer name what is listed in that class.
+the package the PHI detector already reads) that the formulary's index does not resolve, or a word of some
+use ('phentermine' is 2.0) that the offline drug lexicon (``drug_lexicon``) knows as a drug. The answer
+says the name is not listed in this edition, which is true whatever the word is, and asks for another
+name. Its class, when the name carries a WHO INN stem ("liraglutide": -glutide), lets the answer name what
+is listed in that class. A name the lexicon confirms is a drug is sure enough to be what the question asks
+about even beside a class word ('triptans aren't working, is Ubrelvy covered?', ``drug_names``).
 """
 
 from __future__ import annotations
 
+import difflib
 import re
+from collections.abc import Callable
 from functools import cache
 
-from curbside.coverage.odb.words import CLASS_STEMS, STOP
+from curbside.coverage.odb import drug_lexicon
+from curbside.coverage.odb.words import CLASS_ALIASES, CLASS_STEMS, STOP
 
-__all__ = ["class_of", "is_warm", "unlisted_names", "warm_up"]
+__all__ = ["class_of", "drug_names", "is_warm", "missing_combination", "missing_drugs", "unlisted_names", "warm_up"]
 
 RARE_ZIPF = 2.0  # 'formulary' is 2.25, 'metformin' 2.55; 'orlistat' 1.58, 'Wegovy' 0
+# a word the lexicon knows is a drug name below this ('phentermine' 2.0, 'gabapentin' 2.3); above it English
+# uses the word for other things too ('tums' 2.3 is fine, 'diamonds' 4.0, 'caps' 4.2 are not names)
+LEXICON_ZIPF = 3.0
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]{3,}")
 _OURS = frozenset({"odb", "ohip", "adp", "formulary", "din", "dins"})
 
@@ -30,24 +38,77 @@ def _zipf(word: str) -> float:
 
 
 def warm_up() -> None:
-    """Load the word list now: its first read takes longer than the SQL path's timeout."""
+    """Load the word list and the drug lexicon now: their first reads take longer than the SQL path's timeout."""
     _zipf("formulary")
+    drug_lexicon.warm_up()
 
 
 def is_warm() -> bool:
-    return _zipf.cache_info().currsize > 0
+    return _zipf.cache_info().currsize > 0 and drug_lexicon.is_loaded()
 
 
 def unlisted_names(question: str) -> list[str]:
-    """Words of ``question`` that read as names (rare in English), as written, first seen first."""
+    """Words of ``question`` that read as names (rare in English, or a drug the lexicon knows), as written, first
+    seen first."""
     out: list[str] = []
     for word in _WORD.findall(question):
         low = word.lower()
         if low in STOP or low in _OURS or word in out:
             continue
-        if _zipf(low) < RARE_ZIPF:
+        zipf = _zipf(low)
+        if zipf < RARE_ZIPF or (zipf < LEXICON_ZIPF and drug_lexicon.ingredient_of(low) is not None):
             out.append(word)
     return out
+
+
+def drug_names(question: str) -> list[str]:
+    """The words of ``question`` the drug lexicon knows as drugs, as written, leaving out the words of a drug
+    class ('triptans', 'statins'): a class is answered by the formulary's own class lists."""
+    return [
+        word
+        for word in unlisted_names(question)
+        if drug_lexicon.ingredient_of(word) is not None and not _class_word(word)
+    ]
+
+
+CLOSE_SPELLING = 0.85  # as the formulary index's own fuzzy reading: 'atorvastatine' is atorvastatin misspelt
+# two ingredients written as one product: 'phentermine/topiramate', 'A & B', 'A + B'
+_COMBINATION = re.compile(r"\b([A-Za-z][A-Za-z-]{3,})\s*[/&+]\s*([A-Za-z][A-Za-z-]{3,})\b")
+
+
+def missing_drugs(question: str, resolves: Callable[[str], bool]) -> list[str]:
+    """The drugs ``question`` names (``drug_names``) that the formulary does not list (``resolves`` is false),
+    leaving out a close spelling of a listed ingredient, which the index reads as that ingredient."""
+    out = []
+    for word in drug_names(question):
+        if resolves(word):
+            continue
+        ingredient = drug_lexicon.ingredient_of(word) or ""
+        close = difflib.SequenceMatcher(None, word.lower(), ingredient).ratio() >= CLOSE_SPELLING
+        if not (close and resolves(ingredient)):
+            out.append(word)
+    return out
+
+
+def missing_combination(question: str, resolves: Callable[[str], bool]) -> list[str]:
+    """The names of a combination product ``question`` asks about that the formulary does not list as one:
+    'qsymia (phentermine/topiramate)' names two ingredients, and only topiramate is listed, alone. Empty when
+    every combination written resolves (a listed 'A & B' is found whole by the index before this is asked)."""
+    missing = missing_drugs(question, resolves)
+    for first, second in _COMBINATION.findall(question):
+        if first in missing or second in missing:
+            return [w for w in unlisted_names(question) if not resolves(w)]
+    return []
+
+
+_CLASS_ENDINGS = tuple(stem for stems in CLASS_STEMS.values() for stem in stems)
+
+
+def _class_word(word: str) -> bool:
+    """'triptans', 'statins', 'gliptins': a class named by its alias or as the plural of its INN stem."""
+    low = word.lower()
+    plural = low.endswith("s") and low[:-1].endswith(_CLASS_ENDINGS)
+    return bool(CLASS_ALIASES.get(low)) or plural
 
 
 def class_of(names: list[str]) -> str | None:

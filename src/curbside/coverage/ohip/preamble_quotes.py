@@ -71,7 +71,40 @@ LABEL = re.compile(r"^(definitions?|payment rules|notes?|commentary|claims submi
 # which premium is asked matters here: 'age premium', 'hospitalist premium' (a code's title rarely says it)
 _STOP = (STOP - {"premium", "premiums"}) | CLERK_STOP
 _PERCENTAGE = stem("percentage")
-_RULE_WORDS = {"paid": "payable"}  # the Schedule's rules say what is payable, a clerk what gets paid
+# a clerk's word -> the Schedule's word for the same thing, in questions and sentences alike: the rules say
+# what is payable (a clerk what gets paid), an examination, laboratory work ('normal lab work', A64), nevi,
+# a refraction
+_RULE_WORDS = {
+    "paid": "payable",
+    "exam": "examination",
+    "exams": "examination",
+    "lab": "laboratory",
+    "labs": "laboratory",
+    "bloodwork": "laboratory",
+    "mole": "nevi",
+    "moles": "nevi",
+    "nevus": "nevi",
+    "naevus": "nevi",
+    "naevi": "nevi",
+    # glasses are prescribed after a refraction ('Assessments rendered solely for the purpose of refraction …', A8)
+    "glasses": "refract",
+    "eyeglasses": "refract",
+    "spectacles": "refract",
+}
+# a rule whose subject is 'this service' is about the service its heading names ('Re-assessment' > '2.This
+# service is limited to three per patient per day …', A12): the heading's words are the sentence's own
+_THIS_SERVICE = re.compile(
+    r"^(?:(?:payment rules|notes?)\s*:\s*)?(?:\d{1,2}\.\s?)?(?:this|the|these) (?:services?|fee codes?|codes?)\b", re.I
+)
+# 'back' after a verb of coming or calling is no body part: 'her bloodwork came back normal'
+_PARTICLE = re.compile(r"\b((?:came|come|comes|coming|got|get|gets|call|calls|called|went|go|goes) )back\b", re.I)
+FOLLOWER_RARE = 100  # a word at most one sentence in this many holds ('symptomatology'), …
+RARE_FLOOR = 2  # … or at most this many (in a small index every word is in one sentence of a few)
+SIBLING_RARE = 100  # … when the word itself is in at most one sentence in this many
+SIBLING_COMMON = 20  # … and meets no word in more than one sentence in this many
+SIBLING_MIN = 7  # a question word this long meets the words its all-but-last letters begin: 'pregnant' 'pregnancy'
+SIBLING_EXTRA = 1  # … no longer than it by more than this: 'suspiciou' meets 'suspicion', 'hyaluronic' does
+# not meet 'hyaluronidase'
 _GENERIC = frozenset(stem(w) for w in "patient patients physician doctor service services fee fees".split())
 
 
@@ -85,6 +118,13 @@ class PreambleQuote:
     # it holds a word or condition of the question besides the codes it names (or the question says nothing
     # else): a K045 rule that lists K013 among its prerequisites says nothing about "K013 for a 5 minute chat"
     worded: bool = True
+    # the share it was ranked by, not capped at 1 (a condition it sets counts beyond the question's words): two
+    # sentences that both hold all of the question are no tie when one also states the quantity asked
+    rank: float | None = None  # None: ranked by ``score``
+
+    @property
+    def ranked_by(self) -> float:
+        return self.score if self.rank is None else self.rank
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,10 +182,13 @@ class SentenceIndex:
             codes_before: list[frozenset[str]] = []
             for heading, page, part in _under_headings(body, first_page):
                 words_of_topic = _stems(f"{topic} {heading}")
+                named_by_heading = _stems(heading or topic.rsplit(" > ", 1)[-1])
                 for raw in _sentences(" ".join(_LISTING_LINE.sub(" ", part).split())):
                     if len(raw) < MIN_SENTENCE_CHARS:
                         continue
                     words, codes = _stems(raw), frozenset(_CODE.findall(raw))
+                    if _THIS_SERVICE.match(raw):
+                        words |= named_by_heading
                     # the sentences before are its context: '… following a written request …' | 'In the event these
                     # requirements are not met, … a lesser assessment fee.'
                     context = words_of_topic.union(*before[-CONTEXT_SENTENCES:])
@@ -208,6 +251,17 @@ class SentenceIndex:
             if not other.startswith(word):
                 break
             out.append(other)
+        held = sum(len(self.by_word[other]) for other in out)
+        if len(word) >= SIBLING_MIN and held <= self._few(SIBLING_RARE):
+            # only for a word the Schedule rarely writes: a common one ('healthy') is asked in its own form
+            # the same word in another derivation: 'pregnant' meets 'pregnancy', 'suspicious' 'suspicion'
+            start = bisect.bisect_left(self.vocabulary, word[:-1])
+            for other in self.vocabulary[start:]:
+                if not other.startswith(word[:-1]):
+                    break
+                common = len(self.by_word[other]) > self._few(SIBLING_COMMON)  # 'healthy' is no 'health'
+                if other not in out and len(other) <= len(word) + SIBLING_EXTRA and not common:
+                    out.append(other)
         shorter = [word[:n] for n in range(len(word) - 1, MIN_PREFIX - 1, -1) if word[:n] in self.by_word]
         return out or shorter[:1]
 
@@ -227,7 +281,9 @@ class SentenceIndex:
         names), best first."""
         kinds = asked_kinds(question)
         wanted = [
-            w for w in dict.fromkeys(self._split(_stems(without_stated(_CODE.sub(" ", question))))) if w not in _GENERIC
+            w
+            for w in dict.fromkeys(self._split(_stems(without_stated(_PARTICLE.sub(r"\1", _CODE.sub(" ", question))))))
+            if w not in _GENERIC
         ]
         codes = list(dict.fromkeys(codes))
         if not kinds or not (wanted or codes):
@@ -268,12 +324,16 @@ class SentenceIndex:
         ranked.sort(key=lambda item: (-item[0], item[1], item[2]))
         out: list[PreambleQuote] = []
         seen: set[str] = set()
-        for _, _, n in ranked:
+        for ranked_score, _, n in ranked:
             sentence, score = self.sentences[n], scores[n]
             if sentence.text in seen:
                 continue
             seen.add(sentence.text)
             text = _window(sentence.text, kinds, wanted)
+            follower = self._follower(n, kinds)
+            if follower is not None and len(text) + len(follower.text) < MAX_QUOTE_CHARS:
+                seen.add(follower.text)
+                text = f"{text} {follower.text}"
             out.append(
                 PreambleQuote(
                     text,
@@ -282,11 +342,29 @@ class SentenceIndex:
                     min(score / total, 1.0),
                     sentence.codes | sentence.codes_near,
                     worded=n in worded or not wanted,
+                    rank=ranked_score / total if total else 0.0,
                 )
             )
             if len(out) >= limit:
                 break
         return out
+
+    def _follower(self, n: int, kinds: list[str]) -> _Sentence | None:
+        """The sentence after sentence ``n`` when it goes on with the same rule: under the same headings, it says
+        what is asked too and shares a rare word with it ('Vasectomy reversal is an insured benefit only
+        for treatment of significant symptomatology …' | 'Re-establishing fertility does not constitute
+        significant symptomatology.', U5)."""
+        if n + 1 >= len(self.sentences):
+            return None
+        sentence, after = self.sentences[n], self.sentences[n + 1]
+        if after.topic != sentence.topic or not after.says.intersection(kinds):
+            return None
+        shared = (sentence.words & after.words) - _GENERIC
+        return after if any(len(self.by_word[w]) <= self._few(FOLLOWER_RARE) for w in shared) else None
+
+    def _few(self, per: int) -> int:
+        """How many sentences one in ``per`` is, and never fewer than ``RARE_FLOOR``."""
+        return max(RARE_FLOOR, len(self.sentences) // per)
 
 
 def _titles(passages: list[tuple[str, str, str]]) -> dict[str, frozenset[str]]:

@@ -60,7 +60,7 @@ def with_prose(result: ScheduleGetResult, request: Request, sql: SqlFindings | N
     strong = bool(primary) and (sql.match_coverage is None or sql.match_coverage >= WEAK_MATCH)
     if strong and _ASKS_CODE.search(request.question):
         return result  # the codes found answer what was asked
-    best = [q for q in quotes if q.score >= quotes[0].score - 1e-9][:2]  # a tie: both sentences
+    best = [q for q in quotes if q.ranked_by >= quotes[0].ranked_by - 1e-9][:2]  # a tie: both sentences
     if strong and set(asked_kinds(request.question)) <= {"percent"}:
         # 'is there a premium on the admission assessment?': the premium code found (E082, add 30%) may answer,
         # or the Schedule's prose on premiums may: two readings, so not stated as certain; the sentence is

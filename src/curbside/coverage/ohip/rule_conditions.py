@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from curbside.coverage.ohip.words import SPECIALTY_ALIASES
+
 __all__ = ["CONDITIONS", "STANDS_FOR_WORDS", "condition_word", "conditions_asked", "conditions_met", "without_stated"]
 
 _PROVINCES = (
@@ -30,7 +32,7 @@ CONDITIONS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
             re.I,
         ),
         re.compile(
-            r"\b(?:\d+ (?:years?|months?) of age|aged? \d|\d+ years? (?:old|or (?:older|younger|over|under))|"
+            r"\b(?:\d+ (?:years?|months?) of age|aged? \d+|\d+ years? (?:old|or (?:older|younger|over|under))|"
             r"(?:under|over|less than|at least|younger than|older than) (?:the age of )?\d+)\b",
             re.I,
         ),
@@ -69,6 +71,18 @@ CONDITIONS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
     "year": (
         re.compile(r"\b(?:a|per|each|every|in a|one) year\b|\b(?:annual\w*|yearly|12 months?)\b", re.I),
         re.compile(r"\b(?:12[- ]month|per year|annual\w*|calendar year|each year)\b", re.I),
+    ),
+    # who bills: 'I'm a GP … can I bill K045?' is answered by the rule naming the specialties it is paid to
+    # ('K045 is eligible for payment to a physician from one of the following specialties: Internal Medicine
+    # (13) …', A94); a specialty is named with its two-digit code there
+    "specialty": (
+        re.compile(
+            r"\b(?:specialists?|specialty|"
+            + "|".join(sorted((re.escape(a) for a in SPECIALTY_ALIASES), key=len, reverse=True))
+            + r")\b",
+            re.I,
+        ),
+        re.compile(r"\b[Ss]pecialt(?:y|ies)\b|\b[A-Z][a-z]+ \(\d{2}\)"),
     ),
     "location": (
         re.compile(

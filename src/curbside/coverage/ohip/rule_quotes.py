@@ -28,15 +28,18 @@ MIN_PREFIX = 5  # 'consult' meets 'consultation', 'inject' 'injection'; 'test' d
 
 # what the question asks -> what a sentence answering it says
 ASKS = {
+    # 'can she bill A775 again?' asks whether a repeat is within the limit
     "limit": re.compile(
         r"\b(how (many|often)|per (year|week|day|month|patient)|limit\w*|maximum|max|each year|a year|annual\w*|"
-        r"drops?|before)\b",
+        r"drops?|before|again|repeat\w*)\b",
         re.I,
     ),
     "time": re.compile(r"\b(how long|minimum|minutes?|time|in person|face[- ]to[- ]face)\b", re.I),
+    # 'bill OHIP?', 'will OHIP cover the reversal?': whether it is insured at all
     "payable": re.compile(
-        r"\b(can|may|could) (i|we|you|they)\b.*\b(bill|claim|add|charge|use|still)\b|\b(eligible|payable|allowed|"
-        r"billable|insured|covered)\b|\bhow (do|should|would|can) (i|we|you) (bill|claim|code|charge)\b",
+        r"\b(can|may|could) (i|we|you|they|he|she)\b.*\b(bill|claim|add|charge|use|still)\b|\b(eligible|payable|"
+        r"allowed|billable|insured|covered)\b|\bhow (do|should|would|can) (i|we|you) (bill|claim|code|charge)\b|"
+        r"\b(bill|charge|claim)\w* (to )?ohip\b|\bohip (cover|pay)s?\b",
         re.I,
     ),
 }
@@ -51,7 +54,9 @@ SAYS = {
     "payable": re.compile(
         r"\b(not (eligible|payable|billable|insured)|only (eligible|payable)|is payable|are payable|"
         r"(is|are) eligible for payment|lesser assessment fee|uninsured|not an? insured|not insured|"
-        r"insured and payable|not considered acceptable|does not constitute)\b",
+        r"insured and payable|not considered acceptable|does not constitute|(is|are) only insured|insured (benefits?|services?) only|"
+        # the Schedule's other ways of saying a service is not OHIP's to pay
+        r"(must|should|is to) be billed to the patient|should not be (separately )?(billed|claimed))\b",
         re.I,
     ),
 }
@@ -59,8 +64,9 @@ _GENERIC = frozenset(stem(w) for w in "patient patients physician doctor service
 # a clerk's pronouns and helper words ('I take the old one out'): they say nothing about the service
 CLERK_STOP = frozenset(
     "he she her his him they our us one out take took put did doing just all want wants wanted old gets getting "
-    "through then".split()
-)
+    "through then that this another because nothing doesn't doesnt don't dont like off now today already ago "
+    "again pts".split()
+) | frozenset("cover covers covered".split())  # how a clerk asks whether it is insured, not what the service is
 _CODE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]\d{3}(?![0-9])")
 _ACRONYM = re.compile(r"\b[A-Z]{3,6}\b")
 _CAPITALISED = re.compile(r"[A-Z][a-z]*")
