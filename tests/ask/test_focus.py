@@ -49,6 +49,59 @@ def test_words_the_passage_itself_uses_do_not_make_it_off_subject() -> None:
     assert off_subject("how long to continue an antidepressant for depression?", ANXIETY_DURATION, CEP, body) is None
 
 
+# the CEP page files its adjunct drugs in another branch than its first-line ones
+CEP_BRANCHES = Outline(
+    [
+        "Management > First-line medication options > Sertraline (Zoloft®)",
+        "Management > First-line medication options > Escitalopram (Cipralex®)",
+        "Management > Pharmacological treatment options",
+        "Management > Warnings and precautions > Hyponatremia",
+        "Follow-up/monitoring > Depression > Aripiprazole (Abilify®)",
+        "Follow-up/monitoring > Depression > Brexpiprazole (Rexulti®)",
+        "Follow-up/monitoring > Anxiety > Overall approach > Duration of pharmacological treatment",
+    ]
+)
+SERTRALINE = "Management > First-line medication options > Sertraline (Zoloft®)"
+SERTRALINE_DOSING = "Dosing\n\nInitial: 25-50 mg daily (am/pm)\n\nUsual: MDD: 50-100 mg daily; GAD: 50-150 mg daily"
+
+
+def test_a_drug_named_in_another_branch_puts_a_passage_under_another_drug_off_subject() -> None:
+    question = "rexulti starting dose as an add-on for MDD?"
+    verdict = off_subject(question, SERTRALINE, CEP_BRANCHES, SERTRALINE_DOSING)
+    assert verdict is not None
+    assert (verdict.heading, verdict.named) == ("Sertraline (Zoloft®)", "Brexpiprazole (Rexulti®)")
+    adjunct = "Follow-up/monitoring > Depression > Brexpiprazole (Rexulti®)"
+    verdict = off_subject("cipralex max dose in an 84 yo?", adjunct, CEP_BRANCHES, "Max: 2 mg daily")
+    assert verdict is not None and verdict.named == "Escitalopram (Cipralex®)"
+
+
+def test_a_cousin_does_not_count_when_the_passage_names_it_or_the_question_names_the_passage() -> None:
+    # the passage's own text mentions the drug the question names: it may well answer
+    body = SERTRALINE_DOSING + "\n\nSwitching to brexpiprazole: taper over 2 weeks"
+    assert off_subject("rexulti starting dose as an add-on for MDD?", SERTRALINE, CEP_BRANCHES, body) is None
+    # the question names the passage's own drug as well
+    question = "switching from sertraline to rexulti - how?"
+    assert off_subject(question, SERTRALINE, CEP_BRANCHES, SERTRALINE_DOSING) is None
+
+
+def test_a_cousin_must_be_named_word_for_word_by_a_word_that_names_a_subject() -> None:
+    # "pharmacogenomic" shares its six-letter stem with "Pharmacological": not a name of that heading
+    question = "when is pharmacogenomic testing worth ordering for antidepressants?"
+    path = "Follow-up/monitoring > Anxiety > Overall approach > Duration of pharmacological treatment"
+    assert off_subject(question, path, CEP_BRANCHES, "Continue for 12-24 months after remission.") is None
+    # "wheelchair" is a plain word: the replacement rules answer for wheelchairs as for every device
+    manual = Outline(
+        [
+            "Part 2: Devices Covered > 210 Wheelchairs",
+            "Part 6: Device Eligibility > 605 Requests for a Replacement Device",
+        ]
+    )
+    body = "If approved, the ADP contribution will be determined by deducting a prorated amount."
+    question = "kid outgrew his ADP wheelchair after 2 yrs - how much will ADP put toward a new one?"
+    replacement = "Part 6: Device Eligibility > 605 Requests for a Replacement Device"
+    assert off_subject(question, replacement, manual, body) is None
+
+
 @pytest.mark.parametrize(
     ("question", "expected"),
     [

@@ -8,6 +8,20 @@ The check reads the section paths of the passage's document, not a vocabulary we
 keep, so it works for drugs ("Sertraline" beside "Citalopram"), conditions,
 populations and any other way a document files its sections.
 
+A document files the same kind of subject in more than one branch: the CEP page has
+its first-line drugs under "Management > First-line medication options" and its
+adjunct drugs under "Follow-up/monitoring > Depression". "rexulti starting dose?"
+names "Brexpiprazole (Rexulti®)", a cousin of "Sertraline (Zoloft®)" rather than a
+sibling, so the sibling check let Sertraline's "Initial: 25-50 mg daily" answer it.
+A passage whose path the question does not name at all is off subject too when the
+question names a short heading at the same depth elsewhere in the document that the
+passage's text never mentions. A cousin is further away than a sibling, so it must be
+named word for word (the six-letter stems that let "pregnant" meet "pregnancy" would
+also let "pharmacogenomic" name "Pharmacological treatment options"), and by a word that
+names a subject (``subjects.names_subject``: a drug, a disease, a name no dictionary
+lists). Two drugs exclude each other; "210 Wheelchairs" does not exclude "605 Requests
+for a Replacement Device", which answers for wheelchairs and every other device.
+
 Populations are the exception with a short list of our own, because a question
 names them in words the document does not use as headings ("an 80 year old",
 "a 10 year old"): when the question names one and no cited passage mentions it,
@@ -20,6 +34,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from curbside.ask.subjects import names_subject
 from curbside.llm.extractive import terms
 
 __all__ = ["AGE", "OffSubject", "Outline", "missing_population", "off_subject", "question_populations"]
@@ -43,13 +58,19 @@ class Outline:
 
     def __init__(self, paths: Iterable[str]) -> None:
         self.children: dict[tuple[str, ...], set[str]] = {}
+        self.levels: dict[int, set[str]] = {}  # every heading at each depth, whatever its parent
         for path in paths:
             parts = tuple(p for p in path.split(SEPARATOR) if p) if path else ()
             for i, part in enumerate(parts):
                 self.children.setdefault(parts[:i], set()).add(part)
+                self.levels.setdefault(i, set()).add(part)
 
     def siblings(self, parts: Sequence[str], depth: int) -> set[str]:
         return self.children.get(tuple(parts[:depth]), set()) - {parts[depth]}
+
+    def cousins(self, parts: Sequence[str], depth: int) -> set[str]:
+        """The other headings at the depth of ``parts[depth]`` anywhere in the document, siblings included."""
+        return self.levels.get(depth, set()) - {parts[depth]}
 
 
 def off_subject(question: str, section_path: str, outline: Outline, body: str = "") -> OffSubject | None:
@@ -59,20 +80,48 @@ def off_subject(question: str, section_path: str, outline: Outline, body: str = 
     devices is not off subject for a devices question because a "Devices" part sits beside its own.
     """
     asked = set(terms(question, question=True))
-    naming = asked - set(terms(body))  # what could name a sibling: not words the passage itself uses
+    said = set(terms(body))
+    naming = asked - said  # what could name a sibling: not words the passage itself uses
     parts = [p for p in section_path.split(SEPARATOR) if p]
     for depth, heading in enumerate(parts):
         own = _subject_terms(heading)
         if own & asked:
             continue  # the question names this heading: on subject at this level
         for sibling in sorted(outline.siblings(parts, depth)):
-            subject = _subject_terms(sibling)
-            if not subject or len(subject) > SUBJECT_MAX_TERMS:
-                continue  # a long descriptive heading ("Guiding principles for …") names no one subject
-            distinct = subject - own
-            if distinct and len(distinct & naming) * 2 >= len(distinct):
+            distinct = _named_subject(sibling, own, naming)
+            if distinct:
                 return OffSubject(heading, sibling)
+    if any(_subject_terms(heading) & asked for heading in parts):
+        return None  # the question names part of the passage's path: only a sibling can put it off subject
+    words = _words(question)
+    for depth, heading in enumerate(parts):
+        own = _subject_terms(heading)
+        if not own or len(own) > SUBJECT_MAX_TERMS:
+            continue  # only a subject heading has cousins of its kind
+        for cousin in sorted(outline.cousins(parts, depth)):
+            distinct = _named_subject(cousin, own, naming)
+            exact = _words(cousin) - _words(heading)
+            named = exact & words
+            if distinct and not distinct & said and len(named) * 2 >= len(exact) and any(map(names_subject, named)):
+                return OffSubject(heading, cousin)
     return None
+
+
+def _words(text: str) -> set[str]:
+    """The whole words of ``text`` that ``terms`` keeps, singular: "Brexpiprazole (Rexulti®)" -> brexpiprazole, rexulti."""
+    lowered = re.sub(r"(?<=[a-z])-(?=[a-z])", "", text.lower())
+    words = {w for w in re.findall(r"[a-z0-9]+", lowered) if terms(w) and not w[0].isdigit()}
+    return {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words}
+
+
+def _named_subject(heading: str, own: set[str], naming: set[str]) -> set[str]:
+    """The words of a short subject ``heading`` beyond ``own`` when the question names at least half of them
+    (``naming``), else an empty set. A long descriptive heading ("Guiding principles for …") names no one subject."""
+    subject = _subject_terms(heading)
+    if not subject or len(subject) > SUBJECT_MAX_TERMS:
+        return set()
+    distinct = subject - own
+    return distinct if distinct and len(distinct & naming) * 2 >= len(distinct) else set()
 
 
 def _subject_terms(heading: str) -> set[str]:
