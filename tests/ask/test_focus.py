@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from curbside.ask.focus import Outline, missing_population, off_subject, question_populations
+from curbside.ask.focus import (
+    Outline,
+    missing_population,
+    off_subject,
+    question_populations,
+    served_groups,
+    unasked_groups,
+)
 
 # the shape of the CEP anxiety-and-depression page's outline
 CEP = Outline(
@@ -139,3 +146,35 @@ def test_the_question_naming_the_passage_heading_counts_even_when_the_body_uses_
     body = "Wheelchairs - 5 years; the funding period starts on delivery."
     # "how often" asks for a period, which the passage's own heading names: it is on subject
     assert off_subject("how often will ADP replace a wheelchair seating system?", path, outline, body) is None
+
+
+# lines of the CEP page's resource lists and drug tables
+TALK4HEALING = "Talk4Healing: 24/7 talk, text, and chat to support Indigenous women by Indigenous women. [2]"
+GOOD2TALK = "Good2Talk: 1-866-925-5454 (post-secondary students) open 24/7 [1]"
+CRISIS_LINE = "Crisis Line: 1-866-996-0991 (all ages) open 24/7 [1]"
+
+
+def test_a_line_reserved_for_a_group_the_question_does_not_name_is_flagged() -> None:
+    question = "24/7 crisis line I can give any age pt in Ontario?"
+    assert unasked_groups(question, f"{CRISIS_LINE} {TALK4HEALING}") == ["Indigenous people", "women"]
+    assert unasked_groups("crisis line number?", GOOD2TALK) == ["students"]
+    assert unasked_groups(question, CRISIS_LINE) == []
+
+
+def test_a_line_for_the_group_the_question_names_is_not_flagged() -> None:
+    assert unasked_groups("crisis line for an Indigenous woman?", TALK4HEALING) == []
+    assert unasked_groups("crisis line number for a uni student?", GOOD2TALK) == []
+    # a line for several groups, the question's among them
+    preferred = "Features: A preferred pharmacological option for older adults, pregnancy and breastfeeding [1]"
+    assert unasked_groups("which SSRI in pregnancy?", preferred) == []
+    assert unasked_groups("which SSRI for an 80 yo?", preferred) == []  # named as an age
+
+
+def test_a_group_noted_in_passing_does_not_reserve_the_line() -> None:
+    assert served_groups("Max: 80 mg daily (lower dose recommended for older adults)") == set()
+    assert served_groups("Max: 20 mg daily (10 mg in older adults, liver disease)") == set()
+    assert served_groups("odds ratios (OR) for women versus men 0.68 (0.57–0.81)") == set()
+    assert served_groups("Not approved for children under 18") == set()
+    assert served_groups("Hope for Wellness: emotional support for Indigenous people. 1-855-242-3310") == {
+        "Indigenous people"
+    }

@@ -25,7 +25,10 @@ for a Replacement Device", which answers for wheelchairs and every other device.
 Populations are the exception with a short list of our own, because a question
 names them in words the document does not use as headings ("an 80 year old",
 "a 10 year old"): when the question names one and no cited passage mentions it,
-the answer is flagged.
+the answer is flagged. The other way round, a line quoted as the answer may be
+reserved for a group the question never names ("Talk4Healing: 24/7 talk, text, and
+chat to support Indigenous women" for "24/7 crisis line I can give any age pt?"):
+that answer is flagged too.
 """
 
 from __future__ import annotations
@@ -37,7 +40,16 @@ from dataclasses import dataclass
 from curbside.ask.subjects import names_subject
 from curbside.llm.extractive import terms
 
-__all__ = ["AGE", "OffSubject", "Outline", "missing_population", "off_subject", "question_populations"]
+__all__ = [
+    "AGE",
+    "OffSubject",
+    "Outline",
+    "missing_population",
+    "off_subject",
+    "question_populations",
+    "served_groups",
+    "unasked_groups",
+]
 
 SEPARATOR = " > "
 # A heading of at most this many words names a subject ("Anxiety", "Sertraline (Zoloft®)", "Older
@@ -176,3 +188,76 @@ def missing_population(question: str, texts: Sequence[str]) -> list[str]:
         words.update(terms(lowered))
         words.update(w[:6] for w in re.findall(r"[a-z]+", lowered))
     return [name for name in question_populations(question) if not words & set(_POPULATIONS[name])]
+
+
+# --- groups a line is reserved for ------------------------------------------------------------------
+# who a service, a program or a recommendation may be for; each pattern also finds the group in a question
+_GROUPS: tuple[tuple[str, str], ...] = (
+    ("Indigenous people", r"indigenous(?: \w+)?|first nations?|inuit|m[eé]tis|aboriginal(?: \w+)?"),
+    ("women", r"women|girls?|mothers?"),
+    ("men", r"men|boys?|fathers?"),
+    ("students", r"(?:post-?secondary |university |college |high school )?students?"),
+    ("veterans", r"veterans?"),
+    ("2SLGBTQ+ people", r"(?:2s)?lgbtq\w*\+?"),
+    ("newcomers", r"newcomers?|refugees?|immigrants?"),
+    ("children", r"children|kids?|infants?|babies"),
+    ("youth", r"youths?|adolescents?|teens?|teenagers?"),
+    ("older adults", r"older adults?|seniors?|elderly"),
+    ("pregnancy", r"pregnan\w*|perinatal|postpartum"),
+    ("breastfeeding", r"breast-?feeding|lactating"),
+)
+# the line is for the group, not about it in passing: "to support Indigenous women", "for post-secondary students",
+# "(post-secondary students)"; never "in women" or "(10 mg in older adults, …)", a caveat inside a line for everyone
+_SERVED = tuple(
+    (
+        name,
+        re.compile(
+            rf"\b(?:for|support(?:ing|s)?|serving|serves|by)\s+(?:(?:young|adult|indigenous|black|older)\s+)?(?:{group})\b"
+            rf"|\(\s*(?:(?:young|adult|indigenous|black|older)\s+)?(?:{group})\s*\)",
+            re.I,
+        ),
+        re.compile(rf"\b(?:{group})\b", re.I),
+    )
+    for name, group in _GROUPS
+)
+_AGE_GROUPS = {"children": "children", "adolescents": "youth", "older adults": "older adults"}  # question_populations
+# a line for everyone that mentions a group: "not approved for children", "(lower dose recommended for older adults)",
+# "odds ratios for women versus men"
+_NEGATED = re.compile(r"\b(?:not|no|never|nor)\b[^.;]{0,30}$", re.I)
+_COMPARED = re.compile(r"^\W*(?:versus|vs\b|compared|relative to|than|and (?:wo)?men\b)", re.I)
+_MARKER = re.compile(r"\[\d+(?:,\s*\d+)*\]")
+
+
+def served_groups(text: str) -> set[str]:
+    """The groups ``text`` says it is for ("to support Indigenous women" -> Indigenous people, women)."""
+    out = set()
+    for name, served, _ in _SERVED:
+        if any(_reserved(text, m) for m in served.finditer(text)):
+            out.add(name)
+    return out
+
+
+def _reserved(text: str, match: re.Match[str]) -> bool:
+    """Whether a "for <group>" in ``text`` reserves the line for the group rather than noting it in passing."""
+    before, after = text[: match.start()], text[match.end() :]
+    if match.group().startswith("("):
+        return True  # the line's own label: "Good2Talk: … (post-secondary students)"
+    inside = before.count("(") > before.count(")")  # a caveat in brackets: "Max: 80 mg daily (… for older adults)"
+    return not (inside or _NEGATED.search(before) or _COMPARED.match(after))
+
+
+def unasked_groups(question: str, answer: str) -> list[str]:
+    """The groups a line of the answer is reserved for when the question names none of them, in words or as an age
+    ("Talk4Healing: … to support Indigenous women" for "24/7 crisis line I can give any age pt?"). A line for several
+    groups, the question's among them ("for older adults, pregnancy and breastfeeding"), is not flagged."""
+    named = {_AGE_GROUPS[p] for p in question_populations(question) if p in _AGE_GROUPS} | _mentioned(question)
+    out: list[str] = []
+    for line in _MARKER.split(answer):
+        served = served_groups(line)
+        if served and not _mentioned(line) & named:
+            out.extend(sorted(served - set(out)))
+    return out
+
+
+def _mentioned(text: str) -> set[str]:
+    return {name for name, _, mention in _SERVED if mention.search(text)}
