@@ -332,7 +332,7 @@ def passage_units(passage: Passage, rank: int, asked: frozenset[str] = frozenset
         if labelled is None or labelled.group(2) != separator:
             block += 1
             separator = labelled.group(2) if labelled else ""
-        item = (block, frozenset(terms(labelled.group(1)))) if labelled else None
+        in_list = (block, frozenset(terms(labelled.group(1)))) if labelled else None
         label = _LABEL.match(text)
         context = path_terms | heading
         previous: frozenset[str] = frozenset()
@@ -348,7 +348,7 @@ def passage_units(passage: Passage, rank: int, asked: frozenset[str] = frozenset
                 continue
             number = bool(_DIGIT.search(_CLAUSE_NUMBER.sub("", piece)))
             unit = Sentence(piece, rank, len(out), frozenset(words), len(words), context | before, number)
-            unit.item = item
+            unit.item = in_list
             out.append(unit)
     for text in _lists(lines, asked):
         if _candidate(text):
