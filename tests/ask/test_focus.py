@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from curbside.ask.focus import Outline, missing_population, off_subject, question_populations
+from curbside.ask.focus import (
+    Outline,
+    missing_population,
+    off_subject,
+    question_populations,
+    served_groups,
+    unasked_groups,
+)
 
 # the shape of the CEP anxiety-and-depression page's outline
 CEP = Outline(
@@ -49,6 +56,59 @@ def test_words_the_passage_itself_uses_do_not_make_it_off_subject() -> None:
     assert off_subject("how long to continue an antidepressant for depression?", ANXIETY_DURATION, CEP, body) is None
 
 
+# the CEP page files its adjunct drugs in another branch than its first-line ones
+CEP_BRANCHES = Outline(
+    [
+        "Management > First-line medication options > Sertraline (Zoloft®)",
+        "Management > First-line medication options > Escitalopram (Cipralex®)",
+        "Management > Pharmacological treatment options",
+        "Management > Warnings and precautions > Hyponatremia",
+        "Follow-up/monitoring > Depression > Aripiprazole (Abilify®)",
+        "Follow-up/monitoring > Depression > Brexpiprazole (Rexulti®)",
+        "Follow-up/monitoring > Anxiety > Overall approach > Duration of pharmacological treatment",
+    ]
+)
+SERTRALINE = "Management > First-line medication options > Sertraline (Zoloft®)"
+SERTRALINE_DOSING = "Dosing\n\nInitial: 25-50 mg daily (am/pm)\n\nUsual: MDD: 50-100 mg daily; GAD: 50-150 mg daily"
+
+
+def test_a_drug_named_in_another_branch_puts_a_passage_under_another_drug_off_subject() -> None:
+    question = "rexulti starting dose as an add-on for MDD?"
+    verdict = off_subject(question, SERTRALINE, CEP_BRANCHES, SERTRALINE_DOSING)
+    assert verdict is not None
+    assert (verdict.heading, verdict.named) == ("Sertraline (Zoloft®)", "Brexpiprazole (Rexulti®)")
+    adjunct = "Follow-up/monitoring > Depression > Brexpiprazole (Rexulti®)"
+    verdict = off_subject("cipralex max dose in an 84 yo?", adjunct, CEP_BRANCHES, "Max: 2 mg daily")
+    assert verdict is not None and verdict.named == "Escitalopram (Cipralex®)"
+
+
+def test_a_cousin_does_not_count_when_the_passage_names_it_or_the_question_names_the_passage() -> None:
+    # the passage's own text mentions the drug the question names: it may well answer
+    body = SERTRALINE_DOSING + "\n\nSwitching to brexpiprazole: taper over 2 weeks"
+    assert off_subject("rexulti starting dose as an add-on for MDD?", SERTRALINE, CEP_BRANCHES, body) is None
+    # the question names the passage's own drug as well
+    question = "switching from sertraline to rexulti - how?"
+    assert off_subject(question, SERTRALINE, CEP_BRANCHES, SERTRALINE_DOSING) is None
+
+
+def test_a_cousin_must_be_named_word_for_word_by_a_word_that_names_a_subject() -> None:
+    # "pharmacogenomic" shares its six-letter stem with "Pharmacological": not a name of that heading
+    question = "when is pharmacogenomic testing worth ordering for antidepressants?"
+    path = "Follow-up/monitoring > Anxiety > Overall approach > Duration of pharmacological treatment"
+    assert off_subject(question, path, CEP_BRANCHES, "Continue for 12-24 months after remission.") is None
+    # "wheelchair" is a plain word: the replacement rules answer for wheelchairs as for every device
+    manual = Outline(
+        [
+            "Part 2: Devices Covered > 210 Wheelchairs",
+            "Part 6: Device Eligibility > 605 Requests for a Replacement Device",
+        ]
+    )
+    body = "If approved, the ADP contribution will be determined by deducting a prorated amount."
+    question = "kid outgrew his ADP wheelchair after 2 yrs - how much will ADP put toward a new one?"
+    replacement = "Part 6: Device Eligibility > 605 Requests for a Replacement Device"
+    assert off_subject(question, replacement, manual, body) is None
+
+
 @pytest.mark.parametrize(
     ("question", "expected"),
     [
@@ -86,3 +146,35 @@ def test_the_question_naming_the_passage_heading_counts_even_when_the_body_uses_
     body = "Wheelchairs - 5 years; the funding period starts on delivery."
     # "how often" asks for a period, which the passage's own heading names: it is on subject
     assert off_subject("how often will ADP replace a wheelchair seating system?", path, outline, body) is None
+
+
+# lines of the CEP page's resource lists and drug tables
+TALK4HEALING = "Talk4Healing: 24/7 talk, text, and chat to support Indigenous women by Indigenous women. [2]"
+GOOD2TALK = "Good2Talk: 1-866-925-5454 (post-secondary students) open 24/7 [1]"
+CRISIS_LINE = "Crisis Line: 1-866-996-0991 (all ages) open 24/7 [1]"
+
+
+def test_a_line_reserved_for_a_group_the_question_does_not_name_is_flagged() -> None:
+    question = "24/7 crisis line I can give any age pt in Ontario?"
+    assert unasked_groups(question, f"{CRISIS_LINE} {TALK4HEALING}") == ["Indigenous people", "women"]
+    assert unasked_groups("crisis line number?", GOOD2TALK) == ["students"]
+    assert unasked_groups(question, CRISIS_LINE) == []
+
+
+def test_a_line_for_the_group_the_question_names_is_not_flagged() -> None:
+    assert unasked_groups("crisis line for an Indigenous woman?", TALK4HEALING) == []
+    assert unasked_groups("crisis line number for a uni student?", GOOD2TALK) == []
+    # a line for several groups, the question's among them
+    preferred = "Features: A preferred pharmacological option for older adults, pregnancy and breastfeeding [1]"
+    assert unasked_groups("which SSRI in pregnancy?", preferred) == []
+    assert unasked_groups("which SSRI for an 80 yo?", preferred) == []  # named as an age
+
+
+def test_a_group_noted_in_passing_does_not_reserve_the_line() -> None:
+    assert served_groups("Max: 80 mg daily (lower dose recommended for older adults)") == set()
+    assert served_groups("Max: 20 mg daily (10 mg in older adults, liver disease)") == set()
+    assert served_groups("odds ratios (OR) for women versus men 0.68 (0.57–0.81)") == set()
+    assert served_groups("Not approved for children under 18") == set()
+    assert served_groups("Hope for Wellness: emotional support for Indigenous people. 1-855-242-3310") == {
+        "Indigenous people"
+    }

@@ -290,3 +290,46 @@ def test_a_far_less_relevant_passage_adds_nothing_to_the_answer() -> None:
     assert "Max: 15 mg daily" not in extractive_answer("pristiq max dose?", [pristiq, far], 4).text
     assert "Max: 100 mg daily [1]" in extractive_answer("pristiq max dose?", [pristiq, far], 4).text
     assert "Max: 15 mg daily" in extractive_answer("pristiq max dose?", [pristiq, near], 4).text  # near: kept
+
+
+FUNDING_PERIODS = (
+    "Designated Funding Period\n\nThis is a minimum period of time that a Device is expected to remain useful. "
+    "Designated Funding Periods:\n\n1. Ambulation Aids - 5 years\n\n2. Wheelchairs - 5 years\n\n"
+    "3. Power Dynamic Positioning Devices - 5 years\n\n4. Positioning Devices (Seating) - 2 years."
+)
+
+
+def test_a_list_item_whose_only_news_is_the_value_asked_is_no_echo() -> None:
+    # "Wheelchairs - 5 years" adds one word to the question, the number it asks for
+    manual = passage("adp", FUNDING_PERIODS, "ADP manual", "Part 6: Device Eligibility > 600 Funding Periods")
+    answer = extractive_answer("how many years before ADP will fund another manual wheelchair?", [manual], 1)
+    assert answer.text == "Wheelchairs - 5 years [1]"  # a unit adding no number stays an echo: see the test above
+
+
+def test_other_items_of_the_list_the_answer_comes_from_are_left_out() -> None:
+    manual = passage("adp", FUNDING_PERIODS, "ADP manual", "Part 6: Device Eligibility > 600 Funding Periods")
+    answer = extractive_answer("how many years before ADP will fund another manual wheelchair?", [manual], 4)
+    assert "Wheelchairs - 5 years [1]" in answer.text
+    assert "Ambulation Aids" not in answer.text and "Positioning Devices" not in answer.text
+    dosing = passage(
+        "cep",
+        "Dosing\n\nInitial: 25-50 mg daily (am/pm)\n\nUsual: MDD: 50-100 mg daily; GAD: 50-150 mg daily; "
+        "SAD & panic: 50-200 mg daily\n\nMax: 200 mg daily",
+        "CEP",
+        "Management > First-line medication options > Sertraline (Zoloft®)",
+    )
+    assert extractive_answer("sertraline starting dose?", [dosing], 4).text == "Initial: 25-50 mg daily (am/pm) [1]"
+    # items naming what the question asks just as well stay
+    both = extractive_answer("starting and maximum dose of sertraline?", [dosing], 4).text
+    assert "Initial: 25-50 mg daily (am/pm)" in both and "Max: 200 mg daily" in both
+
+
+def test_lines_under_one_label_are_not_other_items() -> None:
+    text = (
+        "Light Therapy: First-line monotherapy for seasonal depression\n\n"
+        "Light Therapy: Typical or studied dose and duration: 10,000 lux for 30 minutes per day for up to 6 weeks.\n\n"
+        "Light Therapy: A response is usually seen within 1 to 3 weeks"
+    )
+    appendix = passage("cep", text, "CEP", "Appendix > Alternative therapies")
+    answer = extractive_answer("how soon does light therapy start working for seasonal depression?", [appendix], 4)
+    assert "within 1 to 3 weeks" in answer.text and "First-line monotherapy for seasonal depression" in answer.text

@@ -86,6 +86,9 @@ _ASKING = re.compile(
     # the name of the value asked: "GAD-7 cutoff", "phone # for", "LU code for", "MIC of", "odds of", "half-life of"
     r"|\b(?:thresholds?|cut-?offs?|cut points?|phone|telephone|fax|codes?|mics?|odds|ratios?|half-?li(?:fe|ves))\b"
 )
+# the clitic of a contraction, which the keyword index would read as a word of its own: "didn't" -> "didn", "isn't"
+# -> "isn" (words the knowledge base lacks, so the question looked unanswerable); "n't" leaves the bare verb, a stop word
+_CONTRACTION = re.compile(r"(?<=[a-z])(?:n't|'re|'ve|'ll|'d|'m)\b")
 TYPED_SHARE = 0.5
 COMMON_ZIPF = 4.0  # wordfreq's Zipf scale: a word used this often in English names no subject ("bought" 4.9)
 RARE_ZIPF = 3.5  # below this a word is a term of art ("aspirin" 3.3, "regimen" 3.3), not everyday English ("wax" 3.9)
@@ -145,7 +148,8 @@ def key_words(question: str) -> dict[str, str]:
     by whether the passage says "long". So is an age ("a 15 year old"): the population it names is
     ``population_missing``'s to check, and no passage on the drug says "year old".
     """
-    lowered = _ASKING.sub(" ", _AGE.sub(" ", question.lower().replace("'s ", " ")))
+    lowered = _CONTRACTION.sub(" ", question.lower().replace("’", "'").replace("'s ", " "))
+    lowered = _ASKING.sub(" ", _AGE.sub(" ", lowered))
     out: dict[str, str] = {}
     for word in _RAW_WORD.findall(lowered):
         stems = terms(word, question=True)

@@ -8,10 +8,27 @@ The check reads the section paths of the passage's document, not a vocabulary we
 keep, so it works for drugs ("Sertraline" beside "Citalopram"), conditions,
 populations and any other way a document files its sections.
 
+A document files the same kind of subject in more than one branch: the CEP page has
+its first-line drugs under "Management > First-line medication options" and its
+adjunct drugs under "Follow-up/monitoring > Depression". "rexulti starting dose?"
+names "Brexpiprazole (Rexulti®)", a cousin of "Sertraline (Zoloft®)" rather than a
+sibling, so the sibling check let Sertraline's "Initial: 25-50 mg daily" answer it.
+A passage whose path the question does not name at all is off subject too when the
+question names a short heading at the same depth elsewhere in the document that the
+passage's text never mentions. A cousin is further away than a sibling, so it must be
+named word for word (the six-letter stems that let "pregnant" meet "pregnancy" would
+also let "pharmacogenomic" name "Pharmacological treatment options"), and by a word that
+names a subject (``subjects.names_subject``: a drug, a disease, a name no dictionary
+lists). Two drugs exclude each other; "210 Wheelchairs" does not exclude "605 Requests
+for a Replacement Device", which answers for wheelchairs and every other device.
+
 Populations are the exception with a short list of our own, because a question
 names them in words the document does not use as headings ("an 80 year old",
 "a 10 year old"): when the question names one and no cited passage mentions it,
-the answer is flagged.
+the answer is flagged. The other way round, a line quoted as the answer may be
+reserved for a group the question never names ("Talk4Healing: 24/7 talk, text, and
+chat to support Indigenous women" for "24/7 crisis line I can give any age pt?"):
+that answer is flagged too.
 """
 
 from __future__ import annotations
@@ -20,9 +37,19 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from curbside.ask.subjects import names_subject
 from curbside.llm.extractive import terms
 
-__all__ = ["AGE", "OffSubject", "Outline", "missing_population", "off_subject", "question_populations"]
+__all__ = [
+    "AGE",
+    "OffSubject",
+    "Outline",
+    "missing_population",
+    "off_subject",
+    "question_populations",
+    "served_groups",
+    "unasked_groups",
+]
 
 SEPARATOR = " > "
 # A heading of at most this many words names a subject ("Anxiety", "Sertraline (Zoloft®)", "Older
@@ -43,13 +70,19 @@ class Outline:
 
     def __init__(self, paths: Iterable[str]) -> None:
         self.children: dict[tuple[str, ...], set[str]] = {}
+        self.levels: dict[int, set[str]] = {}  # every heading at each depth, whatever its parent
         for path in paths:
             parts = tuple(p for p in path.split(SEPARATOR) if p) if path else ()
             for i, part in enumerate(parts):
                 self.children.setdefault(parts[:i], set()).add(part)
+                self.levels.setdefault(i, set()).add(part)
 
     def siblings(self, parts: Sequence[str], depth: int) -> set[str]:
         return self.children.get(tuple(parts[:depth]), set()) - {parts[depth]}
+
+    def cousins(self, parts: Sequence[str], depth: int) -> set[str]:
+        """The other headings at the depth of ``parts[depth]`` anywhere in the document, siblings included."""
+        return self.levels.get(depth, set()) - {parts[depth]}
 
 
 def off_subject(question: str, section_path: str, outline: Outline, body: str = "") -> OffSubject | None:
@@ -59,20 +92,48 @@ def off_subject(question: str, section_path: str, outline: Outline, body: str = 
     devices is not off subject for a devices question because a "Devices" part sits beside its own.
     """
     asked = set(terms(question, question=True))
-    naming = asked - set(terms(body))  # what could name a sibling: not words the passage itself uses
+    said = set(terms(body))
+    naming = asked - said  # what could name a sibling: not words the passage itself uses
     parts = [p for p in section_path.split(SEPARATOR) if p]
     for depth, heading in enumerate(parts):
         own = _subject_terms(heading)
         if own & asked:
             continue  # the question names this heading: on subject at this level
         for sibling in sorted(outline.siblings(parts, depth)):
-            subject = _subject_terms(sibling)
-            if not subject or len(subject) > SUBJECT_MAX_TERMS:
-                continue  # a long descriptive heading ("Guiding principles for …") names no one subject
-            distinct = subject - own
-            if distinct and len(distinct & naming) * 2 >= len(distinct):
+            distinct = _named_subject(sibling, own, naming)
+            if distinct:
                 return OffSubject(heading, sibling)
+    if any(_subject_terms(heading) & asked for heading in parts):
+        return None  # the question names part of the passage's path: only a sibling can put it off subject
+    words = _words(question)
+    for depth, heading in enumerate(parts):
+        own = _subject_terms(heading)
+        if not own or len(own) > SUBJECT_MAX_TERMS:
+            continue  # only a subject heading has cousins of its kind
+        for cousin in sorted(outline.cousins(parts, depth)):
+            distinct = _named_subject(cousin, own, naming)
+            exact = _words(cousin) - _words(heading)
+            named = exact & words
+            if distinct and not distinct & said and len(named) * 2 >= len(exact) and any(map(names_subject, named)):
+                return OffSubject(heading, cousin)
     return None
+
+
+def _words(text: str) -> set[str]:
+    """The whole words of ``text`` that ``terms`` keeps, singular: "Brexpiprazole (Rexulti®)" -> brexpiprazole, rexulti."""
+    lowered = re.sub(r"(?<=[a-z])-(?=[a-z])", "", text.lower())
+    words = {w for w in re.findall(r"[a-z0-9]+", lowered) if terms(w) and not w[0].isdigit()}
+    return {w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words}
+
+
+def _named_subject(heading: str, own: set[str], naming: set[str]) -> set[str]:
+    """The words of a short subject ``heading`` beyond ``own`` when the question names at least half of them
+    (``naming``), else an empty set. A long descriptive heading ("Guiding principles for …") names no one subject."""
+    subject = _subject_terms(heading)
+    if not subject or len(subject) > SUBJECT_MAX_TERMS:
+        return set()
+    distinct = subject - own
+    return distinct if distinct and len(distinct & naming) * 2 >= len(distinct) else set()
 
 
 def _subject_terms(heading: str) -> set[str]:
@@ -127,3 +188,76 @@ def missing_population(question: str, texts: Sequence[str]) -> list[str]:
         words.update(terms(lowered))
         words.update(w[:6] for w in re.findall(r"[a-z]+", lowered))
     return [name for name in question_populations(question) if not words & set(_POPULATIONS[name])]
+
+
+# --- groups a line is reserved for ------------------------------------------------------------------
+# who a service, a program or a recommendation may be for; each pattern also finds the group in a question
+_GROUPS: tuple[tuple[str, str], ...] = (
+    ("Indigenous people", r"indigenous(?: \w+)?|first nations?|inuit|m[eé]tis|aboriginal(?: \w+)?"),
+    ("women", r"women|girls?|mothers?"),
+    ("men", r"men|boys?|fathers?"),
+    ("students", r"(?:post-?secondary |university |college |high school )?students?"),
+    ("veterans", r"veterans?"),
+    ("2SLGBTQ+ people", r"(?:2s)?lgbtq\w*\+?"),
+    ("newcomers", r"newcomers?|refugees?|immigrants?"),
+    ("children", r"children|kids?|infants?|babies"),
+    ("youth", r"youths?|adolescents?|teens?|teenagers?"),
+    ("older adults", r"older adults?|seniors?|elderly"),
+    ("pregnancy", r"pregnan\w*|perinatal|postpartum"),
+    ("breastfeeding", r"breast-?feeding|lactating"),
+)
+# the line is for the group, not about it in passing: "to support Indigenous women", "for post-secondary students",
+# "(post-secondary students)"; never "in women" or "(10 mg in older adults, …)", a caveat inside a line for everyone
+_SERVED = tuple(
+    (
+        name,
+        re.compile(
+            rf"\b(?:for|support(?:ing|s)?|serving|serves|by)\s+(?:(?:young|adult|indigenous|black|older)\s+)?(?:{group})\b"
+            rf"|\(\s*(?:(?:young|adult|indigenous|black|older)\s+)?(?:{group})\s*\)",
+            re.I,
+        ),
+        re.compile(rf"\b(?:{group})\b", re.I),
+    )
+    for name, group in _GROUPS
+)
+_AGE_GROUPS = {"children": "children", "adolescents": "youth", "older adults": "older adults"}  # question_populations
+# a line for everyone that mentions a group: "not approved for children", "(lower dose recommended for older adults)",
+# "odds ratios for women versus men"
+_NEGATED = re.compile(r"\b(?:not|no|never|nor)\b[^.;]{0,30}$", re.I)
+_COMPARED = re.compile(r"^\W*(?:versus|vs\b|compared|relative to|than|and (?:wo)?men\b)", re.I)
+_MARKER = re.compile(r"\[\d+(?:,\s*\d+)*\]")
+
+
+def served_groups(text: str) -> set[str]:
+    """The groups ``text`` says it is for ("to support Indigenous women" -> Indigenous people, women)."""
+    out = set()
+    for name, served, _ in _SERVED:
+        if any(_reserved(text, m) for m in served.finditer(text)):
+            out.add(name)
+    return out
+
+
+def _reserved(text: str, match: re.Match[str]) -> bool:
+    """Whether a "for <group>" in ``text`` reserves the line for the group rather than noting it in passing."""
+    before, after = text[: match.start()], text[match.end() :]
+    if match.group().startswith("("):
+        return True  # the line's own label: "Good2Talk: … (post-secondary students)"
+    inside = before.count("(") > before.count(")")  # a caveat in brackets: "Max: 80 mg daily (… for older adults)"
+    return not (inside or _NEGATED.search(before) or _COMPARED.match(after))
+
+
+def unasked_groups(question: str, answer: str) -> list[str]:
+    """The groups a line of the answer is reserved for when the question names none of them, in words or as an age
+    ("Talk4Healing: … to support Indigenous women" for "24/7 crisis line I can give any age pt?"). A line for several
+    groups, the question's among them ("for older adults, pregnancy and breastfeeding"), is not flagged."""
+    named = {_AGE_GROUPS[p] for p in question_populations(question) if p in _AGE_GROUPS} | _mentioned(question)
+    out: list[str] = []
+    for line in _MARKER.split(answer):
+        served = served_groups(line)
+        if served and not _mentioned(line) & named:
+            out.extend(sorted(served - set(out)))
+    return out
+
+
+def _mentioned(text: str) -> set[str]:
+    return {name for name, _, mention in _SERVED if mention.search(text)}

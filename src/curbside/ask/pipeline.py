@@ -36,7 +36,7 @@ from curbside.ask.abstain import (
     withheld_value,
 )
 from curbside.ask.clarify import clarifying_question
-from curbside.ask.focus import Outline, missing_population, off_subject
+from curbside.ask.focus import Outline, missing_population, off_subject, unasked_groups
 from curbside.ask.named import NAMED_KINDS, named_subject, unnamed, withheld_unnamed, yes_no
 from curbside.ask.query import compose_query
 from curbside.ask.stream import EventSink, RenumberingStream
@@ -250,7 +250,8 @@ class Asker:
         return Answer(status="no_source", answer=message, warnings=warnings, metadata=meta)
 
     def _check_population(self, question: str, answer: Answer) -> None:
-        """Flag an answer whose cited passages never mention the population the question names."""
+        """Flag an answer whose cited passages never mention the population the question names, or whose lines are
+        reserved for a group the question does not name."""
         if not answer.citations:
             return
         missing = missing_population(question, [f"{c.section_path or ''} {c.excerpt}" for c in answer.citations])
@@ -258,6 +259,12 @@ class Asker:
             answer.warnings.append(
                 f"The question is about {' and '.join(missing)}, but the cited passages do not mention them; "
                 "check that the answer applies."
+            )
+        groups = unasked_groups(question, answer.answer)
+        if groups:
+            answer.warnings.append(
+                f"Part of the answer is for {' and '.join(groups)}, whom the question does not name; "
+                "check that it applies to the patient."
             )
 
     async def _routed(

@@ -100,6 +100,9 @@ _BOILERPLATE = re.compile(
 _LIST_ITEM = re.compile(r"^[-•▪◦●]\s+(?=\S)")  # loaders write PDF list items as "- item"
 _INNER_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 _LABEL = re.compile(r"^[A-Z][^:.;]{0,48}:\s+\S")
+# an item of a list that names what each value is for: "Max: 200 mg daily", "2. Wheelchairs - 5 years"
+_ITEM_LABEL = re.compile(r"^([A-Z][^:.;]{0,48}?)\s*(:|\s[-–])\s+\S")
+_NUMBERED = re.compile(r"^\d{1,2}[.)]\s+")
 _DIGIT = re.compile(r"\d")
 _TIME_SPAN = (
     r"\d+(?:\.\d+)?\s*(?:(?:-|–|to)\s*\d+\s*)?(?:business |calendar |working )?(?:days?|weeks?|months?|years?|hours?|minutes?)\b"
@@ -294,6 +297,8 @@ class Sentence:
     context: frozenset[str] = frozenset()  # terms of the title, section path and the heading line above it
     number: bool = False
     score: float = 0.0
+    # the list of "Label: value" or "Label - value" lines it is an item of (counted within its passage), and its label
+    item: tuple[int, frozenset[str]] | None = None
 
 
 @dataclass(slots=True)
@@ -313,6 +318,7 @@ def passage_units(passage: Passage, rank: int, asked: frozenset[str] = frozenset
     out: list[Sentence] = []
     lines = [" ".join(line.split()) for line in passage.body.splitlines()]
     lines = [line for line in lines if line]
+    block, separator = 0, ""  # a list of labelled lines ends at a heading, a line without a label or another separator
     for index, text in enumerate(lines):
         item = _LIST_ITEM.match(text)
         if item:
@@ -320,7 +326,13 @@ def passage_units(passage: Passage, rank: int, asked: frozenset[str] = frozenset
         heads = index + 1 < len(lines)  # a title-like last line heads nothing: an article title, a short snippet
         if not item and heads and _is_heading(text) and not _BOILERPLATE.search(text):
             heading = frozenset(terms(text))
+            block += 1
             continue
+        labelled = _ITEM_LABEL.match(_NUMBERED.sub("", text))
+        if labelled is None or labelled.group(2) != separator:
+            block += 1
+            separator = labelled.group(2) if labelled else ""
+        in_list = (block, frozenset(terms(labelled.group(1)))) if labelled else None
         label = _LABEL.match(text)
         context = path_terms | heading
         previous: frozenset[str] = frozenset()
@@ -335,7 +347,9 @@ def passage_units(passage: Passage, rank: int, asked: frozenset[str] = frozenset
             if not _candidate(piece):
                 continue
             number = bool(_DIGIT.search(_CLAUSE_NUMBER.sub("", piece)))
-            out.append(Sentence(piece, rank, len(out), frozenset(words), len(words), context | before, number))
+            unit = Sentence(piece, rank, len(out), frozenset(words), len(words), context | before, number)
+            unit.item = in_list
+            out.append(unit)
     for text in _lists(lines, asked):
         if _candidate(text):
             words = terms(text)
@@ -417,10 +431,18 @@ def _score(
             score *= NUMBER_MISSING_FACTOR
         if defines and _opens_with(s.text, defines):
             score *= DEFINITION_FACTOR  # "Phenotypic complexity quantifies …" answers "what is phenotypic complexity?"
-        if len(s.terms - query_terms) < MIN_NEW_TERMS:
+        if len(s.terms - query_terms) < MIN_NEW_TERMS and not _gives_value(s, query_terms, quantity, kind):
             score *= ECHO_FACTOR  # "Urogenital: sexual dysfunction" only repeats the question
         p = relevance[s.rank]
         s.score = score * (0.6 + 0.4 * p) if p is not None else score
+
+
+def _gives_value(unit: Sentence, query_terms: set[str], quantity: bool, kind: re.Pattern[str] | None) -> bool:
+    """Whether a unit adds the value a quantity question asks for, a number the question does not hold: "Wheelchairs
+    - 5 years" answers "how many years before ADP funds another manual wheelchair?" though "5" is its only news."""
+    if not (quantity or kind is not None) or (kind is not None and not kind.search(unit.text)):
+        return False
+    return any(t[0].isdigit() for t in unit.terms - query_terms)
 
 
 _WHAT_IS = re.compile(r"^\s*what (?:is|are) (?:an? |the )?(.+?)\s*\??\s*$", re.I)
@@ -476,7 +498,7 @@ def extractive_answer(question: str, passages: Sequence[Passage], max_sentences:
     for s in ranked:
         if len(chosen) >= max_sentences or s.score <= 0 or s.score < FOLLOW_SHARE * best:
             break
-        if any(_repeats(s, c, query_terms) for c in chosen):
+        if any(_repeats(s, c, query_terms) or _other_item(s, c, query_terms) for c in chosen):
             continue
         if chosen and _far_less_relevant(relevance[s.rank], top_relevance):
             continue  # 'pristiq max dose?': aripiprazole's "Max: 15 mg daily" (relevance 0.35 beside 0.95)
@@ -495,6 +517,20 @@ def extractive_answer(question: str, passages: Sequence[Passage], max_sentences:
         Citation.from_passage(n, passages[rank], excerpt=_excerpt(rank, chosen)) for rank, n in numbers.items()
     ]
     return ExtractiveAnswer(" ".join(lines), citations, chosen, candidates)
+
+
+def _other_item(unit: Sentence, chosen: Sentence, query_terms: set[str]) -> bool:
+    """Whether ``unit`` is another item of the list ``chosen`` was taken from, giving another subject's value: it
+    lacks a question word the chosen item holds and holds none the chosen item lacks. "Ambulation Aids - 5 years"
+    beside "Wheelchairs - 5 years" for a wheelchair question; "Max: 200 mg daily" beside "Initial: 25-50 mg daily"
+    for a starting dose. Items naming what the question asks just as well ("Initial" and "Max" for "starting and
+    maximum dose?") stay."""
+    if unit.item is None or chosen.item is None or unit.rank != chosen.rank:
+        return False
+    if unit.item[0] != chosen.item[0] or unit.item[1] == chosen.item[1]:
+        return False  # another list, or the same label: "Light Therapy: …" lines are all about light therapy
+    asked = chosen.terms & query_terms
+    return bool(asked - unit.terms) and not (unit.terms & query_terms) - chosen.terms
 
 
 def _far_less_relevant(relevance: float | None, top: float | None) -> bool:
