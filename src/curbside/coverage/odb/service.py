@@ -41,12 +41,15 @@ class OdbService(SourceService[OdbReader]):
         self.names = NameIndexCache()
 
     def build_indexes(self) -> None:
+        # first, since it needs no edition: the first unlisted name ('Wegovy') would otherwise spend the SQL
+        # path's time loading the word lists, and with nothing loaded the line below raises
+        warm_unlisted()
         self.names.get(self.reader, self.reader.edition())
-        warm_unlisted()  # the first unlisted name ('Wegovy') would otherwise spend the SQL path's time loading it
 
     async def get(self, args: OdbGetArgs) -> OdbGetResult:
         request = plan(args)
         if not is_warm():  # not warmed up at start (tests, a first call): load it outside the paths' timeouts
+            self.require_loaded()  # nothing to look up: say so now, not after loading the word lists
             await asyncio.to_thread(warm_unlisted)
         limits = self.settings.coverage_limits(self.name)
         found = await self.run_paths(
