@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from curbside.coverage.edition_cache import EditionCache
@@ -170,17 +170,20 @@ def run_sql_path(
             # a wider pool than is answered: the setting, the stage and the number asked choose among codes
             # whose titles share the same words (K140 / K141 '… shared appointment: 2 / 3 patients')
             wide = index.match(words, max(BAND_POOL, request.top_k), among) if words else []
+            by_words = wide
             if meaning is not None and words and request.question:
                 wide, out.by_meaning = meaning.widen(reader, edition, request.question, words, wide, index, among)
             pool = [code for code, _ in wide[: max(POOL, request.top_k)]]
             matched = setting_first(in_setting(pool, request.question), dict(wide), request.question)
             matched = not_the_other_stage(matched, request.question, index.titles)
             matched = in_band(matched, dict(wide), request.question, index.text)
-            matched, out.rivals = titled_as_asked(matched, wide, words, index)
+            # a title all said must score near the best by the words themselves: the meaning's blended scores are
+            # close together, and a one-word title ('Re-assessment', H154) would pass any code found by more words
+            matched, out.rivals = titled_as_asked(matched, by_words, words, index)
             matched = in_time_slot(matched, asked_slot(request.question, request.day), index.text)
             if bills_as_ed_physician(request.question):
                 matched = for_ed_physician(matched, index.text)
-            matched = premiums_last(matched, request.question, index.titles)[: request.top_k]
+            matched = premiums_last(matched, request.question, index.text)[: request.top_k]
             out.matched = the_service_asked(matched, words, index)
             if out.matched:
                 out.match_coverage, out.match_lacking = index.coverage(words, out.matched[0])
@@ -308,16 +311,16 @@ def titled_as_asked(
     return [ordered[0], rival, *[c for c in ordered[1:] if c != rival]], [rival]
 
 
-_PREMIUM = stem("premium")
-
-
-def premiums_last(codes: list[str], question: str | None, titles: dict[str, set[str]]) -> list[str]:
+def premiums_last(codes: list[str], question: str | None, texts: Mapping[str, str]) -> list[str]:
     """``codes`` with those titled as premiums after the others when the question asks no premium: a premium
     is added to a service, so a question naming the service asks its code ('a minor assessment at 3 am in the
-    ER': H121, before H964 'Special visit premium: Emergency Department … Nights')."""
+    ER': H121, before H964 'Special visit premium: Emergency Department … Nights').
+
+    ``texts``: ``WordIndex.text`` (the title as printed, then ' | ' and the listings): the title's stemmed
+    words cannot say it, 'premium' is a ``STOP`` word there."""
     if question and (_ASKS_PREMIUM.search(question) or asks_special_visit(question)):
         return codes
-    premium = [c for c in codes if _PREMIUM in titles.get(c, set())]
+    premium = [c for c in codes if _ASKS_PREMIUM.search(texts.get(c, "").split(" | ", 1)[0])]
     return [c for c in codes if c not in premium] + premium
 
 
@@ -495,7 +498,9 @@ def _spoken_alias(words: tuple[str, ...]) -> str | None:
     return None
 
 
-_ASKS_PREMIUM = re.compile(r"\bpremiums?\b", re.I)
+# 'any add-on for the heart failure?' asks for a premium (E088 "Congestive heart failure premium") by the
+# asker's word for one
+_ASKS_PREMIUM = re.compile(r"\b(?:premiums?|add[- ]?ons?)\b", re.I)
 
 
 def _service_words(request: Request, specialty: Specialty | None) -> tuple[str, ...]:
