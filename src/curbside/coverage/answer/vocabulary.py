@@ -59,6 +59,8 @@ KEYWORDS: tuple[Keyword, ...] = (
     _kw("billing", CLEAR, r"schedule of benefits|MRP|most responsible (?:physician|practitioner)|house calls?"),
     _kw("billing", CLEAR, r"tray fee|time units?|claim(?:ed|ing)? (?:for|as)"),
     _kw("billing", CLEAR, r"what can (?:i|we) add"),  # 'what can I add for …' asks for a premium or add-on code
+    # 'any add-on for the heart failure?' asks for a premium code ('add-on therapy' is a drug's, not billing's)
+    _kw("billing", CLEAR, r"add[- ]?ons?(?! (?:therap|treatment|medication|drug))"),
     # asking for a code ('freezing warts, which code?', '… - any code?'; 'what LU code' is not matched) or the doctor's pay
     # ('what do we get paid for the LTC form?'; a patient asks what ADP 'pays', not what they 'get paid')
     _kw("billing", CLEAR, r"(?:which|what|any|a|the) (?:fee |billing |OHIP )?codes?|(?:i|we|doctors?|physicians?|you) (?:get |be )?paid"),
