@@ -101,13 +101,12 @@ def test_the_letter_and_the_setting_asked_narrow_the_codes() -> None:
     # a setting that is not the letter's, or no letter asked: the words stay
     assert without_the_lettered_setting(words, question.replace("W code", "code")) == words
     assert without_the_lettered_setting(words, question.replace("W code", "C code")) == words
-    index = WordIndex(
-        [("H964", "Special visit premium: Emergency Department — Nights", ""), ("H121", "Minor assessment", "")]
-    )
-    assert premiums_last(["H964", "H121"], "a minor assessment at 3 am", index.text) == ["H121", "H964"]
-    assert premiums_last(["H964", "H121"], "what special visit premium at 3 am?", index.text) == ["H964", "H121"]
+    premiums = {"H964"}
+    assert premiums_last(["H964", "H121"], "a minor assessment at 3 am", premiums) == ["H121", "H964"]
+    assert premiums_last(["H964", "H121"], "what special visit premium at 3 am?", premiums) == ["H964", "H121"]
     # 'add-on' is the asker's word for a premium: the premium keeps its place
-    assert premiums_last(["H964", "H121"], "any add-on for a visit at 3 am?", index.text) == ["H964", "H121"]
+    assert premiums_last(["H964", "H121"], "any add-on for a visit at 3 am?", premiums) == ["H964", "H121"]
+    assert premiums_last(["H964", "H121"], "what can I add for a visit at 3 am?", premiums) == ["H964", "H121"]
 
 
 def test_a_service_the_question_rules_out_does_not_find_codes() -> None:
