@@ -11,7 +11,13 @@ import numpy as np
 from curbside.app import Curbside
 from curbside.coverage.ohip.dense_titles import code_texts, read_title_vectors, store_title_vectors, title_embedder
 from curbside.coverage.ohip.store import EditionRecord, current_edition
-from curbside.coverage.ohip.title_meaning import MEANING_CONFIDENCE, TitleMeaning, blend, cap_by_meaning
+from curbside.coverage.ohip.title_meaning import (
+    MEANING_CONFIDENCE,
+    TitleMeaning,
+    blend,
+    cap_by_meaning,
+    keep_word_leader,
+)
 from curbside.coverage.ohip.tool import ScheduleGetArgs, ScheduleGetResult, ScheduleItem
 
 MEANT = "found by what the question means"
@@ -113,3 +119,23 @@ def test_codes_ranked_by_meaning_cap_the_confidence_and_are_asked_about() -> Non
 
 def test_codes_the_words_ranked_keep_their_confidence() -> None:
     assert cap_by_meaning(_answer(0.9), ["A001"]).confidence == 0.9
+
+
+def test_the_meaning_does_not_push_the_words_best_code_out_of_the_codes_shown() -> None:
+    # 'removed a chalazion under local': Z874 is the only title holding 'chalazion'; the meaning ranked three
+    # codes ahead of it, and an answer states three
+    by_words = [("Z874", 23.9), ("Z904", 18.8), ("E542", 12.0)]
+    ranked = ["R268", "Z904", "Z311", "Z874", "E542"]
+    assert keep_word_leader(ranked, by_words, raised=["R268", "Z311"]) == ["R268", "Z904", "Z874", "Z311", "E542"]
+    # already shown, not ranked up by the meaning, or filtered out (another time slot): unchanged
+    assert keep_word_leader(["Z874", *ranked[:3]], by_words, raised=["R268"]) == ["Z874", *ranked[:3]]
+    assert keep_word_leader(ranked, by_words, raised=[]) == ranked
+    assert keep_word_leader(["R268", "Z904", "Z311", "E542"], by_words, raised=["R268"]) == [
+        "R268",
+        "Z904",
+        "Z311",
+        "E542",
+    ]
+    # of codes tied at the top by words, the first still among the codes is kept (H152 after the slot's filter)
+    tied = [("H102", 23.5), ("H152", 23.5), ("H100", 17.0)]
+    assert keep_word_leader(["H055", "H100", "H105", "H152"], tied, raised=["H055"]) == ["H055", "H100", "H152", "H105"]

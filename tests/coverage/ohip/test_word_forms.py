@@ -5,7 +5,7 @@ and the code letter asked. Titles and section names are the Schedule's own
 from __future__ import annotations
 
 from curbside.coverage.ohip.listing_headings import full_title, listing_headings
-from curbside.coverage.ohip.query import WordIndex, asked_slot, plan, stem
+from curbside.coverage.ohip.query import WordIndex, asked_slot, plan, ruled_out, stem
 from curbside.coverage.ohip.spoken_section import spoken_section
 from curbside.coverage.ohip.sql_path import (
     of_letter,
@@ -101,9 +101,23 @@ def test_the_letter_and_the_setting_asked_narrow_the_codes() -> None:
     # a setting that is not the letter's, or no letter asked: the words stay
     assert without_the_lettered_setting(words, question.replace("W code", "code")) == words
     assert without_the_lettered_setting(words, question.replace("W code", "C code")) == words
-    titles = {"H964": {"special", "visit", "premium"}, "H121": {"minor", "assessment"}}
-    assert premiums_last(["H964", "H121"], "a minor assessment at 3 am", titles) == ["H121", "H964"]
-    assert premiums_last(["H964", "H121"], "what special visit premium at 3 am?", titles) == ["H964", "H121"]
+    premiums = {"H964"}
+    assert premiums_last(["H964", "H121"], "a minor assessment at 3 am", premiums) == ["H121", "H964"]
+    assert premiums_last(["H964", "H121"], "what special visit premium at 3 am?", premiums) == ["H964", "H121"]
+    # 'add-on' is the asker's word for a premium: the premium keeps its place
+    assert premiums_last(["H964", "H121"], "any add-on for a visit at 3 am?", premiums) == ["H964", "H121"]
+    assert premiums_last(["H964", "H121"], "what can I add for a visit at 3 am?", premiums) == ["H964", "H121"]
+
+
+def test_a_service_the_question_rules_out_does_not_find_codes() -> None:
+    # 'not the special surgical one' tells the consult asked from A935 "Special surgical consultation"
+    question = "ortho consult in his clinic, plain consult, not the special surgical one"
+    assert ruled_out(question) == {stem("special"), stem("surgical"), stem("one")}
+    words = plan(ScheduleGetArgs(q=question)).words
+    assert stem("consult") in words and not {stem("special"), stem("surgical")} & set(words)
+    # a word also said outside the span stays; no span, nothing ruled out
+    assert stem("consult") not in ruled_out("a consult, not the comprehensive consult one")
+    assert ruled_out("special surgical consultation fee?") == frozenset()
 
 
 def test_the_title_that_is_the_service_worded_goes_first_or_is_a_second_reading() -> None:

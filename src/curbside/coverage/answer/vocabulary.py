@@ -58,8 +58,10 @@ KEYWORDS: tuple[Keyword, ...] = (
     _kw("billing", CLEAR, r"bill|bills|billed|billing|billable|fees?|fee codes?|fee schedule|OHIP|premiums?"),
     _kw("billing", CLEAR, r"schedule of benefits|MRP|most responsible (?:physician|practitioner)|house calls?"),
     _kw("billing", CLEAR, r"tray fee|time units?|claim(?:ed|ing)? (?:for|as)"),
-    # 'what can I add for …', 'any add-on per patient seen?' ask for a premium or add-on code
-    _kw("billing", CLEAR, r"what can (?:i|we) add|add-?ons?"),
+    _kw("billing", CLEAR, r"what can (?:i|we) add"),  # 'what can I add for …' asks for a premium or add-on code
+    # 'any add-on for the heart failure?', 'any add-on per patient seen?' ask for a premium or add-on code
+    # ('add-on therapy' is a drug's, not billing's)
+    _kw("billing", CLEAR, r"add[- ]?ons?(?! (?:therap|treatment|medication|drug))"),
     # asking for a code ('freezing warts, which code?', '… - any code?'; 'what LU code' is not matched) or the doctor's pay
     # ('what do we get paid for the LTC form?'; a patient asks what ADP 'pays', not what they 'get paid')
     _kw("billing", CLEAR, r"(?:which|what|any|a|the) (?:fee |billing |OHIP )?codes?|(?:i|we|doctors?|physicians?|you) (?:get |be )?paid"),

@@ -22,7 +22,7 @@ from curbside.coverage.ohip.tool import Day, Include, ScheduleGetArgs
 from curbside.coverage.ohip.word_forms import roots
 from curbside.coverage.ohip.words import SCHEDULE_WORDS
 
-__all__ = ["Request", "WordIndex", "asked_slot", "plan", "schedule_words", "stem", "words_of"]
+__all__ = ["Request", "WordIndex", "asked_slot", "plan", "ruled_out", "schedule_words", "stem", "words_of"]
 
 _CODE_IN_QUESTION = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]\d{3})(?:[ABCabc])?(?![A-Za-z0-9])")
 _DAYS: dict[str, Day] = {
@@ -179,6 +179,24 @@ def asked_slot(question: str | None, day: Day | None) -> str | None:
     return None
 
 
+# 'plain consult, not the special surgical one': the service the asker rules out, named to tell it apart
+_NOT_THE_ONE = re.compile(r"\bnot (?:the|a|an) ((?:[\w'-]+ ){1,4}?)(?:one|ones|kind|type|version)\b", re.I)
+
+
+def ruled_out(question: str | None) -> frozenset[str]:
+    """Stems of the words that name a service the question rules out ('not the 75 min comprehensive one'),
+    unless the question also says them elsewhere: they must not find the codes titled with them (A600
+    'Comprehensive cardiology consultation', A935 'Special surgical consultation')."""
+    if not question:
+        return frozenset()
+    spans = [m.group(0) for m in _NOT_THE_ONE.finditer(question)]  # with its 'one': no title's "- one" either
+    if not spans:
+        return frozenset()
+    named = {stem(w) for span in spans for w in schedule_words(words_of(span)) if w not in STOP}
+    rest = {stem(w) for w in schedule_words(words_of(_NOT_THE_ONE.sub(" ", question)))}
+    return frozenset(named - rest)
+
+
 def _mrp(question: str) -> bool | None:
     if _NOT_MRP.search(question):
         return False
@@ -220,6 +238,7 @@ def plan(args: ScheduleGetArgs) -> Request:
     # an age ('a 70 year old') selects a band (quantities.py), it names no service
     plain = words_of(_AGE.sub(" ", _PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", question or ""))))
     content = [stem(w) for w in schedule_words(plain) if w not in STOP and len(w) > 2 and not w.isdigit()]
+    content = [w for w in content if w not in ruled_out(question)]
     if _DAY_AFTER.search(question or ""):
         content.append(stem("following"))  # the Schedule's word: 'day following the hospital admission assessment'
     if question and asks_special_visit(question):

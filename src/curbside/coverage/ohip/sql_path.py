@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 
 from curbside.coverage.edition_cache import EditionCache
@@ -39,7 +40,7 @@ from curbside.coverage.ohip.siblings import the_service_asked
 from curbside.coverage.ohip.spoken_section import spoken_section
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
 from curbside.coverage.ohip.time_slot import in_time_slot
-from curbside.coverage.ohip.title_meaning import TitleMeaning
+from curbside.coverage.ohip.title_meaning import TitleMeaning, keep_word_leader
 from curbside.coverage.ohip.words import SPECIALTY_ALIASES
 from curbside.coverage.reader import Cancel
 
@@ -100,6 +101,7 @@ class Indexes:
     sections: Sections
     preamble: list[RuleRow]
     sentences: SentenceIndex
+    premiums: frozenset[str]  # codes listed as premiums, the special visit tables' cells too
 
 
 class IndexCache:
@@ -126,7 +128,8 @@ def _indexes(reader: OhipReader) -> Indexes:
         )
         for code, title, listed in titled
     ]
-    return Indexes(WordIndex(rows), reader.sections(), reader.preamble_rules(), SentenceIndex(passages))
+    premiums = frozenset(reader.premium_codes(special_visits=True))
+    return Indexes(WordIndex(rows), reader.sections(), reader.preamble_rules(), SentenceIndex(passages), premiums)
 
 
 def run_sql_path(
@@ -163,24 +166,34 @@ def run_sql_path(
             if request.question and _ASKS_PREMIUM.search(request.question):
                 # "what premium can I add …": a premium, not the base service
                 premiums = reader.premium_codes(special_visits=asks_special_visit(request.question))
-                among = premiums if among is None else (among & premiums) or premiums
+                # the General Preamble's premiums apply whatever the specialty (E406 'After hours premium:
+                # Urgent CT/MRI' is the radiologist's, listed in no radiology section)
+                general = premiums & reader.codes_listed_in(None, "GP")
+                among = premiums if among is None else (among & premiums) | general or premiums
                 among = premiums_of_setting(among, request.question)
             among = of_letter(among, request.question, index.titles.keys())
             words = without_the_lettered_setting(_service_words(request, out.specialty), request.question)
             # a wider pool than is answered: the setting, the stage and the number asked choose among codes
             # whose titles share the same words (K140 / K141 '… shared appointment: 2 / 3 patients')
             wide = index.match(words, max(BAND_POOL, request.top_k), among) if words else []
+            by_words = wide
             if meaning is not None and words and request.question:
                 wide, out.by_meaning = meaning.widen(reader, edition, request.question, words, wide, index, among)
             pool = [code for code, _ in wide[: max(POOL, request.top_k)]]
             matched = setting_first(in_setting(pool, request.question), dict(wide), request.question)
             matched = not_the_other_stage(matched, request.question, index.titles)
             matched = in_band(matched, dict(wide), request.question, index.text)
-            matched, out.rivals = titled_as_asked(matched, wide, words, index)
+            # a title all said must score near the best by the words themselves: the meaning's blended scores are
+            # close together, and a one-word title ('Re-assessment', H154) would pass any code found by more words
+            matched, out.rivals = titled_as_asked(matched, by_words, words, index)
             matched = in_time_slot(matched, asked_slot(request.question, request.day), index.text)
             if bills_as_ed_physician(request.question):
                 matched = for_ed_physician(matched, index.text)
-            matched = premiums_last(matched, request.question, index.titles)[: request.top_k]
+            matched = premiums_last(matched, request.question, indexes.premiums)
+            leads_premium = bool(by_words) and by_words[0][0] in indexes.premiums
+            if asks_a_premium(request.question) or not leads_premium:  # else premiums_last put it last
+                matched = keep_word_leader(matched, by_words, out.by_meaning)
+            matched = matched[: request.top_k]
             out.matched = the_service_asked(matched, words, index)
             if out.matched:
                 out.match_coverage, out.match_lacking = index.coverage(words, out.matched[0])
@@ -308,17 +321,27 @@ def titled_as_asked(
     return [ordered[0], rival, *[c for c in ordered[1:] if c != rival]], [rival]
 
 
-_PREMIUM = stem("premium")
-
-
-def premiums_last(codes: list[str], question: str | None, titles: dict[str, set[str]]) -> list[str]:
-    """``codes`` with those titled as premiums after the others when the question asks no premium: a premium
-    is added to a service, so a question naming the service asks its code ('a minor assessment at 3 am in the
-    ER': H121, before H964 'Special visit premium: Emergency Department … Nights')."""
-    if question and (_ASKS_PREMIUM.search(question) or asks_special_visit(question)):
+def premiums_last(codes: list[str], question: str | None, premiums: AbstractSet[str]) -> list[str]:
+    """``codes`` with the premiums (``premiums``: those listed as one, ``OhipReader.premium_codes``) after the
+    others when the question asks no premium: a premium is added to a service, so a question naming the
+    service asks its code ('a minor assessment at 3 am in the ER': H121, before H964 'Special visit premium:
+    Emergency Department … Nights'; 'bedside FAST scan on a trauma pt': H100, before E420 "Trauma premium"
+    and E413 "Emergency Department Physician: Nights … increase the procedural fee(s) by")."""
+    if asks_a_premium(question):
         return codes
-    premium = [c for c in codes if _PREMIUM in titles.get(c, set())]
-    return [c for c in codes if c not in premium] + premium
+    return [c for c in codes if c not in premiums] + [c for c in codes if c in premiums]
+
+
+def asks_a_premium(question: str | None) -> bool:
+    """Whether the question asks for a premium ('what premium …', 'any add-on …', a special visit's)."""
+    return bool(
+        question and (_ASKS_PREMIUM.search(question) or _ASKS_TO_ADD.search(question) or asks_special_visit(question))
+    )
+
+
+# 'what can I add for an initial smoking cessation discussion?' asks for what is added to a service: E079, listed
+# as an add-on ('add' $15.55), is the answer, not a premium to put last
+_ASKS_TO_ADD = re.compile(r"\b(?:can|could|may|should|do) (?:i|we) (?:also )?add\b", re.I)
 
 
 def in_setting(codes: list[str], question: str | None) -> list[str]:
@@ -495,7 +518,9 @@ def _spoken_alias(words: tuple[str, ...]) -> str | None:
     return None
 
 
-_ASKS_PREMIUM = re.compile(r"\bpremiums?\b", re.I)
+# 'any add-on for the heart failure?' asks for a premium (E088 "Congestive heart failure premium") by the
+# asker's word for one
+_ASKS_PREMIUM = re.compile(r"\b(?:premiums?|add[- ]?ons?)\b", re.I)
 
 
 def _service_words(request: Request, specialty: Specialty | None) -> tuple[str, ...]:

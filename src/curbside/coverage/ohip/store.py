@@ -249,11 +249,13 @@ class OhipReader(ThreadReader):
         return out
 
     def premium_codes(self, *, special_visits: bool = False) -> set[str]:
-        """Codes listed as premiums anywhere ('add 30%', or a premium with its own fee); with
-        ``special_visits``, the special visit premium tables' cells too (K963 $36.40)."""
+        """Codes listed as premiums anywhere ('add 30%', or a premium with its own fee: C101 'add' $9.10,
+        E406 "After hours premium: Urgent CT/MRI Services" $60.00); with ``special_visits``, the special visit
+        premium tables' cells too (K963 $36.40)."""
         special = " OR description LIKE 'Special visit premium%'" if special_visits else ""
         rows = self.connection().execute(
-            f"SELECT DISTINCT code FROM ohip_listings WHERE percent IS NOT NULL OR unit = 'add'{special}"
+            "SELECT DISTINCT code FROM ohip_listings WHERE percent IS NOT NULL OR unit = 'add' "
+            f"OR (description LIKE '%premium%' AND description NOT LIKE 'Special visit premium%'){special}"
         )
         return {r[0] for r in rows}
 

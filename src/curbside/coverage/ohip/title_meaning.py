@@ -27,7 +27,15 @@ if TYPE_CHECKING:
     from curbside.coverage.ohip.tool import ScheduleGetResult
     from curbside.search.embedders.base import Embedder
 
-__all__ = ["MEANING_CONFIDENCE", "TitleMeaning", "blend", "cap_by_meaning", "question_weights", "title_share"]
+__all__ = [
+    "MEANING_CONFIDENCE",
+    "TitleMeaning",
+    "blend",
+    "cap_by_meaning",
+    "keep_word_leader",
+    "question_weights",
+    "title_share",
+]
 
 log = logging.getLogger("curbside.coverage.ohip")
 
@@ -151,6 +159,26 @@ class TitleMeaning:
         cosines = vectors.cosines(self.embedder.embed_query(question))
         nearest = [code for code, _ in vectors.nearest(cosines, NEAREST, among)]
         return blend(wide, vectors.cosine_of(cosines, [*(code for code, _ in wide), *nearest]), weights)
+
+
+def keep_word_leader(
+    codes: Sequence[str], by_words: Sequence[tuple[str, float]], raised: Sequence[str], shown: int = SHOWN
+) -> list[str]:
+    """``codes`` (best first, after the meaning and the filters) with the words' best code among the first
+    ``shown`` when it is among them at all: the meaning adds candidates, it does not push out the code the
+    words prefer ('removed a chalazion under local': Z874 "… Chalazion", the only title holding 'chalazion',
+    had R268, Z904 and Z311 put ahead of it by their titles' meaning; 'urgent CT … at 9 pm … after hours
+    premium': E406, found by 'urgent', had E412, E409 and C101). ``by_words``: (code, word score), best first;
+    the first of the codes tied at the top that is still in ``codes``. Nothing changes unless the meaning
+    ranked some code up (``raised``)."""
+    if not raised or not by_words or len(codes) <= shown:
+        return list(codes)
+    top = round(by_words[0][1], 9)
+    leader = next((code for code, score in by_words if round(score, 9) == top and code in codes), None)
+    if leader is None or codes.index(leader) < shown:
+        return list(codes)
+    rest = [code for code in codes if code != leader]
+    return [*rest[: shown - 1], leader, *rest[shown - 1 :]]
 
 
 def cap_by_meaning(result: ScheduleGetResult, raised: Sequence[str]) -> ScheduleGetResult:
