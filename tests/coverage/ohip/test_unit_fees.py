@@ -86,11 +86,24 @@ def test_the_unit_fee_of_the_service_named_is_the_answer(question: str, amount: 
     assert other not in out.summary
 
 
-def test_a_unit_naming_no_service_gets_every_unit_fee_and_the_follow_up() -> None:
-    out = with_unit_fee(_result(), "how much is one unit worth?", False, unit_fees(_Passages()))
+def test_a_question_naming_both_services_gets_both_unit_fees_and_the_follow_up() -> None:
+    question = "what's the unit fee when I assist at surgery versus giving the anaesthetic?"
+    out = with_unit_fee(_result(), question, False, unit_fees(_Passages()))
     assert "$15.49" in out.summary and "$12.51" in out.summary and out.needs_more_info
     assert out.follow_up == "Which service is it: Anaesthesiologists’ Services or Surgical Assistants’ Services?"
     assert out.confidence == SEVERAL_CONFIDENCE
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how much is one unit worth?",  # no service named
+        "what's the unit fee for primary mental health care, individual?",  # a time-unit service's own fee
+    ],
+)
+def test_a_unit_fee_of_no_labelled_service_keeps_the_answer(question: str) -> None:
+    assert asks_unit_value(question)
+    assert with_unit_fee(_result(), question, False, unit_fees(_Passages())).summary == _result().summary
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 UNIT_FEE_CONFIDENCE = 0.9  # a labelled line naming the question's service: read, not inferred
-SEVERAL_CONFIDENCE = 0.6  # the question names no service the labels name: every unit fee, for the clerk to pick
+SEVERAL_CONFIDENCE = 0.6  # the question names several labels' services alike: each unit fee, for the clerk to pick
 # how the Schedule's passages spell the label (the case of 'fee' varies by section)
 _NEEDLES = ("Unit fee", "Unit Fee")
 # '<label> unit fee ........ $15.49' (a leader of dots, the amount on the next line in the text file)
@@ -125,11 +125,12 @@ def asks_unit_value(question: str) -> bool:
 
 
 def asked_unit_fees(question: str, fees: list[UnitFee]) -> list[UnitFee]:
-    """The unit fees whose label or section shares the most words with ``question``; all of them when none does."""
+    """The unit fees whose label or section shares the most words with ``question``; none when none does: "the
+    unit fee for primary mental health care" asks a time-unit service's fee, which no labelled line states."""
     words = _stems(question)
     shared = [len(fee.stems & words) for fee in fees]
     best = max(shared, default=0)
-    return [fee for fee, n in zip(fees, shared, strict=True) if n == best]
+    return [fee for fee, n in zip(fees, shared, strict=True) if n == best > 0]
 
 
 def with_unit_fee(
@@ -140,10 +141,12 @@ def with_unit_fee(
     if not question or codes_named or not fees or not asks_unit_value(question):
         return result
     chosen = asked_unit_fees(question, fees)
+    if not chosen:
+        return result
     source = result.summary.rpartition(" Source: ")
     tail = f" Source: {source[2]}" if source[1] else ""
     result.follow_up = None
-    if len(chosen) > 1:  # the question names none of the services: every unit fee, and which one it is
+    if len(chosen) > 1:  # the question names both services as much: both unit fees, and which one it is
         result.follow_up = "Which service is it: " + " or ".join(f"{fee.section}" for fee in chosen) + "?"
     quoted = " ".join(fee.quoted() for fee in chosen)
     result.summary = f"The Schedule's unit fee: {quoted}{' ' + result.follow_up if result.follow_up else ''}{tail}"
