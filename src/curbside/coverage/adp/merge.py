@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from curbside.coverage.adp.asked_clause import decides
 from curbside.coverage.adp.data import Rule, cep_policy
 from curbside.coverage.adp.fallback import answer_from_passages
 from curbside.coverage.adp.parse import normalize
@@ -100,6 +101,9 @@ class _Answer:
         self.policy: list[PolicyQuote] = []  # the manual's sentences a policy question asks for, quoted first
         self.unanswered: str | None = None  # what a policy question asks that no sentence was found to say
         self.say_share = True  # the funding split is part of the answer (not when the question asks something else)
+        # exclusions on what the question's story tells ('the repair bills are huge') but that do not decide what
+        # it asks ('will ADP replace it?'): no verdict on it
+        self.set_aside: list[Rule] = []
         topics = request.topics
         # 'is my patient CEP eligible?' asks about the income thresholds, not the device's criteria
         self.eligibility_asked = "eligibility" in topics and not ("cep" in topics and sql.category is None)
@@ -224,7 +228,7 @@ class _Answer:
         answered = (
             any(e.asked for e in result.exclusion_rules)
             or (result.eligibility is not None and result.eligibility.basic_mobility is False)
-            or "funding_period" in request.topics
+            or ("funding_period" in request.topics and not self.set_aside)
             or "cep" in request.topics
             or request.income is not None
         )
@@ -369,6 +373,9 @@ class _Answer:
         asked_all = "exclusions" in self.request.topics
         for rule in rules:
             asked = rule.topic in asked_topics
+            if asked and not self.decides_asked(rule):
+                asked = False
+                self.set_aside.append(rule)
             if asked or asked_all:
                 self.cite(rule)
             self.result.exclusion_rules.append(
@@ -381,6 +388,16 @@ class _Answer:
                 )
             )
             self.result.exclusions.append(self.said(rule))
+
+    def decides_asked(self, rule: Rule) -> bool:
+        """Whether the exclusion ``rule`` decides what the question's asking clause asks: that clause names
+        its topic, or the rule's own words decide what the clause asks (``asked_clause.decides``)."""
+        asked = self.request.asked
+        if asked is None:
+            return True
+        if any(rule.topic in _ASKED_EXCLUSIONS.get(t, ()) for t in asked):
+            return True
+        return any(decides(t, rule.quotes) for t in asked)
 
     def eligibility(self) -> Eligibility:
         request, sql = self.request, self.sql
@@ -501,6 +518,8 @@ class _Answer:
         )
         if self.unanswered:
             result.confidence = min(result.confidence, UNANSWERED_CONFIDENCE)
+        elif self.set_aside:  # the rules on the question's story do not decide what it asks: no checked verdict
+            result.confidence = min(result.confidence, WEAK_QUOTE_CONFIDENCE)
         elif self.policy and not self.say_share:  # the quote is the answer, not a checked rule beside it
             strong = self.policy[0].score >= STRONG_QUOTE
             result.confidence = min(result.confidence, QUOTED_CONFIDENCE if strong else WEAK_QUOTE_CONFIDENCE)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from curbside.coverage.adp.asked_clause import GENERIC_TOPICS, asked_clause
 from curbside.coverage.adp.tool import AdpCheck, AdpGetArgs, UseCase
 
 __all__ = ["AdpRequest", "Decision", "Resolution", "TermIndex", "norm", "plan", "resolve"]
@@ -83,6 +84,9 @@ class AdpRequest:
     community_only: bool  # the question says the device is for outings / instead of a car
     problem: str | None = None  # what makes the request unanswerable as asked
     follow_up: str | None = None
+    # the topics of the clause that asks, when earlier clauses tell a story ('the repair bills are huge -
+    # will ADP replace it?') and the asking clause names a topic of its own; None: every topic is asked
+    asked: frozenset[str] | None = None
 
     @property
     def empty(self) -> bool:
@@ -160,6 +164,8 @@ def plan(args: AdpGetArgs) -> AdpRequest:
             household = "single"
 
     text = question or " ".join(filter(None, (device_type, category_key)))
+    clause = asked_clause(question) if question else None
+    asked = frozenset(t for t, pattern in _TOPICS if pattern.search(clause)) if clause else None
     return AdpRequest(
         text=text,
         question=question,
@@ -174,6 +180,7 @@ def plan(args: AdpGetArgs) -> AdpRequest:
         community_only=bool(words and _COMMUNITY_ONLY.search(words)),
         problem=problem,
         follow_up=follow_up,
+        asked=asked if asked and asked - GENERIC_TOPICS else None,
     )
 
 

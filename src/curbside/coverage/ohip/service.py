@@ -9,6 +9,7 @@ part: the word index, the request plan and the merge.
 
 from __future__ import annotations
 
+from curbside.coverage.edition_cache import EditionCache
 from curbside.coverage.ohip.merge import merge
 from curbside.coverage.ohip.passages import NAMESPACE
 from curbside.coverage.ohip.prose_answer import cap_unspecific, with_prose
@@ -18,6 +19,7 @@ from curbside.coverage.ohip.sql_path import IndexCache, SqlFindings, run_sql_pat
 from curbside.coverage.ohip.store import NOT_LOADED, OhipReader
 from curbside.coverage.ohip.title_meaning import TitleMeaning, cap_by_meaning
 from curbside.coverage.ohip.tool import ScheduleGetArgs, ScheduleGetResult
+from curbside.coverage.ohip.unit_fees import UnitFee, asks_unit_value, unit_fees, with_unit_fee
 from curbside.coverage.paths import PassageSearch, PathTimeouts
 from curbside.coverage.source_service import SourceParts, SourceService
 
@@ -38,11 +40,13 @@ class OhipService(SourceService[OhipReader]):
         super().__init__(parts, reader or OhipReader(parts.settings.db_path), search)
         self.index = IndexCache()
         self.meaning = TitleMeaning()
+        self.unit_fees: EditionCache[list[UnitFee]] = EditionCache()
 
     def build_indexes(self) -> None:
         edition = self.reader.edition()
         self.index.get(self.reader, edition)
         self.meaning.warm_up(self.reader, edition)
+        self.unit_fees.get((edition.id, edition.loaded_at), lambda: unit_fees(self.reader))
 
     async def get(self, args: ScheduleGetArgs) -> ScheduleGetResult:
         request = plan(args)
@@ -56,7 +60,14 @@ class OhipService(SourceService[OhipReader]):
             found.trace[0].detail = _detail(found.sql)
         result = merge(request, found.sql, found.search, found.trace)
         result = with_prose(cap_unspecific(result, request, found.sql), request, found.sql)
-        return cap_by_meaning(result, found.sql.by_meaning) if found.sql is not None else result
+        if found.sql is None:
+            return result
+        result = cap_by_meaning(result, found.sql.by_meaning)
+        if not (request.question and asks_unit_value(request.question)):
+            return result
+        edition = found.sql.edition
+        fees = self.unit_fees.get((edition.id, edition.loaded_at), lambda: unit_fees(self.reader))
+        return with_unit_fee(result, request.question, bool(request.codes), fees)
 
 
 def _detail(sql: SqlFindings) -> str:
