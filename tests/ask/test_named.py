@@ -80,3 +80,11 @@ def test_the_message_names_the_missing_words_and_the_kind() -> None:
     assert "'ect'" in (withheld_unnamed(None, ("ect",)) or "")
     assert "amount" not in NAMED_KINDS  # a share is a rule for every device, stated without naming one
     assert {"dose", "time span", "age"} <= set(NAMED_KINDS)
+
+
+def test_an_abbreviation_is_named_by_what_it_stands_for_and_only_by_that() -> None:
+    passage = "For adults without compelling indications, first-line options for hypertension include an ARB."
+    assert unnamed(["htn"], [passage]) == ()
+    assert unnamed(["htn"], ["Obtain an eGFR before starting metformin."]) == ("htn",)
+    assert unnamed(["ckd"], ["Dose adjustment in chronic kidney disease."]) == ()
+    assert unnamed(["ckd"], ["Dose adjustment in chronic liver disease."]) == ("ckd",)

@@ -432,3 +432,36 @@ def test_make_reranker(tmp_path: Path, settings: Settings) -> None:
     reranker = make_reranker(settings.model_copy(update={"reranker_model_path": model_dir}))
     assert isinstance(reranker, CrossEncoderReranker)  # weights load lazily, on first rerank
     assert reranker.name == "cross-encoder:my-cross-encoder"
+
+
+# --- neighbouring chunks ------------------------------------------------------------------------
+def test_neighbours_are_the_adjacent_chunks_of_the_same_section(
+    tmp_path: Path, embedder: OnnxMiniLMEmbedder, settings: Settings
+) -> None:
+    db = Database(tmp_path / "kb.sqlite3")
+    vectors, lexical = SqliteVecIndex(db), Fts5Index(db)
+    vectors.reset(embedder.dim)
+    store = DocumentStore(db, vectors, lexical)
+    sections = [("Crisis lines",), ("Crisis lines",), ("Crisis lines",), ("Referral",)]
+    bodies = [
+        "Crisis Line: 1-866-996-0991 (all ages) open 24/7",
+        "9-8-8 Suicide Crisis Helpline: open 24/7",
+        "Kids Help Phone: 1-800-668-6868",
+        "Send the referral form with recent notes attached.",
+    ]
+    texts = [f"Guide > {s[0]}\n\n{b}" for s, b in zip(sections, bodies, strict=True)]
+    chunks = [ChunkRow(i, ("Guide", *s), t, len(t.split()), None, None) for i, (s, t) in enumerate(zip(sections, texts, strict=True))]
+    new = NewVersion(
+        doc_key="guide", namespace="kb", content_hash="c" * 64, title="Guide", format="text", source_type="guideline",
+        specialty=None, original_name="guide.txt", original_path="/tmp/guide.txt", size_bytes=1, page_count=None,
+        warnings=(),
+    )
+    store.publish_version(new, chunks, embedder.embed_passages(texts))
+    engine = SearchEngine(embedder=embedder, vectors=vectors, lexical=lexical, documents=store, settings=settings)
+    by_ordinal = {int(p.chunk_id.rsplit(":", 1)[1]): p for p in store.passages(list(range(1, 100))).values()}
+
+    assert [p.body for p in engine.neighbours(by_ordinal[1])] == [bodies[0], bodies[2]]
+    assert [p.body for p in engine.neighbours(by_ordinal[0])] == [bodies[1]]
+    # the next chunk opens another section: not a neighbour
+    assert [p.body for p in engine.neighbours(by_ordinal[2])] == [bodies[1]]
+    assert engine.neighbours(by_ordinal[3]) == []

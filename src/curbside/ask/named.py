@@ -14,7 +14,8 @@ question's other evidence (``abstain.py``) weighs it. Requiring every such word 
 and "elegans") withheld answers whose passages name the rarest and write the others another way. A word is
 mentioned in its own spelling, another ending of it ("vaccine" in "vaccination"), its Greek letter ("lambda",
 "λ"), or written with a hyphen ("postmenopausal" in "post-menopausal"); a short word (an abbreviation) only as
-itself, so "ect" is not found in "ectopic".
+itself, so "ect" is not found in "ectopic", or as what it abbreviates (``search.enhance.ABBREVIATIONS``: "htn" in
+"hypertension").
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from curbside.ask.abstain import ABBREVIATION_MAX, common_in_english, family, process_noun, spellings
 from curbside.ask.subjects import names_subject
+from curbside.search.enhance import spelled_out
 
 __all__ = ["NAMED_KINDS", "named_subject", "naming_words", "unnamed", "withheld_unnamed", "yes_no"]
 
@@ -70,6 +72,9 @@ def _pattern(word: str) -> re.Pattern[str]:
     else:
         forms = [re.escape(word)] + [re.escape(stem) for stem in (family(word),) if stem]
     forms += [re.escape(s) for s in spellings(word) if not s.isascii()]  # the Greek letter ("λ")
+    expansion = spelled_out(word)
+    if expansion:  # a clinician's abbreviation the source writes out: "htn" is named by "hypertension"
+        forms.append(r"[\s-]+".join(re.escape(part) for part in expansion.split()))
     return re.compile(r"(?<!\w)(?:" + "|".join(forms) + ")", re.IGNORECASE)
 
 

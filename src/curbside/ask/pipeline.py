@@ -38,6 +38,7 @@ from curbside.ask.abstain import (
 from curbside.ask.clarify import clarifying_question
 from curbside.ask.focus import Outline, missing_population, off_subject, unasked_groups
 from curbside.ask.named import NAMED_KINDS, named_subject, unnamed, withheld_unnamed, yes_no
+from curbside.ask.neighbours import with_neighbours
 from curbside.ask.query import compose_query
 from curbside.ask.stream import EventSink, RenumberingStream
 from curbside.errors import UpstreamError, ValidationError
@@ -145,7 +146,8 @@ class Asker:
         hits = response.hits
         meta["top_similarity"] = _round(max((h.similarity or 0.0) for h in hits))
         hits, all_off = await asyncio.to_thread(self._stay_on_question, text, hits, warnings, meta)
-        extract = extractive_answer(text, hits, s.answer_max_sentences)
+        pool = await asyncio.to_thread(with_neighbours, hits, self.engine.neighbours)
+        extract = extractive_answer(text, pool, s.answer_max_sentences)
         withheld = await asyncio.to_thread(self._judge, text, hits, extract, all_off, meta)
         if withheld is not None:
             meta["took_ms"] = _ms(started)
@@ -153,10 +155,10 @@ class Asker:
 
         if not request.use_llm:
             meta["routing_reason"] = "the request asked for the extractive answer"
-            answer = self._extractive(text, hits, warnings, meta, status="answered", extract=extract)
+            answer = self._extractive(text, pool, warnings, meta, status="answered", extract=extract)
         elif not self.router.has_model:
             meta["routing_reason"] = self.router.route(screened.phi).reason
-            answer = self._extractive(text, hits, warnings, meta, status="answered", extract=extract)
+            answer = self._extractive(text, pool, warnings, meta, status="answered", extract=extract)
         else:
             shown = hits[: s.llm_passages]  # the fallback below still draws on every hit
             messages = answer_messages(

@@ -221,6 +221,21 @@ class SearchEngine:
         """The section paths of a document version, in order: what its sections are about."""
         return self.documents.section_paths(doc_key, version)
 
+    def neighbours(self, passage: Passage, span: int = 1) -> list[Passage]:
+        """The chunks up to ``span`` before and after ``passage`` in its document version that sit in the same
+        section, in document order (score 0): a section split into chunks keeps its opening lines in one and the
+        rest in the next, and a search may find either."""
+        doc, _, ordinal = passage.chunk_id.rpartition(":")
+        if not ordinal.isdigit():
+            return []
+        near = [int(ordinal) + d for d in range(-span, span + 1) if d and int(ordinal) + d >= 0]
+        rowids = self.documents.rowids_for_chunk_ids([f"{doc}:{n}" for n in near])
+        found = self.documents.passages(list(rowids.values()))
+        by_id = {p.chunk_id: p for p in found.values()}
+        return [
+            p for n in near if (p := by_id.get(f"{doc}:{n}")) is not None and p.section_path == passage.section_path
+        ]
+
     def word_frequencies(self, words: Sequence[str], *, prefix: bool = False) -> tuple[dict[str, int], int]:
         """How many chunks hold each word (with ``prefix``, a word beginning with it), and how many chunks
         there are (for rarity weights)."""

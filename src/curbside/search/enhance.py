@@ -20,7 +20,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["ABBREVIATIONS", "SPECIALTY_KEYWORDS", "STOPWORDS", "EnhancedQuery", "enhance_query", "tokenize"]
+__all__ = [
+    "ABBREVIATIONS",
+    "SPECIALTY_KEYWORDS",
+    "STOPWORDS",
+    "EnhancedQuery",
+    "enhance_query",
+    "spelled_out",
+    "tokenize",
+]
 
 ABBREVIATIONS: dict[str, str] = {
     # cardiovascular
@@ -197,6 +205,12 @@ def _lookup(token: str) -> str | None:
     if lower.endswith("s") and len(lower) > 3 and lower[:-1] in _INSENSITIVE:
         return _INSENSITIVE[lower[:-1]]
     return None
+
+
+def spelled_out(token: str) -> str | None:
+    """What an abbreviation stands for under the module's case policy ("htn" -> "hypertension"), or None."""
+    key = _lookup(token)
+    return None if key is None else ABBREVIATIONS[key]
 
 
 def expand_abbreviations(text: str) -> str:
