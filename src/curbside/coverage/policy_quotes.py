@@ -25,6 +25,7 @@ MAX_QUOTES = 2
 MIN_EVIDENCE = 4.0  # length-weighted idf of the shared words: about two words that few sentences use
 MIN_FORM = 5  # letters a stem needs before it meets the manuals' longer or shorter forms of it
 MAX_FORM_EXTRA = 4
+MAX_BETWEEN = 2  # sentences between a best sentence and its companion quoted with them; more are left out, marked …
 HEADING_WEIGHT = 0.5  # a heading's word says what its sentences are about, less sharply than their own words
 _SENTENCE = re.compile(r"(?<=[.;])\s+(?=[A-Z(])")
 # a labelled sub-heading a list runs into: "… (e.g. social assistance) Section 2 – Devices and Eligibility"
@@ -54,6 +55,7 @@ class PolicyQuote:
     page: str
     text: str
     score: float
+    governs: bool = False  # the governing manual's sentence on the same asked words as a category manual's quote
 
 
 @dataclass(frozen=True)
@@ -72,6 +74,7 @@ class Vocabulary:
     spelled: Mapping[str, str] = field(default_factory=dict)
     stop: frozenset[str] = frozenset()
     phrased: Mapping[re.Pattern[str], str] = field(default_factory=dict)  # a phrase -> the source's words for it
+    governing: str = ""  # the source whose policy governs every other ('core': the ADP Policies and Procedures)
 
     def stems(self, text: str) -> set[str]:
         low = text.lower()
@@ -139,6 +142,7 @@ class PolicyIndex:
         about = vocabulary.stems(subject)
         forms = {stem: self._forms(stem) for stem in wanted}
         scored: list[tuple[float, int]] = []  # evidence, unit number
+        holds: dict[int, set[str]] = {}  # unit number -> the question's stems it holds in its own words
         for n, unit in enumerate(self.units):
             held = {stem for stem, its in forms.items() if its & unit.stems}
             shared = sum(max(self.idf[f] for f in forms[stem] & unit.stems) for stem in held)
@@ -148,8 +152,29 @@ class PolicyIndex:
             evidence = shared / (0.5 + 0.5 * len(unit.stems) / self.mean_words)
             if evidence >= MIN_EVIDENCE and held - about and says.search(unit.text):
                 scored.append((evidence, n))
+                holds[n] = held
         scored.sort(reverse=True)
-        return self._with_companion(scored)[:MAX_QUOTES]
+        quotes = self._with_companion(scored)[:MAX_QUOTES]
+        governing = self._governing(scored, holds)
+        if governing is not None and governing.text != quotes[0].text:
+            quotes = [quotes[0], governing]
+        return quotes
+
+    def _governing(self, scored: list[tuple[float, int]], holds: dict[int, set[str]]) -> PolicyQuote | None:
+        """The governing source's best qualifying sentence holding every question word the best quote holds,
+        when the best is another source's: a category manual's rule restates, narrower, a general one the
+        governing manual applies to every category (Mobility §310 'used solely for: • Sports' under the core
+        §300.05 'cannot be used exclusively for … recreation or sports')."""
+        governing = self.vocabulary.governing
+        if not scored or not governing or self.units[scored[0][1]].block.source == governing:
+            return None
+        asked = holds[scored[0][1]]
+        for evidence, n in scored[1:]:
+            unit = self.units[n]
+            if unit.block.source == governing and asked <= holds[n]:
+                b = unit.block
+                return PolicyQuote(b.source, b.ref, b.page, unit.text, evidence + 2.0, governs=True)
+        return None
 
     def _forms(self, stem: str) -> frozenset[str]:
         """``stem`` and the manuals' stems of the same word in another form: one begins the other, the shorter of
@@ -183,11 +208,16 @@ class PolicyIndex:
             (n for _, n in scored[1:] if self.units[n].block is self.units[best].block),
             None,
         )
+        gap = " "
         if companion is not None and "•" not in self.units[best].text + self.units[companion].text:
-            numbers = sorted((best, companion))
-            scored = [s for s in scored if s[1] != companion]
+            first, last = sorted((best, companion))
+            # a quote is the manual's own run of words: the sentences between the two are quoted too ('ADP
+            # Clients must be given choice of Vendor.' between §1010's two), or the gap is marked when long
+            numbers = list(range(first, last + 1)) if last - first <= MAX_BETWEEN + 1 else [first, last]
+            gap = " " if len(numbers) == last - first + 1 else " … "
+            scored = [s for s in scored if s[1] not in numbers or s[1] == best]
         b = self.units[best].block
-        text = " ".join(self.units[n].text for n in numbers)
+        text = gap.join(self.units[n].text for n in numbers)
         out = [PolicyQuote(b.source, b.ref, b.page, text, best_evidence + 2.0)]
         for evidence, n in scored[1:]:
             other = self.units[n].block

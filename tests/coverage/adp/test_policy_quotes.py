@@ -167,3 +167,19 @@ def test_stems_join_hyphenated_words_and_leave_out_pt() -> None:
     assert {"backup", "back", "up"} <= VOCABULARY.stems("used only as a back-up")
     assert "backup" in VOCABULARY.stems("as a spare")
     assert not VOCABULARY.stems("pt") and "reimbursement" in VOCABULARY.stems("can ADP pay her back?")
+
+
+def test_a_category_manuals_rule_is_quoted_with_the_core_manuals_on_the_same_words(adp: AdpService) -> None:
+    # Mobility Devices manual §310 p. 18 and ADP Manual §300.05 p. 34: the core manual governs every category
+    r = ask(adp, "teen wants a sports wheelchair for wheelchair basketball only - will ADP fund it?")
+    assert "used solely for: • Sports" in r.summary and "(Mobility Devices manual §310, p. 18)" in r.summary
+    assert "recreation or sports" in r.summary and "(ADP Manual §300.05, p. 34)" in r.summary
+
+
+def test_a_quote_of_two_sentences_keeps_the_sentence_between_them(adp: AdpService) -> None:
+    # Mobility Devices manual §1010 p. 48: 'ADP Clients must be given choice of Vendor.' lies between the two
+    r = ask(
+        adp, "the LTC home says residents have to buy their ADP wheelchair from the home's vendor - is that allowed?"
+    )
+    assert "long-term care home" in r.summary and "must not be advised or expected to purchase" in r.summary
+    assert "ADP Clients must be given choice of Vendor. The Client may be informed" in r.summary

@@ -101,6 +101,8 @@ VOCABULARY = Vocabulary(
     # 'pt' is a clinician's 'patient' ('pt already bought a walker'), not a physiotherapist
     stop=frozenset("patient patients pt pts client clients adp program device devices assistive ontario".split()),
     phrased={re.compile(r"\bpa(?:y|id) (?:\w+ )?back\b|\brefund"): "reimbursement"},
+    # the Policies and Procedures Manual governs every category's Policy and Administration Manual
+    governing="core",
 )
 
 
