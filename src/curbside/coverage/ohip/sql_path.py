@@ -41,6 +41,7 @@ from curbside.coverage.ohip.spoken_section import spoken_section
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
 from curbside.coverage.ohip.time_slot import in_time_slot
 from curbside.coverage.ohip.title_meaning import TitleMeaning, keep_word_leader
+from curbside.coverage.ohip.with_without import by_with_or_without
 from curbside.coverage.ohip.words import SPECIALTY_ALIASES
 from curbside.coverage.reader import Cancel
 
@@ -183,6 +184,7 @@ def run_sql_path(
             matched = setting_first(in_setting(pool, request.question), dict(wide), request.question)
             matched = not_the_other_stage(matched, request.question, index.titles)
             matched = in_band(matched, dict(wide), request.question, index.text)
+            matched = by_with_or_without(matched, dict(wide), request.question, index.text, BAND_REACH)
             # a title all said must score near the best by the words themselves: the meaning's blended scores are
             # close together, and a one-word title ('Re-assessment', H154) would pass any code found by more words
             matched, out.rivals = titled_as_asked(matched, by_words, words, index)
