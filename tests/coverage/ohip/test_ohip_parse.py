@@ -306,6 +306,9 @@ def test_codes_printed_with_their_role_or_modality_letter_are_listings(parsed: P
     indicators = {x.code: x for _, x in parsed.listings if x.code in ("K300A", "K301A")}
     assert indicators["K300A"].status == indicators["K301A"].status == "no_fee"
     assert "Video" in indicators["K300A"].description and "Telephone" in indicators["K301A"].description
+    # the sentence over them ('… the modality indicator that identifies the technology used …:') introduces them:
+    # the line above it ('Comprehensive Virtual Care Services rendered within an Existing/Ongoing …') is no heading
+    assert indicators["K300A"].heading is None
     # a lettered code alone on its line is a unit table's row, not a listing (GP93: 'E021C'); nor is the code
     # without its letter ('E401' is not listed in the Schedule)
     assert not any(x.code in ("E021C", "E401") for _, x in parsed.listings)

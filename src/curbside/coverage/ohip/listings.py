@@ -171,8 +171,17 @@ class _Headings:
                 self.sub, self.parent = f"{self.base} {text}", None
         elif _heading_like(text, following):
             self.base, self.sub, self.parent = text, None, None
+        elif _introduces_codes(text, following):
+            self.base = self.sub = self.parent = None
         else:
             self.parent = None
+
+
+def _introduces_codes(text: str, following: str) -> bool:
+    """A sentence that ends in a colon right above a code introduces it: 'Claims submitted for … must include
+    the modality indicator' / 'that identifies the technology used to deliver the service:' / 'K300A –
+    identifies Video technology …' (A65). The code's dash line is the sentence's, not a heading's above it."""
+    return text.endswith(":") and not text.startswith(_RULES) and CODE.match(following) is not None
 
 
 @dataclass(slots=True)
