@@ -203,11 +203,3 @@ def test_what_a_title_may_include_is_not_what_the_service_is() -> None:
     assert index.coverage(words, "Z735")[0] == 0.0  # its title does not say the service asked
     assert "iud" in index.listed["Z735"]  # … its aside still finds it, as a listing's words do
     assert index.held(words, "G378") == {stem("inserting")}
-
-
-def test_the_one_who_does_it_meets_what_is_done() -> None:
-    # 'what premium goes on my assist fee?' / E401B 'increase the total assistant's fee by' (GP87)
-    assert root("assistant's") == root("assistants") == root("assist") == "assist"
-    assert root("consultant") == "consult"
-    # a short root keeps its 'ant': 'implant' is no 'implement', 'pregnant' no 'pregn'
-    assert root("implant") == "implant" and root("pregnant") == "pregnant"

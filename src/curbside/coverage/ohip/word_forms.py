@@ -21,11 +21,6 @@ _SUFFIXES = (
     "ical", "ics", "ic", "ments", "ment", "able", "ies", "y", "at",
 )  # fmt: skip
 
-# the one who does it: 'assistant' / 'assisted', 'consultant' / 'consult'. The root keeps MIN_AGENT_ROOT letters:
-# 'implant' is no 'implement', 'pregnant' keeps its 'ant'
-_AGENT = re.compile(r"(?<=[st])ants?$")
-MIN_AGENT_ROOT = 6
-
 # practitioners: 'internist', 'paediatrician', 'dermatologist' (not 'internal', 'paediatric')
 _PERSON = ("ologist", "ologists", "ician", "icians", "ist", "ists", "ian", "ians")
 
@@ -34,9 +29,6 @@ def root(word: str) -> str:
     """'consultation' -> 'consult', 'paediatrician' -> 'paediatr', 'reportable' ->
     'report'."""
     word = word.lower().removesuffix("'s").rstrip("'")
-    agent = _AGENT.search(word)
-    if agent is not None and agent.start() >= MIN_AGENT_ROOT:
-        return word[: agent.start()]
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= MIN_ROOT:
             word = word[: -len(suffix)]
