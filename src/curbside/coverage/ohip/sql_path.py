@@ -32,6 +32,7 @@ from curbside.coverage.ohip.query import (
     WordIndex,
     asked_slot,
     asks_special_visit,
+    lettered_codes,
     schedule_words,
     stem,
     words_of,
@@ -150,9 +151,12 @@ def run_sql_path(
         )
         if out.problem:
             return out
-        known = reader.known(list(request.codes))
-        out.asked = [c for c in request.codes if c in known]
-        out.unknown = [c for c in request.codes if c not in known]
+        # 'E401B' is its own listing; 'A007A' is A007 with a claim suffix
+        lettered = lettered_codes(request.question)
+        known = reader.known([*request.codes, *lettered.values()])
+        codes = [lettered[c] if lettered.get(c) in known else c for c in request.codes]
+        out.asked = [c for c in codes if c in known]
+        out.unknown = [c for c in codes if c not in known]
         if out.unknown:
             label = edition.label
             out.problem = f"{', '.join(out.unknown)} {'is' if len(out.unknown) == 1 else 'are'} not in the {label}."
