@@ -294,3 +294,22 @@ def test_appendix_f_listings_are_read_in_a_section_named_as_the_appendix(parsed:
     assert fee(parsed, "K050", "Appendix F") == ("aligned", "105.65", "AF1")
     assert parsed.codes["K053"].title == "A Limitation to Participation Form"
     assert parsed.report.fee_disagreements == 0
+
+
+def test_codes_printed_with_their_role_or_modality_letter_are_listings(parsed: ParsedSchedule) -> None:
+    # lines 5303-5309 (GP87): the surgical assistant's after-hours premiums, percentages in a column after them
+    assistant = {x.code: x for _, x in parsed.listings if x.page == "GP87"}
+    assert (assistant["E400B"].status, assistant["E400B"].fee_text) == ("percent", "add 50%")
+    assert (assistant["E401B"].status, assistant["E401B"].fee_text) == ("percent", "add 75%")
+    assert "assistant's fee" in assistant["E401B"].description
+    # lines 9610-9611 (A66): the virtual care modality indicators carry no fee of their own
+    indicators = {x.code: x for _, x in parsed.listings if x.code in ("K300A", "K301A")}
+    assert indicators["K300A"].status == indicators["K301A"].status == "no_fee"
+    assert "Video" in indicators["K300A"].description and "Telephone" in indicators["K301A"].description
+    # the sentence over them ('… the modality indicator that identifies the technology used …:') introduces them:
+    # the line above it ('Comprehensive Virtual Care Services rendered within an Existing/Ongoing …') is no heading
+    assert indicators["K300A"].heading is None
+    # a lettered code alone on its line is a unit table's row, not a listing (GP93: 'E021C'); nor is the code
+    # without its letter ('E401' is not listed in the Schedule)
+    assert not any(x.code in ("E021C", "E401") for _, x in parsed.listings)
+    assert parsed.report.fee_disagreements == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from curbside.coverage.ohip.query import WordIndex, plan, stem
+from curbside.coverage.ohip.query import WordIndex, lettered_codes, plan, stem
 from curbside.coverage.ohip.tool import ScheduleGetArgs
 
 
@@ -90,3 +90,9 @@ def test_word_index_weighs_title_words_and_rare_words_more() -> None:
     # 'psychotherapy' (one code) outweighs 'care' (two codes)
     assert [code for code, _ in index.match(["psychotherapy", "care"], 1)] == ["K007"]
     assert index.weight["psychotherapy"] > index.weight["care"]
+
+
+def test_a_code_written_with_its_letter_is_kept_so_for_the_lookup() -> None:
+    # E401B is listed so (GP87); the lookup keeps A007A's letter only if the Schedule lists it with one
+    assert lettered_codes("what is E401B? and a007a?") == {"E401": "E401B", "A007": "A007A"}
+    assert lettered_codes("can I bill C124 and E409?") == {}

@@ -62,7 +62,12 @@ __all__ = ["FeeStatus", "Listing", "ListingPages", "ListingReport", "read_listin
 FeeStatus = Literal["aligned", "independent_consideration", "percent", "no_fee", "unknown"]
 ValueKind = Literal["money", "ic", "nil", "units", "percent"]
 
-CODE = re.compile(r"^(?P<hash>[#+]\s*)?(?P<code>[A-Z]\d{3})(?![\w,])(?P<rest>.*)$")
+# A role or modality letter is part of the code where a description follows it on its line: 'E401B Nights …
+# increase the total assistant's fee by' (GP87), 'K300A – identifies Video technology …' (A65). Alone on its
+# line ('E021C', a unit table's row, GP93) it stays text: such rows carry no fee of their own.
+CODE = re.compile(
+    r"^(?P<hash>[#+]\s*)?(?P<code>[A-Z]\d{3}|[A-Z]\d{3}[A-C](?=\s+[^\s.…]))(?![\w,])(?P<rest>.*)$"
+)
 _PROSE_AFTER_CODE = re.compile(
     r"^\s*(?:,|/|and\b|or\b|is\b|are\b|may\b|must\b|should\b|does\b|do\b|has\b|have\b|can\b|cannot\b|shall\b|"
     r"will\b|was\b|were\b|appl\w*\b|includ\w*\b|when\b|not\b|to\b|only\b|in\b|with\b|for\b|payable\b|paid\b|"
@@ -166,8 +171,17 @@ class _Headings:
                 self.sub, self.parent = f"{self.base} {text}", None
         elif _heading_like(text, following):
             self.base, self.sub, self.parent = text, None, None
+        elif _introduces_codes(text, following):
+            self.base = self.sub = self.parent = None
         else:
             self.parent = None
+
+
+def _introduces_codes(text: str, following: str) -> bool:
+    """A sentence that ends in a colon right above a code introduces it: 'Claims submitted for … must include
+    the modality indicator' / 'that identifies the technology used to deliver the service:' / 'K300A –
+    identifies Video technology …' (A65). The code's dash line is the sentence's, not a heading's above it."""
+    return text.endswith(":") and not text.startswith(_RULES) and CODE.match(following) is not None
 
 
 @dataclass(slots=True)
@@ -207,6 +221,7 @@ class ListingReport:
     independent_by_description: int = 0  # no value aligned, I.C by the listing's own '(see General Preamble GP12)'
     no_fee_tables: int = 0  # codes named in a table of codes that prints no fee ('no_fee')
     no_fee_units: int = 0  # codes followed by basic units only, on a page whose every fee another code took ('no_fee')
+    no_fee_roles: int = 0  # codes printed with their role or modality letter and no fee after them ('no_fee')
     mismatches: list[str] = field(default_factory=list)  # each run still 'fee unknown': why, where, codes | values
 
 
@@ -640,7 +655,11 @@ class _Reader:
           each code's fee is in its own listing;
         * a code followed by basic units and no fee, on a page where every fee printed went to another code:
           the burn care codes 'for anaesthetists' and assistants' services' (M10: '# R030 Minor burns ……' · 6 · 6)
-          and the like carry the assistant's and anaesthetist's units only.
+          and the like carry the assistant's and anaesthetist's units only;
+        * a code printed with its role or modality letter and no dollar value after it: an assistant's or
+          anaesthetist's service paid in units ('E030C Procedural sedation …… 4 basic units', GP99) or a claim
+          indicator ('K300A – identifies Video technology …', A66). Where such a code has a fee (the special
+          visit premiums 'C998B', GP88) it is printed after it.
         """
         page_of = self._pages()
         priced: dict[int, bool] = {}  # page -> it prints a fee value or amount
@@ -681,6 +700,9 @@ class _Reader:
             ):
                 listing.fee_text = "no fee of its own here: basic units for the assistant and anaesthetist only"
                 self.report.no_fee_units += 1
+            elif len(listing.code) == 5 and not any(v.kind in ("money", "ic") for v in after):
+                listing.fee_text = "no fee of its own here: a role's units or a claim indicator"
+                self.report.no_fee_roles += 1
             else:
                 continue
             listing.status, listing.fee = "no_fee", None

@@ -205,6 +205,17 @@ def _mrp(question: str) -> bool | None:
     return None
 
 
+def lettered_codes(question: str | None) -> dict[str, str]:
+    """Code -> the code as the question writes it with its letter ('E401B'): the Schedule lists a few codes
+    only so (E400B/E401B the assistant's after-hours premiums, K300A/K301A the modality indicators), and a
+    claim suffix on any other code is dropped (``plan``)."""
+    return {
+        m.group(1).upper(): m.group(0).upper()
+        for m in _CODE_IN_QUESTION.finditer(question or "")
+        if len(m.group(0)) == 5
+    }
+
+
 def plan(args: ScheduleGetArgs) -> Request:
     question = args.q
     asked_codes = list(args.codes or [])

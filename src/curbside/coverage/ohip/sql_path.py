@@ -32,6 +32,7 @@ from curbside.coverage.ohip.query import (
     WordIndex,
     asked_slot,
     asks_special_visit,
+    lettered_codes,
     schedule_words,
     stem,
     words_of,
@@ -41,6 +42,7 @@ from curbside.coverage.ohip.spoken_section import spoken_section
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
 from curbside.coverage.ohip.time_slot import in_time_slot
 from curbside.coverage.ohip.title_meaning import TitleMeaning, keep_word_leader
+from curbside.coverage.ohip.with_without import by_with_or_without
 from curbside.coverage.ohip.words import SPECIALTY_ALIASES
 from curbside.coverage.reader import Cancel
 
@@ -149,9 +151,12 @@ def run_sql_path(
         )
         if out.problem:
             return out
-        known = reader.known(list(request.codes))
-        out.asked = [c for c in request.codes if c in known]
-        out.unknown = [c for c in request.codes if c not in known]
+        # 'E401B' is its own listing; 'A007A' is A007 with a claim suffix
+        lettered = lettered_codes(request.question)
+        known = reader.known([*request.codes, *lettered.values()])
+        codes = [lettered[c] if lettered.get(c) in known else c for c in request.codes]
+        out.asked = [c for c in codes if c in known]
+        out.unknown = [c for c in codes if c not in known]
         if out.unknown:
             label = edition.label
             out.problem = f"{', '.join(out.unknown)} {'is' if len(out.unknown) == 1 else 'are'} not in the {label}."
@@ -183,6 +188,7 @@ def run_sql_path(
             matched = setting_first(in_setting(pool, request.question), dict(wide), request.question)
             matched = not_the_other_stage(matched, request.question, index.titles)
             matched = in_band(matched, dict(wide), request.question, index.text)
+            matched = by_with_or_without(matched, dict(wide), request.question, index.text, BAND_REACH)
             # a title all said must score near the best by the words themselves: the meaning's blended scores are
             # close together, and a one-word title ('Re-assessment', H154) would pass any code found by more words
             matched, out.rivals = titled_as_asked(matched, by_words, words, index)
