@@ -13,7 +13,7 @@ from curbside.coverage.confidence import ConfidenceInputs, confidence
 from curbside.coverage.conflicts import Conflict, FieldComparison, detect
 from curbside.coverage.ohip.checks import rule_checks
 from curbside.coverage.ohip.fallback import answer_from_passages
-from curbside.coverage.ohip.passages import DOC_PREFIX
+from curbside.coverage.ohip.passages import DOC_PREFIX, stored_passage
 from curbside.coverage.ohip.query import Request
 from curbside.coverage.ohip.rule_quotes import rule_quotes
 from curbside.coverage.ohip.search_path import SearchFindings, codes_stated
@@ -271,19 +271,6 @@ def _conflicts(sql: SqlFindings, found: SearchFindings | None, supporting: list[
     return detect(comparisons)
 
 
-def _stored(chunk: tuple[str, str, str, str, str, int]) -> Passage:
-    return Passage(
-        chunk_id=chunk[0],
-        doc_key=chunk[1],
-        title=chunk[2],
-        section_path=chunk[3],
-        text=chunk[4],
-        version=chunk[5],
-        score=0.0,
-        namespace="ohip",
-    )
-
-
 def _citations(
     supporting: list[Passage], sql: SqlFindings, checks: list[RuleCheck], codes: list[str]
 ) -> list[Citation]:
@@ -291,7 +278,7 @@ def _citations(
     decisive = [c for c in checks if c.verdict in ("not_eligible", "needs_fact")]
     pool = list(supporting)
     for code in codes:
-        pool += [_stored(c) for c in sql.source_chunks.get(code, [])]
+        pool += [stored_passage(c) for c in sql.source_chunks.get(code, [])]
 
     own_docs = {p.doc_key for p in pool if any(f"({code})" in p.section_path for code in codes)}
 

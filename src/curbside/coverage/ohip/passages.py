@@ -22,8 +22,10 @@ import re
 from curbside.coverage.ohip.listings import Listing
 from curbside.coverage.ohip.parse import ParsedSchedule, listing_title
 from curbside.coverage.passages import prepared_document, slug
+from curbside.coverage.reader import PassageRow
 from curbside.kb.document import Block, LoadedDocument, Section
 from curbside.kb.ingest import PreparedDocument
+from curbside.types import Passage
 
 __all__ = [
     "DOC_PREFIX",
@@ -36,11 +38,27 @@ __all__ = [
     "fee_words",
     "page_of",
     "short_label",
+    "stored_passage",
 ]
 
 NAMESPACE = "ohip"
 SOURCE_TYPE = "fee_schedule"
 DOC_PREFIX = "ohip-"
+
+
+def stored_passage(row: PassageRow) -> Passage:
+    """A stored Schedule passage (``OhipReader.source_chunks`` / ``passages_containing``) as a citable passage."""
+    chunk_id, doc_key, title, section_path, text, version = row
+    return Passage(
+        chunk_id=chunk_id,
+        doc_key=doc_key,
+        title=title,
+        section_path=section_path,
+        text=text,
+        version=version,
+        score=0.0,
+        namespace=NAMESPACE,
+    )
 
 _FACT = re.compile(r"(?m)^(?P<code>[A-Z]\d{3}) [^\n]*?: \$(?P<fee>\d+(?:\.\d{2}))(?: |$)")
 _TITLE = re.compile(r"^OHIP Schedule (\d{4}-\d{2}-\d{2})")

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
-from curbside.coverage.ohip.passages import NAMESPACE
+from curbside.coverage.ohip.passages import NAMESPACE, stored_passage
 from curbside.coverage.ohip.tool import ScheduleGetResult
 from curbside.coverage.reader import PassageRow
 from curbside.types import Citation, Passage
@@ -88,17 +88,9 @@ def unit_fees(reader: PassageReader) -> list[UnitFee]:
     """Every labelled unit fee line of the loaded Schedule's passages, in stored order."""
     rows = {row[0]: row for needle in _NEEDLES for row in reader.passages_containing(NAMESPACE, needle, 20)}
     out: list[UnitFee] = []
-    for chunk_id, doc_key, title, section_path, text, version in rows.values():
-        passage = Passage(
-            chunk_id=chunk_id,
-            doc_key=doc_key,
-            title=title,
-            section_path=section_path,
-            text=text,
-            version=version,
-            score=0.0,
-            namespace=NAMESPACE,
-        )
+    for row in rows.values():
+        passage = stored_passage(row)
+        section_path, text = passage.section_path, passage.text
         page = _PAGE.search(section_path) or _PAGE.search(text)
         section = _SECTION.search(text.split("\n", 1)[0])
         head, _, body = text.partition("\n\n")  # the passage's heading line, then its text
