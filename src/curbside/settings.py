@@ -167,7 +167,7 @@ class Settings(BaseSettings):
             "Characters of each coverage passage's head (title path and first lines) that are embedded, for "
             "every source; the whole passage stays in the lexical index. Coverage tools answer from their "
             "tables, so the dense side needs only the topic. Unset: each source's own head (ODB 500, OHIP and "
-            "ADP 400); 0: embed whole passages."
+            "ADP 250); 0: embed whole passages."
         ),
     )
     odb_sql_timeout_ms: int = Field(500, ge=1, description="odb.get: the SQL path (formulary tables).")

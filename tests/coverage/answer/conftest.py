@@ -18,6 +18,7 @@ from pathlib import Path
 
 import apsw
 import pytest
+from coverage_helpers import UNHURRIED_BUDGETS
 
 from curbside.app import Curbside
 from curbside.coverage.loading import load_directory
@@ -76,7 +77,7 @@ def coverage_app(odb_app: Curbside, shared_data: Path, tmp_path_factory: pytest.
         (data / Path(relative).name).symlink_to(shared_data / relative)
     ohip = shared_data / OHIP_FILE
     _ohip_subset_writer()(ohip, data / ohip.name)
-    app = Curbside(Settings(home=home))
+    app = Curbside(Settings(home=home, **UNHURRIED_BUDGETS))
     report = load_directory(app.coverage_store, data)
     failed = [s for s in report.sources if s.status not in ("loaded", "unchanged")]
     assert not failed, failed

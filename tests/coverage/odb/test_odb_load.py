@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from coverage_helpers import UNHURRIED_BUDGETS
 from lxml import etree
 from odb_subset import KEPT_CLASSES, write_subset
 
@@ -118,7 +119,7 @@ def test_folder_without_coverage_files(odb_app: Curbside, tmp_path: Path) -> Non
 
 def test_whole_extract_into_sql(odb_xml: Path, tmp_path: Path) -> None:
     """The full file's rows, and answers from the SQL path alone (no passages are indexed in this home)."""
-    app = Curbside(Settings(home=tmp_path / "full"))
+    app = Curbside(Settings(home=tmp_path / "full", **UNHURRIED_BUDGETS))
     record = replace_edition(app.db, parse_formulary(odb_xml), source_name=odb_xml.name, source_sha256="x")
     assert record.label == LABEL and record.counts["drugs"] == 8401
     assert app.db.scalar("SELECT COUNT(*) FROM odb_drugs") == 8401
