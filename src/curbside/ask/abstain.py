@@ -59,6 +59,7 @@ from curbside.llm.extractive import Sentence, answer_kind, terms
 
 __all__ = [
     "FEATURES",
+    "CHART_SHORTHAND",
     "AbstentionModel",
     "Evidence",
     "abstention_model",
@@ -98,6 +99,9 @@ _GREEK = {
     "iota": "ι", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ", "omicron": "ο", "pi": "π",
     "rho": "ρ", "sigma": "σ", "tau": "τ", "upsilon": "υ", "phi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω",
 }  # fmt: skip
+# a clinician's note shorthand for the patient, a history or a time ("older pts", "a 72 yo", "hx of MI"): it names who
+# or when, never the subject asked, and no source writes it, so its absence says nothing
+CHART_SHORTHAND = frozenset("pt pts yo yos yrs hx dx ddx tx rx sx fx fhx pmhx meds wks mos hrs".split())
 MIN_PART = 3  # letters on each side when an unknown word is tried as two ("post menopausal")
 FAMILY_PREFIX = 6  # letters a word shares with its family at least ("visual" for visualise/visualize) …
 FAMILY_ENDING = 4  # … and at most this many of its last letters may differ ("atheroscler|osis", "|otic")
@@ -176,9 +180,11 @@ def unknown_words(frequencies: Mapping[str, int]) -> tuple[str, ...]:
 
 
 def spellings(word: str) -> list[str]:
-    """Other ways a text may write ``word``: its Greek letter ("lambda" -> "λ") and, for a compound, the two
-    words it joins ("postmenopausal" -> "post menopausal", which the keyword index finds in "post-menopausal")."""
+    """Other ways a text may write ``word``: its Greek letter ("lambda" -> "λ", "phix174" -> "φx174") and, for a
+    compound, the two words it joins ("postmenopausal" -> "post menopausal", which the keyword index finds in "post-menopausal")."""
     out = [_GREEK[word]] if word in _GREEK else []
+    if any(c.isdigit() for c in word):  # a strain or gene named with a Greek letter: "phix174" as "φx174"
+        out += [_GREEK[g] + word[len(g) :] for g in _GREEK if word.startswith(g) and len(word) > len(g)]
     out += [f"{word[:i]} {word[i:]}" for i in range(MIN_PART, len(word) - MIN_PART + 1)]
     return out
 
@@ -321,12 +327,23 @@ def typed_answer(
     if shows is None:
         return True
     rarest = subject_terms(keys, idf, frequencies)
+    # a plain word no chunk holds ("augmentation": the page says "adjunct") is in no unit, and as the rarest word it
+    # would outweigh the rest; a word that could name the subject ("ect", a drug) stays, no unit giving it
+    weighed = {w: t for w, t in keys.items() if frequencies.get(w, 0) > 0 or could_name_subject(w)}
     return any(
         shows.search(u.text)
         and (u.terms | u.context) & rarest
-        and weighted_share(set(u.terms | u.context), keys, idf) >= TYPED_SHARE
+        and weighted_share(set(u.terms | u.context), weighed, idf) >= TYPED_SHARE
         for u in units
     )
+
+
+def could_name_subject(word: str) -> bool:
+    """Whether a word the knowledge base lacks could name what the question is about: an abbreviation ("ect") or a
+    word ``subjects.names_subject`` takes for a subject; not a noun of action ("augmentation") or a plain word."""
+    if word in CHART_SHORTHAND or process_noun(word):
+        return False
+    return len(word) <= ABBREVIATION_MAX or names_subject(word)
 
 
 # another drug's dose, another device's price, the age for another screening would be stated as this one's
