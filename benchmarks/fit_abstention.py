@@ -20,7 +20,9 @@ the ones it decides). The threshold is chosen on the training questions' out-of-
 * precision: the highest no_source recall while the questions the model withholds (beyond the rule guards) are
   unanswerable at a share >= --min-precision (issue #13's 0.90);
 * f1: the highest no_source F1;
-* cost: the fewest withheld answerable questions + --cost x answered unanswerable ones.
+* cost: the fewest withheld answerable questions + --cost x answered unanswerable ones;
+* legacy: the rule used until 2026-11 (the model alone, fitted and thresholded on every question with evidence,
+  BioASQ included, at precision >= --min-precision), for comparison.
 
 Every guideline QA set is a development set, and the model is judged on a set it was not fitted on:
 leave-one-set-out fits on all sets but one (plus BioASQ), chooses the threshold on those, and reports
@@ -97,7 +99,8 @@ def load_rows(paths: list[Path]) -> list[dict[str, Any]]:
                         "set": set_name(path, part),
                         "answerable": bool(item["answerable"]),
                         "evidence": evidence | (evidence.get("extra") or {}),
-                        "forced": not judged,  # no passage passed the relevance threshold: no_source regardless
+                        "judged": judged,  # not judged: no passage passed the relevance threshold, or a clarification
+                        "forced": not judged and item["status"] == "no_source",  # no_source whatever the model says
                         "rule": evidence.get("rule"),
                         "hit": bool(item.get("hit") or item.get("score", 0) > 0),
                         "unwarned_wrong": bool(item.get("wrong_condition") and not item.get("warned")),
@@ -120,13 +123,14 @@ class Rows:
         self.x = np.array(
             [
                 [float(r["evidence"].get(f, 0.0)) for f in setup.features]
-                if not r["forced"]
+                if r["judged"]
                 else [0.0] * len(setup.features)
                 for r in rows
             ]
         )
-        # the questions the model decides: a passage found, no rule guard withholding it
-        self.open = ~self.forced & ~self.ruled
+        # the questions the model is fitted on: a passage found and no rule guard withholding it (legacy: a passage)
+        judged = np.array([r["judged"] for r in rows], dtype=bool)
+        self.open = judged if setup.rule == "legacy" else judged & ~self.ruled
 
 
 def logistic(setup: Setup) -> LogisticRegression:
@@ -191,13 +195,29 @@ def choose_threshold(data: Rows, idx: np.ndarray, p: np.ndarray, setup: Setup) -
     return best
 
 
+def legacy_threshold(data: Rows, idx: np.ndarray, p: np.ndarray, min_precision: float) -> float:
+    """The rule abstention.toml was fitted with until 2026-11: the model alone, over every question with evidence
+    (BioASQ included, rule guards ignored), the best no_source recall at precision >= min_precision."""
+    best, best_recall = 0.0, -1.0
+    y = data.y[idx]
+    for t in sorted({float(v) for v in np.round(p[idx], 4)} | {0.0}):
+        below = p[idx] < t + 1e-4
+        tp, fp = int(np.sum(below & ~y)), int(np.sum(below & y))
+        recall = tp / max(1, int(np.sum(~y)))
+        if tp and tp / (tp + fp) >= min_precision and recall > best_recall:
+            best, best_recall = t + 1e-4, recall
+    return best
+
+
 def fit(data: Rows, train: np.ndarray, setup: Setup) -> tuple[LogisticRegression, float]:
     """The model fitted on ``train`` and the threshold chosen there (out of fold, on its guideline QA questions)."""
     if not setup.bioasq:
         train = train[data.sets[train] != BIOASQ]
     p = out_of_fold(data, train, setup)
-    guideline = train[data.sets[train] != BIOASQ]
-    threshold = choose_threshold(data, guideline, p, setup)
+    if setup.rule == "legacy":
+        threshold = legacy_threshold(data, train[data.open[train]], p, setup.min_precision)
+    else:
+        threshold = choose_threshold(data, train[data.sets[train] != BIOASQ], p, setup)
     fitted = train[data.open[train]]
     return logistic(setup).fit(data.x[fitted], data.y[fitted]), threshold
 
@@ -226,7 +246,7 @@ def leave_one_set_out(rows: list[dict[str, Any]], setup: Setup) -> dict[str, dic
 def as_of_today(rows: list[dict[str, Any]], setup: Setup) -> dict[str, dict[str, Any]]:
     """Each set's figures under the model in abstention.toml (the p_answerable the runs recorded)."""
     data = Rows(rows, setup)
-    p = np.array([r["evidence"].get("p_answerable", np.nan) if not r["forced"] else np.nan for r in rows], dtype=float)
+    p = np.array([r["evidence"].get("p_answerable", np.nan) if r["judged"] else np.nan for r in rows], dtype=float)
     threshold = next((r["evidence"]["threshold"] for r in rows if "threshold" in r["evidence"]), 0.0)
     abstain = withheld(data, p, float(threshold))
     everything = np.arange(len(rows))
@@ -280,7 +300,9 @@ def main() -> None:
     parser.add_argument(
         "runs", nargs="+", type=Path, help="bench_answers.py --json outputs (run with CURBSIDE_ABSTAIN=false)"
     )
-    parser.add_argument("--rule", choices=("precision", "f1", "cost"), default="precision", help="threshold rule")
+    parser.add_argument(
+        "--rule", choices=("precision", "f1", "cost", "legacy"), default="precision", help="threshold rule"
+    )
     parser.add_argument(
         "--min-precision", type=float, default=0.9, help="no_source precision to keep (--rule precision)"
     )
@@ -354,7 +376,9 @@ def write(rows: list[dict[str, Any]], setup: Setup, runs: list[Path], sets: list
 
 def _rule_words(setup: Setup) -> str:
     if setup.rule == "precision":
-        return f"the best no_source recall at precision >= {setup.min_precision:g}"
+        return f"the best no_source recall while the model's own abstentions keep precision >= {setup.min_precision:g}"
+    if setup.rule == "legacy":
+        return f"the model alone at no_source precision >= {setup.min_precision:g} (legacy)"
     if setup.rule == "f1":
         return "the best no_source F1"
     return f"the least cost (withheld answerable + {setup.cost:g} x answered unanswerable)"
