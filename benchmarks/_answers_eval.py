@@ -158,8 +158,8 @@ HELD_OUT_EVERY = 3  # one question in three (by a hash of its id) is held out fr
 def split_of(item_id: str) -> str:
     """``"held_out"`` or ``"dev"``: a fixed split by a hash of the question id, so it never depends on the
     file's order and a new question falls into one side without moving the others. The held-out side is
-    for reporting only: its misses are not read while the answer code is being changed, and the
-    abstention model is fitted without it (``fit_abstention.py --exclude-split held_out``)."""
+    for reporting only: its misses are not read while the answer code is being changed. (The abstention
+    model is now fitted on every labelled set and judged leave-one-set-out: ``fit_abstention.py``.)"""
     return "held_out" if int(hashlib.sha256(item_id.encode()).hexdigest()[:8], 16) % HELD_OUT_EVERY == 0 else "dev"
 
 

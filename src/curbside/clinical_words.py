@@ -77,7 +77,7 @@ _MORE_STEMS = tuple(
     mab anib ciclib parib lisib zomib platin taxel rubicin tecan mustine vir virine buvir previr asvir navir vudine
     penem fungin terol tropium sonide olone methasone cortisone zolam barbital triptyline pramine apine peridone
     piprazole perone peridol faxine caine curium curonium profen coxib relin relix orsen siran cept kinra fibrate
-    glinide glitazone formin arone afil osin grel trozole lutamide mifene actone pidem plon
+    glinide glitazone formin arone afil osin grel trozole lutamide mifene actone pidem plon quine nidazole bendazole
     """.split()
 )
 STEM_MIN = 6  # letters of a word that may end in a stem: "sartan" is a stem, "tan" in "titan" is not

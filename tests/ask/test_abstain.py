@@ -34,6 +34,13 @@ def test_key_words_keep_content_words_and_their_answer_terms() -> None:
     assert keys == {"walker": "walker", "maximum": "max", "dose": "dose", "sertraline": "sertra"}
 
 
+def test_a_name_joined_to_its_number_is_matched_whole() -> None:
+    # "GAD-7" is the scale: a unit that says only "GAD" (the disorder) does not hold it
+    assert key_words("GAD-7 cutoff for severe anxiety?")["gad"] == "gad-7"
+    assert key_words("PHQ-9 score?")["phq"] == "phq-9"
+    assert key_words("sertraline 50-100 mg?") == {"sertraline": "sertra"}  # a range is no name
+
+
 def test_contractions_leave_no_fragment_as_a_key_word() -> None:
     # "didn" and "isn" are in no document: as key words they made answerable questions look unanswerable
     question = "stopping an SSRI that didn't work to switch to another - how fast can I taper?"
@@ -74,6 +81,18 @@ def test_typed_answer_needs_the_rarest_word_the_knowledge_base_knows() -> None:
     idf = rarity(frequencies, chunks=200)
     question = "lithium starting dose for bipolar?"
     assert not typed_answer(question, units, key_words(question), idf, frequencies)
+
+
+def test_a_plain_word_the_knowledge_base_lacks_does_not_outweigh_the_subject() -> None:
+    # "augmentation" is in no chunk (the page says "adjunct"); as the rarest key word it left every unit short of half
+    # the weight, and withheld the dose the page gives under the drug
+    units = passage_units(DOSING, 0)
+    frequencies = {"sertraline": 3, "max": 20, "dose": 30, "range": 40, "augmentation": 0, "amiodarone": 0}
+    idf = rarity(frequencies, chunks=200)
+    question = "sertraline dose range as augmentation?"
+    assert typed_answer(question, units, key_words(question), idf, frequencies)
+    other = "max amiodarone dose as augmentation?"  # a drug the knowledge base lacks still weighs
+    assert not typed_answer(other, units, key_words(other), idf, frequencies)
 
 
 def test_agreement_means_both_retrievers_rank_the_top_hit_high() -> None:

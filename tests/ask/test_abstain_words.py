@@ -27,6 +27,10 @@ def test_words_the_documents_write_another_way_are_known(make_core) -> None:
     keys, frequencies = _resolved(core, "how does mean lysis time relate to its standard deviation in phage lambda?")
     assert frequencies["lambda"] > 0
     assert "λ" in spellings("lambda") and "post menopausal" in spellings("postmenopausal")
+    # a phage named with a Greek letter and digits: the article writes "φX174"
+    keys, frequencies = _resolved(core, "phenotypic complexity estimate for phiX174?")
+    assert frequencies["phix174"] > 0
+    assert "φx174" in spellings("phix174") and not any(s.startswith("π") for s in spellings("pituitary"))
 
 
 def test_another_ending_of_a_long_word_is_known_but_not_a_shorter_relative(make_core) -> None:

@@ -23,6 +23,12 @@ def test_words_that_could_name_a_subject_are_those_not_common_in_english() -> No
     assert naming_words(["samhd1", "gene"]) == ["samhd1"]
 
 
+def test_a_charts_shorthand_names_no_subject() -> None:
+    # "what age were pts included from?": the article says "patients" or "participants", never "pts"
+    assert naming_words(["colorectal", "pts", "included"]) == ["colorectal"]
+    assert naming_words(["older", "naproxen", "yo"]) == ["naproxen"]
+
+
 def test_the_subject_is_the_rarest_word_that_could_name_one() -> None:
     idf = rarity({"continue": 17, "ssri": 16, "ptsd": 1, "ect": 0, "severe": 53}, chunks=600)
     assert named_subject(["continue", "ssri", "ptsd"], idf) == ["ptsd"]

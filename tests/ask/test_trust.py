@@ -71,10 +71,13 @@ def test_the_guards_leave_doses_the_page_gives_for_the_drug_and_population_asked
     assert older.status == "answered" and "20 mg in older adults" in older.answer
 
 
-def test_the_guards_are_off_with_abstention(make_core) -> None:
+def test_the_guards_are_off_with_abstention_but_their_verdict_is_recorded(make_core) -> None:
+    # benchmarks/fit_abstention.py counts what each rule would withhold from one run with abstention off
     answer = ask(make_core(abstain=False), "quetiapine dose as an add-on for depression?")
     assert answer.status == "answered"
-    assert "guard" not in answer.metadata["abstention"]
+    assert answer.metadata["abstention"]["rule"] == "value_untyped"
+    assert "no dose for 'quetiapine'" in answer.metadata["abstention"]["guard"]
+    assert "relevance_margin" in answer.metadata["abstention"]["extra"]
 
 
 def test_a_duration_found_only_for_other_conditions_is_not_the_answer(make_core) -> None:

@@ -186,6 +186,9 @@ def test_a_question_for_an_age_asks_for_the_age_kind_and_prefers_a_unit_that_sta
     assert asked_kind("at what age should colorectal cancer screening start?") == "age"
     assert asked_kind("how old must a child be for the booster?") == "age"
     assert asked_kind("how long to continue an SSRI?") == "time span"
+    # a count of weeks is a time span: "6-8 weeks" answers it, "49 questions" does not
+    assert asked_kind("how many weeks of exercise before it counts as a trial?") == "time span"
+    assert asked_kind("how many CBT sessions does the program offer?") == "count"
     assert asked_kind("dose in a 15 year old?") == "dose"  # an age in the question describes the patient
     shows = answer_kind("what age?")
     assert shows is not None

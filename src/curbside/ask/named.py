@@ -23,8 +23,15 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from curbside.ask.abstain import ABBREVIATION_MAX, common_in_english, family, process_noun, spellings
-from curbside.ask.subjects import names_subject
+from curbside.ask.abstain import (
+    ABBREVIATION_MAX,
+    CHART_SHORTHAND,
+    common_in_english,
+    could_name_subject,
+    family,
+    process_noun,
+    spellings,
+)
 from curbside.search.enhance import spelled_out
 
 __all__ = ["NAMED_KINDS", "named_subject", "naming_words", "unnamed", "withheld_unnamed", "yes_no"]
@@ -47,8 +54,9 @@ def yes_no(question: str) -> bool:
 
 def naming_words(words: Iterable[str]) -> list[str]:
     """The question's key words (``abstain.key_words``) that could name a subject: not common in English, and not a
-    noun of action ("augmentation": a dose for augmentation is stated under the drug, not beside the word)."""
-    return [w for w in words if not common_in_english(w) and not process_noun(w)]
+    noun of action ("augmentation": a dose for augmentation is stated under the drug, not beside the word) and not a
+    chart's shorthand ("pts": the study's patients are its participants)."""
+    return [w for w in words if not common_in_english(w) and not process_noun(w) and w not in CHART_SHORTHAND]
 
 
 def named_subject(words: Iterable[str], idf: Mapping[str, float], lacked: Collection[str] = ()) -> list[str]:
@@ -60,7 +68,7 @@ def named_subject(words: Iterable[str], idf: Mapping[str, float], lacked: Collec
     85 yo?" it is said otherwise in the passages ("debilitated patients"), and requiring it would withhold the
     answer they give."""
     candidates = naming_words(words)
-    naming = [w for w in candidates if w not in lacked or len(w) <= ABBREVIATION_MAX or names_subject(w)]
+    naming = [w for w in candidates if w not in lacked or could_name_subject(w)]
     naming = naming or candidates
     top = max((idf[w] for w in naming), default=0.0)
     return [w for w in naming if idf[w] >= top - 1e-9]

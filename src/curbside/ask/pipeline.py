@@ -42,7 +42,7 @@ from curbside.ask.neighbours import with_neighbours
 from curbside.ask.query import compose_query
 from curbside.ask.stream import EventSink, RenumberingStream
 from curbside.errors import UpstreamError, ValidationError
-from curbside.llm.extractive import ExtractiveAnswer, answer_kind, asked_kind, extractive_answer
+from curbside.llm.extractive import ExtractiveAnswer, Sentence, answer_kind, asked_kind, extractive_answer
 from curbside.llm.markers import check_markers
 from curbside.llm.prompts import answer_messages
 from curbside.sentences import split_sentences
@@ -223,29 +223,53 @@ class Asker:
             subject_in_answer=holds_subject(extract.sentences, subject_terms(keys, idf, frequencies)),
         )
         judged: dict[str, object] = evidence.as_dict()
+        judged["extra"] = _candidate_evidence(hits, relevance, best, subject_terms(keys, idf, frequencies), passages)
         meta["abstention"] = judged
+        # the guards' and the model's verdicts are recorded even when abstention is off, so one benchmark run
+        # with CURBSIDE_ABSTAIN=false shows what each rule would withhold (benchmarks/fit_abstention.py)
+        ruled = self._guard(text, evidence, keys, idf, frequencies, passages, extract)
+        if ruled is not None:
+            judged |= {"rule": ruled[0], "guard": ruled[1]}
+        p = model.probability(evidence) if model is not None and relevance else None
+        if model is not None and p is not None:
+            judged |= {"p_answerable": round(p, 4), "threshold": model.threshold}
         if not self.settings.abstain:
             return None
+        if ruled is not None:
+            return ruled[2]
+        if model is None or p is None:
+            return None  # no calibrated relevance (bm25, an unfitted embedder): never guess
+        return _not_answered(evidence.unknown) if p < model.threshold else None
+
+    @staticmethod
+    def _guard(
+        text: str,
+        evidence: Evidence,
+        keys: dict[str, str],
+        idf: dict[str, float],
+        frequencies: dict[str, int],
+        passages: list[str],
+        extract: ExtractiveAnswer,
+    ) -> tuple[str, str, str] | None:
+        """The rule that withholds this answer outright, as (rule name, its reason, the no_source message), or None."""
         lacking = lacking_subjects(evidence.unknown)
         if lacking:
-            judged["guard"] = f"the knowledge base never mentions {', '.join(lacking)}"
-            return _not_answered(evidence.unknown)
+            reason = f"the knowledge base never mentions {', '.join(lacking)}"
+            return "lacking_subject", reason, _not_answered(evidence.unknown)
         kind = asked_kind(text)
-        guard = withheld_value(kind, evidence, subject_word(keys, idf, frequencies), missing_population(text, passages))
-        if guard is None and (kind in NAMED_KINDS or (kind is None and yes_no(text))):
-            guard = withheld_unnamed(kind, unnamed(named_subject(keys, idf, evidence.unknown), passages, answer_kind(text)))
-        if guard is None:
-            guard = withheld_payment(kind, text, extract.candidates)
+        populations = missing_population(text, passages)
+        guard = withheld_value(kind, evidence, subject_word(keys, idf, frequencies), populations)
         if guard is not None:
             # the guard's own reason: the unknown words here are not subjects the knowledge base lacks (those
             # returned above), so "does not mention 'ect'" would name the wrong cause
-            judged["guard"] = guard
-            return guard
-        if model is None or not relevance:
-            return None  # no calibrated relevance (bm25, an unfitted embedder): never guess
-        p = model.probability(evidence)
-        judged |= {"p_answerable": round(p, 4), "threshold": model.threshold}
-        return _not_answered(evidence.unknown) if p < model.threshold else None
+            return ("value_population" if evidence.typed_answer else "value_untyped"), guard, guard
+        if kind in NAMED_KINDS or (kind is None and yes_no(text)):
+            missing = unnamed(named_subject(keys, idf, evidence.unknown), passages, answer_kind(text))
+            guard = withheld_unnamed(kind, missing)
+            if guard is not None:
+                return "unnamed", guard, guard
+        guard = withheld_payment(kind, text, extract.candidates)
+        return ("payment", guard, guard) if guard is not None else None
 
     def _abstained(self, message: str, warnings: list[str], meta: dict[str, object]) -> Answer:
         meta |= {"mode": None, "model_used": "extractive", "abstained": True}
@@ -414,6 +438,20 @@ class Asker:
             )
         meta |= {"mode": None, "model_used": "extractive"}
         return Answer(status="no_source", answer=message, warnings=warnings, metadata=meta)
+
+
+def _candidate_evidence(
+    hits: Sequence[Passage], relevance: list[float], best: Sentence | None, subject: set[str], passages: list[str]
+) -> dict[str, float]:
+    """Cheap evidence the model does not use yet, recorded for benchmarks/fit_abstention.py to try."""
+    ranked = sorted(relevance, reverse=True) + [0.0, 0.0]
+    return {
+        "relevance_margin": round(ranked[0] - ranked[1], 4),
+        "best_score": round(best.score, 4) if best is not None else 0.0,
+        "subject_in_best": float(best is not None and holds_subject([best], subject)),
+        "lexical_top": float(hits[0].lexical_rank == 1),
+        "subject_in_passages": float(not subject or bool(subject & coverage_terms(passages))),
+    }
 
 
 def _not_answered(unknown: Sequence[str]) -> str:

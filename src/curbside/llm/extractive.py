@@ -113,6 +113,7 @@ _TIME_SPAN = (
 )
 # how often a thing is done: "at least yearly", "every 3 months", "twice a year"; "daily" is left out, as every dose
 # line says it ("20 mg daily")
+_MANY_UNITS = r"\bhow many (?:minutes|hours|days|weeks|months|years)\b"
 _FREQUENCY = (
     _TIME_SPAN + r"|\b(?:yearly|annually|monthly|weekly|quarterly|fortnightly|biannually)\b"
     r"|\bevery (?:other |few )?(?:day|week|month|year)s?\b|\b(?:once|twice|\w+ times) (?:a|per|each) (?:day|week|month|year)\b"
@@ -146,7 +147,10 @@ ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"\$\s?\d|\d\s?%|\bpercent", re.I),
     ),
     (re.compile(r"\bhow (?:often|frequently)\b", re.I), re.compile(_FREQUENCY, re.I)),
-    (re.compile(r"\bhow (?:long|soon|fast|quickly)\b|\bduration\b|\bhalf-?li(?:fe|ves)\b", re.I), re.compile(_TIME_SPAN, re.I)),
+    (  # "how many weeks …?" asks a time span, answered by "6-8 weeks", not by any number
+        re.compile(rf"\bhow (?:long|soon|fast|quickly)\b|{_MANY_UNITS}|\bduration\b|\bhalf-?li(?:fe|ves)\b", re.I),
+        re.compile(_TIME_SPAN, re.I),
+    ),
     (re.compile(r"\bwhat age\b|\bhow old\b|\b(?:minimum|starting) age\b|\bage (?:limit|cut-?off)", re.I), _AGE_SHOWN),
     (  # a count: "how many questions …?" is answered by "49 questions" or "twelve serine hydrolases"
         re.compile(r"\bhow many\b", re.I),
@@ -210,7 +214,7 @@ KIND_NAMES = (
 
 # The question word says what is asked before a value word that is only its object: "when do I see them after each
 # dose change?" asks a time, "can a client appeal the approved price?" yes or no; neither asks for a dose or a price.
-_ASKS_TIME = re.compile(r"\bhow (?:long|often|frequently|soon|fast|quickly)\b", re.I)
+_ASKS_TIME = re.compile(rf"\bhow (?:long|often|frequently|soon|fast|quickly)\b|{_MANY_UNITS}", re.I)
 _ASKS_NO_VALUE = re.compile(  # at the start, or after a topic set off by a dash: "cross-tapering SSRIs - when …"
     r"(?:^|\s[-–—:]\s)\s*(?:when|why|who|where|"
     r"(?:is|are|was|were|does|do|did|can|could|should|will|would|may|has|have|must)\s)",
