@@ -64,6 +64,8 @@ _ASKED_EXCLUSIONS = {
     "misuse": {"misuse"},
     "warranty_period": {"warranty_period"},
 }
+# a rule on the need's length: §300.04 "for six months or longer", Mobility §310 "solely for: • Post-operative needs"
+_LONG_TERM_ONLY = re.compile(r"\bpost-operative\b|\bsix months or longer\b", re.I)
 _DEVICE_TOPICS = {"funding", "eligibility", "social_assistance"}  # answers that depend on the device
 _NUMBER = re.compile(r"\d{1,3}")
 _WHICH_DEVICE = (
@@ -104,6 +106,7 @@ class _Answer:
         # exclusions on what the question's story tells ('the repair bills are huge') but that do not decide what
         # it asks ('will ADP replace it?'): no verdict on it
         self.set_aside: list[Rule] = []
+        self.short_term: list[Rule] = []  # the long-term-need rules a short-term need fails (need_length)
         topics = request.topics
         # 'is my patient CEP eligible?' asks about the income thresholds, not the device's criteria
         self.eligibility_asked = "eligibility" in topics and not ("cep" in topics and sql.category is None)
@@ -224,9 +227,13 @@ class _Answer:
             manual, section, page, quote = sql.not_listed
             self.not_listed = self.source(manual, section, page, quote)
             self.sources.insert(0, self.not_listed)
+        if request.short_term:
+            self.short_term = [r for r in sql.rules if any(_LONG_TERM_ONLY.search(q) for q in (r.summary, *r.quotes))]
+            self.cite(*self.short_term)
         asked_exclusion = any(t in _ASKED_EXCLUSIONS for t in request.topics) or "exclusions" in request.topics
         answered = (
-            any(e.asked for e in result.exclusion_rules)
+            bool(self.short_term)
+            or any(e.asked for e in result.exclusion_rules)
             or (result.eligibility is not None and result.eligibility.basic_mobility is False)
             or ("funding_period" in request.topics and not self.set_aside)
             or "cep" in request.topics
@@ -237,6 +244,9 @@ class _Answer:
         elif not (problem or self.policy or unloaded or sql.not_listed is not None):
             self.unanswered = sql.unanswered
         self.choose_share()
+        if self.short_term:  # no share is funded for a need ADP does not fund
+            self.say_share = False
+            self.cited = [r for r in self.cited if r.kind not in ("funding", "social_assistance")]
         if (
             self.say_share
             and result.funding is not None
@@ -393,6 +403,8 @@ class _Answer:
     def decides_asked(self, rule: Rule) -> bool:
         """Whether the exclusion ``rule`` decides what the question's asking clause asks: that clause names
         its topic, or the rule's own words decide what the clause asks (``asked_clause.decides``)."""
+        if self.request.requirement:  # 'what warranty must it have?' is not 'will ADP pay while it runs?'
+            return False
         asked = self.request.asked
         if asked is None:
             return True
@@ -517,7 +529,9 @@ class _Answer:
                 conflicts=len(result.conflicts),
             )
         )
-        if self.unanswered:
+        if self.short_term:  # a verdict from the duration or operation the question tells, read from its words
+            result.confidence = min(result.confidence, QUOTED_CONFIDENCE)
+        elif self.unanswered:
             result.confidence = min(result.confidence, UNANSWERED_CONFIDENCE)
         elif self.set_aside:  # the rules on the question's story do not decide what it asks: no checked verdict
             result.confidence = min(result.confidence, WEAK_QUOTE_CONFIDENCE)
@@ -565,6 +579,9 @@ class _Answer:
         if problem:
             parts.append(problem)
         asked_exclusions = [e for e in result.exclusion_rules if e.asked]
+        if self.short_term:
+            rules = "; ".join(f"{r.summary.rstrip('.')} ({self.ref(r)})" for r in self.short_term)
+            parts.append(f"Not for a short-term need (“{request.short_term}”): ADP funds a long-term need only. {rules}.")
         if self.unanswered:
             parts.append(f"The loaded ADP manuals have no sentence found to answer this: {self.unanswered}.")
         if self.policy:

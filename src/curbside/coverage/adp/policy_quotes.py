@@ -14,13 +14,17 @@ __all__ = ["FUNDING_WORDS", "VOCABULARY", "policy_index", "unanswered"]
 
 VOCABULARY = Vocabulary(
     asks={  # most specific first
+        # who pays whom: 'who pays for those and to whom?'
+        "payer": re.compile(r"\b(who (pays|is paying|will pay|should pay|would pay)|to whom|pay (them|it|those|that) to)\b", re.I),
         "time": re.compile(r"\b(how (long|soon|often)|when|period|valid|good for|stale|expire\w*|within|take)\b", re.I),
         "where": re.compile(r"\b(where|who (do|does|should|handles)|which office|send|submit\w*)\b", re.I),
         "count": re.compile(r"\b(how many|both|plus|as well as|more than one)\b", re.I),
         "who": re.compile(r"\b(who|which (part|section|professional|clinician|profession)s?)\b", re.I),
         "how": re.compile(r"\b(how (do|does|can|should|would|to)|what (happens|if)|what do (i|we) do)\b", re.I),
         # 'any conditions?': what must be true or done
-        "conditions": re.compile(r"\b(conditions?|requirements?|criteria|catch)\b", re.I),
+        "conditions": re.compile(
+            r"\b(conditions?|requirements?|criteria|catch|minimum|need(s|ed)? to (have|be|meet))\b", re.I
+        ),
         # a yes or no: any question with its verb first ('can the vendor charge more …?')
         "allowed": re.compile(
             r"\b(can|could|may|will|would|does|do|did|is|are|should|must|has|have)\b|"
@@ -29,15 +33,17 @@ VOCABULARY = Vocabulary(
         ),
     },
     says={
+        # who pays whom: a sentence saying a payment and to or from whom ('must pay the Vendor directly')
+        "payer": re.compile(r"\b(pa(y|ys|id)|payment|charge)\b[^.]*\b(directly|vendor|client|applicant|program)\b", re.I),
         "time": re.compile(
             r"\b(\d+|one|two|three|four|five|six|twelve|thirty)\s(\(\d+\)\s)?(business\s)?(days|months|years)\b", re.I
         ),
         "allowed": re.compile(
             r"\b(not (eligible|entitled|funded|provided|considered|processed)|does not|will not|may not|must not|"
-            r"are not|is not|only|eligible|entitled|must be|will consider)\b",
+            r"are not|is not|only|eligible|entitled|must be|will consider|available)\b",
             re.I,
         ),
-        "conditions": re.compile(r"\b(must|required|requires?|only (if|when)|not eligible|unless)\b", re.I),
+        "conditions": re.compile(r"\b(must|required|requires?|only (if|when)|not eligible|unless|minimum|may only)\b", re.I),
         # how it is done, or what follows: a sentence that says what must, will or may happen
         "how": re.compile(r"\b(must|will|may|should|shall|required|is to be|are to be)\b", re.I),
         # who does it: a profession, or who completes, signs or registers (not a mere mention of a role)
@@ -92,7 +98,16 @@ VOCABULARY = Vocabulary(
         "bought": "purchase",
         "buy": "purchase",
         "buying": "purchase",
-        "spare": "backup",
+        "spare": "backup second",
+        # paid back is the manuals' payment ('direct payment … to the Client is not available')
+        "reimburse": "payment",
+        "reimbursed": "payment",
+        "reimburses": "payment",
+        "reimbursing": "payment",
+        # extras on a device are its options ('non-ADP funded items', Mobility §220 Options)
+        "extra": "options",
+        "extras": "options",
+
         "yrs": "years",
         # an Ontario nursing home is a long-term care (LTC) home in the manuals' words
         "nursing": "long term care",
@@ -100,7 +115,11 @@ VOCABULARY = Vocabulary(
     },
     # 'pt' is a clinician's 'patient' ('pt already bought a walker'), not a physiotherapist
     stop=frozenset("patient patients pt pts client clients adp program device devices assistive ontario".split()),
-    phrased={re.compile(r"\bpa(?:y|id) (?:\w+ )?back\b|\brefund"): "reimbursement"},
+    phrased={
+        re.compile(r"\bpa(?:y|id) (?:\w+ )?back\b|\brefund"): "reimbursement",
+        # 'she isn't eligible' is the manuals' 'ineligibility'
+        re.compile(r"\b(?:not|isn'?t|aren'?t|no longer|never) eligible\b"): "ineligible ineligibility",
+    },
     # the Policies and Procedures Manual governs every category's Policy and Administration Manual
     governing="core",
 )
@@ -125,6 +144,7 @@ _PROCESS_KINDS = {
     "who": "it asks who does it",
     "how": "it asks how it is done",
     "conditions": "it asks the conditions",
+    "payer": "it asks who pays whom",
 }
 _WORD = re.compile(r"[a-z][a-z-]+")
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from curbside.coverage.adp.asked_clause import GENERIC_TOPICS, asked_clause
+from curbside.coverage.adp.need_length import asks_requirement, short_term_need
 from curbside.coverage.adp.tool import AdpCheck, AdpGetArgs, UseCase
 
 __all__ = ["AdpRequest", "Decision", "Resolution", "TermIndex", "norm", "plan", "resolve"]
@@ -87,6 +88,8 @@ class AdpRequest:
     # the topics of the clause that asks, when earlier clauses tell a story ('the repair bills are huge -
     # will ADP replace it?') and the asking clause names a topic of its own; None: every topic is asked
     asked: frozenset[str] | None = None
+    short_term: str | None = None  # the words saying the need is short-term ('after her hip replacement')
+    requirement: bool = False  # it asks what the device must have ('what minimum warranty does it need?')
 
     @property
     def empty(self) -> bool:
@@ -115,7 +118,10 @@ def plan(args: AdpGetArgs) -> AdpRequest:
     device_type = args.device.type if args.device else None
     category_key = args.device.category if args.device else None
     words = " ".join(filter(None, (question, device_type)))
-    topics = {topic for topic, pattern in _TOPICS if pattern.search(words)}
+    short_term = short_term_need(question)
+    # 'after her hip replacement' is an operation, not a replaced device: its words ask no topic
+    topic_words = words.replace(short_term, " ") if short_term else words
+    topics = {topic for topic, pattern in _TOPICS if pattern.search(topic_words)}
     problem = follow_up = None
 
     social: Literal["OW", "ODSP", "ACSD", "none"] | None = args.social_assistance
@@ -181,6 +187,8 @@ def plan(args: AdpGetArgs) -> AdpRequest:
         problem=problem,
         follow_up=follow_up,
         asked=asked if asked and asked - GENERIC_TOPICS else None,
+        short_term=short_term,
+        requirement=asks_requirement(question),
     )
 
 

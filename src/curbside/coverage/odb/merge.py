@@ -8,6 +8,8 @@ answers from the passages' own items instead.
 
 from __future__ import annotations
 
+import re
+
 from curbside.coverage.confidence import ConfidenceInputs, confidence
 from curbside.coverage.conflicts import Conflict, FieldComparison, detect
 from curbside.coverage.odb import pricing
@@ -136,8 +138,46 @@ def _from_sql(
             f"{len(result.conflicts)} fact(s) in the indexed passages disagree with the formulary tables; "
             "the tables are used (see conflicts)."
         )
-    result.summary = _summary(primary, status.code, result, label)
+    other_strengths = _other_strengths(sql.matches, primary)
+    if other_strengths and not request.strength:
+        # the verdict holds for one strength only and the question did not say which
+        result.confidence = min(result.confidence, MIXED_STRENGTHS_CONFIDENCE)
+    result.summary = _summary(primary, status.code, result, label, other_strengths)
     return result
+
+
+MIXED_STRENGTHS_CONFIDENCE = 0.85
+MAX_OTHER_STRENGTHS = 4
+
+
+def _other_strengths(rows: list[DrugRow], primary: DrugRow) -> list[str]:
+    """'Brilinta 60mg Tab (DIN 02455005) is not a benefit': each other strength or form the request matched whose
+    status differs from the answer's product (a strength counts as covered when any of its products is)."""
+    chosen = benefit_status(primary.flags).code
+    by_strength: dict[str, list[DrugRow]] = {}
+    for row in rows:
+        if _describe(row) != _describe(primary):
+            by_strength.setdefault(_describe(row), []).append(row)
+    said = []
+    for described, members in by_strength.items():
+        best = next((r for r in members if benefit_status(r.flags).covered), members[0])
+        status = benefit_status(best.flags)
+        if status.code != chosen:
+            said.append(f"{best.name} {described} (DIN {best.din}) {_VERDICT[status.code]}")
+    return said[:MAX_OTHER_STRENGTHS]
+
+
+_MAXIMUM = re.compile(r"[^.]*\bmaximum\b[^.]*\d[^.]*\.", re.IGNORECASE)
+
+
+def _maximum(notes: list[str]) -> str | None:
+    """The formulary note's sentence that caps a quantity ('a maximum reimbursed quantity of 33 sensors over the
+    course of a 365-day period'), from the product, group or ingredient note."""
+    for note in notes:
+        found = _MAXIMUM.search(note)
+        if found:
+            return " ".join(found.group(0).split())
+    return None
 
 
 def _coverage(row: DrugRow) -> DrugCoverage:
@@ -388,18 +428,25 @@ def _first_paragraph(text: str) -> str:
     return first if first.endswith((".", "…", ":")) else first + "."
 
 
-def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str) -> str:
+_VERDICT = {
+    "general_benefit": "is a general benefit",
+    "limited_use": "is a Limited Use benefit",
+    "additional_benefit": "is an additional benefit (Part IX)",
+    "not_a_benefit": "is not a benefit",
+    "exceptional_access_only": "is not a formulary benefit; it is funded only with an Exceptional Access Program approval",
+    "off_formulary_interchangeable": "is not a benefit (Off-Formulary Interchangeable listing)",
+    "undetermined": "carries no flag whose meaning is documented here, so its coverage is not stated",
+}
+
+
+def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str, other_strengths: list[str]) -> str:
     what = f"{row.name} ({' '.join(filter(None, (row.generic_name, _describe(row))))}, DIN {row.din})"
-    verdict = {
-        "general_benefit": "is a general benefit",
-        "limited_use": "is a Limited Use benefit",
-        "additional_benefit": "is an additional benefit (Part IX)",
-        "not_a_benefit": "is not a benefit",
-        "exceptional_access_only": "is not a formulary benefit; it is funded only with an Exceptional Access Program approval",
-        "off_formulary_interchangeable": "is not a benefit (Off-Formulary Interchangeable listing)",
-        "undetermined": "carries no flag whose meaning is documented here, so its coverage is not stated",
-    }[code]
-    parts = [f"{what} {verdict} on the {label}."]
+    parts = [f"{what} {_VERDICT[code]} on the {label}."]
+    if other_strengths:
+        parts.append(f"Other strengths differ: {'; '.join(other_strengths)}.")
+    maximum = _maximum(result.coverage.notes) if result.coverage is not None else None
+    if maximum:
+        parts.append(f"Formulary note: {maximum}")
     if code == "limited_use":
         codes = sorted({c.reason_for_use_code for c in result.lu_criteria if c.reason_for_use_code})
         parts.append(

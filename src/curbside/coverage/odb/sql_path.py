@@ -105,10 +105,36 @@ def _in_pair(rows: list[DrugRow], question: str | None) -> list[DrugRow]:
     return chosen or rows
 
 
+# a number written right after the drug's name is its strength ('Brilinta 90 bid', 'Eliquis 5'), unless a unit
+# of time, age or count follows it ('Januvia 3 months', 'Rexulti 2 tabs')
+_NOT_STRENGTH = (
+    r"(?:yo|y|yrs?|years?|wks?|weeks?|days?|d|months?|mos?|h|hrs?|hours?|min|mins|minutes?|x|times|units?|u|iu|"
+    r"tabs?|tablets?|caps?|capsules?|puffs?|pens?|boxes|packs?|sensors?|strips?|ml|l)"
+)
+
+
+def _by_bare_number(rows: list[DrugRow], question: str | None, matched: str) -> list[DrugRow]:
+    """The rows whose strength is the unitless number written after the name ('Brilinta 90' is the 90mg Tab);
+    every row when no such number is written or none of the rows has that strength."""
+    if not question or not matched:
+        return rows
+    after = re.compile(rf"\b{re.escape(norm(matched))}\s+(\d+(?:\.\d+)?)(?![\d.])(?!\s*{_NOT_STRENGTH}\b)")
+    numbers = {norm_strength(m.group(1)) for m in after.finditer(norm(question))}
+    chosen = [r for r in rows if any(_first_number(r.strength) == n for n in numbers)]
+    return chosen or rows
+
+
+def _first_number(strength: str | None) -> str | None:
+    match = _NUMBER.search(strength or "")
+    return norm_strength(match.group(0)) if match else None
+
+
 def _choose(rows: list[DrugRow], resolution: Resolution) -> DrugRow:
-    """The product an answer is about: a brand as named; for an ingredient, its group's covered lowest cost."""
+    """The product an answer is about: a brand as named (its first covered strength when its strengths differ
+    in status: the summary then says each strength's status); for an ingredient, its group's covered lowest
+    cost."""
     if resolution.kind == "brand":
-        return rows[0]
+        return next((r for r in rows if benefit_status(r.flags).covered), rows[0])
     # the first group (formulary order) with a covered member: 'metformin' is the covered tablet,
     # not an extended-release brand that happens to be listed first and is not a benefit
     for group_id in dict.fromkeys(r.pcg9_id for r in rows):
@@ -241,6 +267,8 @@ def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFind
         )
         return
     fitting = [r for r in rows if _strength_ok(r, request)]
+    if not request.strength:
+        fitting = _by_bare_number(fitting, request.question, resolution.matched)
     if not fitting:
         offered = list(dict.fromkeys(_describe(r) for r in rows))  # formulary order
         out.matches = rows

@@ -17,6 +17,10 @@ FORMS = {
     "tablet": "tab", "tablets": "tab", "tab": "tab", "tabs": "tab", "capsule": "cap", "capsules": "cap",
     "cap": "cap", "caps": "cap", "injection": "inj", "inj": "inj", "pen": "pen", "inhaler": "inh",
     "cream": "crm", "ointment": "oint", "suppository": "sup", "liquid": "o/l", "syrup": "o/l",
+    # devices (Part IX) are told apart by these words of their dosage form: 'FreeStyle Libre 2 Sensor' is a
+    # 'Flash Glucose Monitoring System - Sensor', its reader a '... - Reader', a 'Freestyle' a 'Strip'
+    "sensor": "sensor", "sensors": "sensor", "reader": "reader", "receiver": "receiver", "strip": "strip",
+    "strips": "strip", "patch": "patch", "patches": "patch",
 }  # fmt: skip
 
 # salt and hydrate words: 'ATORVASTATIN CALCIUM' is asked for as 'atorvastatin'

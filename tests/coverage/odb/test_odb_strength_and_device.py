@@ -1,0 +1,88 @@
+"""Which product a question means: the strength written after a name, strengths that differ in status, a
+device told apart by its form word (ODB Formulary Edition 43 rows, read from the XML by hand).
+
+- Brilinta (ticagrelor): 60mg Tab DIN 02455005 notABenefit="Y"; 90mg Tab DIN 02368544 sec12 (LU 441).
+- Norvasc (amlodipine): 2.5mg Tab DIN 00878901 notABenefit="Y"; 5mg DIN 00878928 and 10mg DIN 00878936 benefits.
+- FreeStyle Libre 2 Sensor DIN 09858147 ('Flash Glucose Monitoring System - Sensor', note: "a maximum reimbursed
+  quantity of 33 sensors over the course of a 365-day period"); FreeStyle Libre 2 Reader DIN 09858148;
+  Freestyle DIN 09857141 is a Strip.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+from curbside.app import Curbside
+from curbside.coverage.odb.query import _brand_keys
+from curbside.coverage.odb.sql_path import _by_bare_number
+from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
+
+
+def ask(app: Curbside, **args: Any) -> OdbGetResult:
+    return asyncio.run(app.coverage_service("odb").get(OdbGetArgs(**args)))
+
+
+_BRILINTA = [
+    SimpleNamespace(din="02455005", strength="60mg"),
+    SimpleNamespace(din="02368544", strength="90mg"),
+]
+
+
+def _dins(rows: Any) -> list[str]:
+    return [r.din for r in rows]
+
+
+def test_a_number_after_the_name_is_its_strength() -> None:
+    chosen = _by_bare_number(_BRILINTA, "post-MI pt on Brilinta 90 bid + ASA - what LU code?", "brilinta")  # type: ignore[arg-type]
+    assert _dins(chosen) == ["02368544"]
+    assert _dins(_by_bare_number(_BRILINTA, "is Brilinta 60 covered?", "brilinta")) == ["02455005"]  # type: ignore[arg-type]
+
+
+def test_a_number_of_time_count_or_no_listed_strength_chooses_nothing() -> None:
+    for question in (
+        "Brilinta 90 days supply?",
+        "Brilinta 2 tabs a day?",
+        "Brilinta 45 covered?",
+        "is Brilinta covered?",
+    ):
+        assert _dins(_by_bare_number(_BRILINTA, question, "brilinta")) == ["02455005", "02368544"], question  # type: ignore[arg-type]
+
+
+def test_norvasc_5_is_the_covered_5mg(odb_app: Curbside) -> None:
+    r = ask(odb_app, q="elderly pt on Norvasc 5 daily - is it covered by ODB?")
+    assert r.coverage is not None and r.coverage.din == "00878928" and r.coverage.covered is True
+    assert "Other strengths differ" not in r.summary  # the strength was chosen
+
+
+def test_strengths_that_differ_in_status_are_each_said(odb_app: Curbside) -> None:
+    r = ask(odb_app, q="is Norvasc covered by ODB?")
+    assert r.coverage is not None and r.coverage.covered is True  # a covered strength leads, not the 2.5mg
+    assert "Norvasc 2.5mg Tab (DIN 00878901) is not a benefit" in r.summary
+    assert r.confidence <= 0.85  # the verdict holds for one strength; which one is meant is asked
+    assert r.follow_up and "Which strength" in r.follow_up
+
+
+def test_a_strength_given_with_its_unit_still_decides(odb_app: Curbside) -> None:
+    r = ask(odb_app, q="is amlodipine 2.5 mg (Norvasc) covered?")
+    assert r.coverage is not None and r.coverage.din == "00878901" and r.coverage.covered is False
+
+
+def test_a_device_name_with_its_form_word_finds_that_device() -> None:
+    # the form word at the end of a device's name is dropped for a key, so 'FreeStyle Libre 2' names both devices
+    assert "freestyle libre 2" in _brand_keys("FreeStyle Libre 2 Sensor")
+    assert "freestyle libre 2" in _brand_keys("FreeStyle Libre 2 Reader")
+
+
+def test_libre_sensors_are_the_sensor_with_its_yearly_maximum(odb_app: Curbside) -> None:
+    r = ask(odb_app, q="T1 on MDI insulin - will ODB cover FreeStyle Libre 2 sensors? how many a yr?")
+    assert r.coverage is not None and r.coverage.din == "09858147"
+    assert "33 sensors over the course of a 365-day period" in r.summary
+    reader = ask(odb_app, q="is the FreeStyle Libre 2 reader covered?")
+    assert reader.coverage is not None and reader.coverage.din == "09858148"
+
+
+def test_a_strip_is_not_answered_for_a_sensor(odb_app: Curbside) -> None:
+    r = ask(odb_app, q="are Freestyle sensors covered?")
+    assert r.coverage is None or r.coverage.din != "09857141"
