@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from curbside.llm.extractive import answer_kind, extractive_answer, terms
 from curbside.types import Passage
 
@@ -335,41 +333,3 @@ def test_lines_under_one_label_are_not_other_items() -> None:
     appendix = passage("cep", text, "CEP", "Appendix > Alternative therapies")
     answer = extractive_answer("how soon does light therapy start working for seasonal depression?", [appendix], 4)
     assert "within 1 to 3 weeks" in answer.text and "First-line monotherapy for seasonal depression" in answer.text
-
-
-def test_meaning_picks_between_units_sharing_the_question_words() -> None:
-    # both units share "exercise" and "blood pressure"; only meaning says which one answers "does it help?"
-    text = (
-        "Exercise before an office blood pressure reading can raise it for an hour.\n"
-        "Regular exercise lowers blood pressure by about 5 mmHg in adults with hypertension."
-    )
-    question = "does getting more exercise help blood pressure?"
-    words = extractive_answer(question, [passage("bp", text)], 1).text
-
-    def closer(texts: Sequence[str]) -> list[float]:
-        return [0.89 if "lowers" in t else 0.84 for t in texts]
-
-    def farther(texts: Sequence[str]) -> list[float]:
-        return [0.84 if "lowers" in t else 0.89 for t in texts]
-
-    assert extractive_answer(question, [passage("bp", text)], 1, closer).text.startswith("Regular exercise lowers")
-    assert extractive_answer(question, [passage("bp", text)], 1, farther).text.startswith("Exercise before")
-    assert words.startswith("Exercise before")  # on words alone the shorter unit wins
-
-
-def test_meaning_does_not_admit_a_unit_the_words_left_out() -> None:
-    text = "Sertraline initial dose is 25 to 50 mg daily.\nTake it with food at the same time each day."
-    question = "sertraline initial dose?"
-
-    def prefers_food(texts: Sequence[str]) -> list[float]:
-        return [0.95 if "food" in t else 0.80 for t in texts]
-
-    answer = extractive_answer(question, [passage("s", text)], 4, prefers_food)
-    assert "25 to 50 mg daily" in answer.text and "food" not in answer.text
-
-
-def test_a_failing_similarity_leaves_the_lexical_answer() -> None:
-    text = "Metformin is contraindicated when eGFR is below 30.\nStarting metformin between eGFR 30 and 45 is not advised."
-    question = "can I start metformin if eGFR is 35?"
-    flat = extractive_answer(question, [passage("m", text)], 2, lambda texts: [0.0] * len(texts))
-    assert flat.text == extractive_answer(question, [passage("m", text)], 2).text

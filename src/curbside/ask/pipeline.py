@@ -37,7 +37,6 @@ from curbside.ask.abstain import (
 )
 from curbside.ask.clarify import clarifying_question
 from curbside.ask.focus import Outline, missing_population, off_subject, unasked_groups
-from curbside.ask.meaning import unit_similarity
 from curbside.ask.named import NAMED_KINDS, named_subject, unnamed, withheld_unnamed, yes_no
 from curbside.ask.neighbours import with_neighbours
 from curbside.ask.query import compose_query
@@ -148,9 +147,7 @@ class Asker:
         meta["top_similarity"] = _round(max((h.similarity or 0.0) for h in hits))
         hits, all_off = await asyncio.to_thread(self._stay_on_question, text, hits, warnings, meta)
         pool = await asyncio.to_thread(with_neighbours, hits, self.engine.neighbours)
-        extract = extractive_answer(
-            text, pool, s.answer_max_sentences, unit_similarity(self.engine.embedder, text)
-        )
+        extract = extractive_answer(text, pool, s.answer_max_sentences)
         withheld = await asyncio.to_thread(self._judge, text, hits, extract, all_off, meta)
         if withheld is not None:
             meta["took_ms"] = _ms(started)
@@ -319,8 +316,7 @@ class Asker:
         extract: ExtractiveAnswer | None = None,
     ) -> Answer:
         if extract is None:
-            similarity = unit_similarity(self.engine.embedder, text)
-            extract = extractive_answer(text, hits, self.settings.answer_max_sentences, similarity)
+            extract = extractive_answer(text, hits, self.settings.answer_max_sentences)
         meta |= {"mode": "extractive", "model_used": "extractive"}
         return Answer(
             status=status,  # type: ignore[arg-type]

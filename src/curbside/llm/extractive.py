@@ -12,8 +12,7 @@ its context: the passage's section path and the nearest heading line above it
 starting dose?"). A unit without the kind of value the question asks for (mg for a dose,
 money for a price, a time span for "how long"; any number for other quantities) counts
 less, and one that only repeats the question's words counts a third; the passage's rank and calibrated relevance add a small prior. Units far
-below the best one are left out rather than padding the answer with other topics. Given a ``Similarity`` (the
-asker's embedder), the lexical best units are also weighed by how close in meaning each is to the question.
+below the best one are left out rather than padding the answer with other topics.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from curbside.sentences import split_sentences
@@ -92,10 +91,6 @@ ECHO_FACTOR = 0.3
 DEFINITION_FACTOR = 1.5  # a unit that opens with the term a "what is" question asks about
 DUPLICATE_JACCARD = 0.6
 RANK_PRIOR = 0.35  # a top passage's unit needs less term overlap than a fifth passage's
-MEANING_UNITS = 16  # units embedded per question, the lexical best: each is a forward pass of the embedder
-MEANING_WEIGHT = 0.5  # the unit closest in meaning to the question counts 1.5 times, the farthest once
-# the cosine similarity of each text to the question, by the search engine's embedder
-Similarity = Callable[[Sequence[str]], Sequence[float]]
 # web-page furniture that survives HTML extraction: never an answer
 _BOILERPLATE = re.compile(
     r"^(?:click|jump to|skip to|back to top|download|print this|share this|sign in|log in|subscribe)\b"
@@ -489,42 +484,20 @@ def _age_numbers(question: str) -> set[str]:
     return {m.group(1) or m.group(2) for m in _AGE.finditer(question)}
 
 
-def _add_meaning(candidates: list[Sentence], similarity: Similarity) -> None:
-    """Weigh the lexical best units by their closeness in meaning to the question, relative to each other: e5 packs
-    every cosine between 0.8 and 0.9, so the spread among the units, not the cosine itself, tells them apart."""
-    pool = sorted((s for s in candidates if s.score > 0), key=lambda s: (-s.score, s.rank, s.position))[:MEANING_UNITS]
-    if len(pool) < 2:
-        return
-    cosines = list(similarity([s.text for s in pool]))
-    low, high = min(cosines), max(cosines)
-    if high - low < 1e-6:  # no meaning to tell them apart (or an embedder that failed)
-        return
-    for s, cosine in zip(pool, cosines, strict=True):
-        s.score *= 1 + MEANING_WEIGHT * (cosine - low) / (high - low)
-
-
-def extractive_answer(
-    question: str, passages: Sequence[Passage], max_sentences: int, similarity: Similarity | None = None
-) -> ExtractiveAnswer:
+def extractive_answer(question: str, passages: Sequence[Passage], max_sentences: int) -> ExtractiveAnswer:
     query_terms = set(terms(question, question=True)) - _age_numbers(question)
     asked = asked_for(question)
     candidates = [s for rank, p in enumerate(passages) for s in passage_units(p, rank, asked)]
     quantity = bool(_QUANTITY_CUE.search(question))
     relevance = [p.relevance for p in passages]
     _score(candidates, query_terms, relevance, quantity, answer_kind(question), defined_terms(question))
-    # which units may join is decided on words (share of the best lexical score), the order among them on meaning too
-    lexical = {id(s): s.score for s in candidates}
-    if similarity is not None:
-        _add_meaning(candidates, similarity)
     chosen: list[Sentence] = []
     ranked = sorted(candidates, key=lambda s: (-s.score, s.rank, s.position))
-    best_lexical = max(lexical.values(), default=0.0)
+    best = ranked[0].score if ranked else 0.0
     top_relevance = max((r for r in relevance if r is not None), default=None)
     for s in ranked:
-        if len(chosen) >= max_sentences or s.score <= 0:
+        if len(chosen) >= max_sentences or s.score <= 0 or s.score < FOLLOW_SHARE * best:
             break
-        if lexical[id(s)] < FOLLOW_SHARE * best_lexical:
-            continue
         if any(_repeats(s, c, query_terms) or _other_item(s, c, query_terms) for c in chosen):
             continue
         if chosen and _far_less_relevant(relevance[s.rank], top_relevance):
