@@ -16,8 +16,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+
+from curbside.coverage.parties import Parties
 
 __all__ = ["PolicyIndex", "PolicyQuote", "PolicyText", "Vocabulary"]
 
@@ -27,6 +29,11 @@ MIN_FORM = 5  # letters a stem needs before it meets the manuals' longer or shor
 MAX_FORM_EXTRA = 4
 MAX_BETWEEN = 2  # sentences between a best sentence and its companion quoted with them; more are left out, marked …
 HEADING_WEIGHT = 0.5  # a heading's word says what its sentences are about, less sharply than their own words
+# a sentence about the party the question is about shares that party, as a heading's word does ('pt' and
+# 'The Applicant must …'); one about a party the question neither names nor implies ('The ADP Authorizers …'
+# for 'can she apply?') answers another question: its evidence is halved, not dropped
+PARTY_WEIGHT = 0.5
+OTHER_PARTY_WEIGHT = 0.5
 _SENTENCE = re.compile(r"(?<=[.;])\s+(?=[A-Z(])")
 # a labelled sub-heading a list runs into: "… (e.g. social assistance) Section 2 – Devices and Eligibility"
 _SUBHEAD = re.compile(r"\s((?:Section|Part|Step|Schedule) \d+[A-Z]? [–-] [^•]+?)\s*$")
@@ -56,6 +63,7 @@ class PolicyQuote:
     text: str
     score: float
     governs: bool = False  # the governing manual's sentence on the same asked words as a category manual's quote
+    other_party: bool = False  # the sentence is about a party the question neither names nor implies
 
 
 @dataclass(frozen=True)
@@ -75,6 +83,7 @@ class Vocabulary:
     stop: frozenset[str] = frozenset()
     phrased: Mapping[re.Pattern[str], str] = field(default_factory=dict)  # a phrase -> the source's words for it
     governing: str = ""  # the source whose policy governs every other ('core': the ADP Policies and Procedures)
+    parties: Parties | None = None  # whom its rules are written for ('the Applicant', 'the Vendor'); None: not told
 
     def stems(self, text: str) -> set[str]:
         low = text.lower()
@@ -108,6 +117,7 @@ class _Unit:
     text: str
     stems: frozenset[str]
     heading: frozenset[str]  # the heading's stems the sentence does not use itself
+    party: str | None = None  # whom the sentence is about ('applicant'), when the vocabulary tells parties
 
 
 class PolicyIndex:
@@ -120,11 +130,15 @@ class PolicyIndex:
             heading = vocabulary.stems(b.heading)
             for text in sentences(b.text):
                 stems = frozenset(vocabulary.stems(text))
-                self.units.append(_Unit(b, text, stems, frozenset(heading - stems)))
+                party = vocabulary.parties.of_sentence(text) if vocabulary.parties else None
+                self.units.append(_Unit(b, text, stems, frozenset(heading - stems), party))
         df = Counter(stem for unit in self.units for stem in unit.stems)
         self.mean_words = sum(len(u.stems) for u in self.units) / max(len(self.units), 1)
         total = max(len(self.units), 1)
         self.idf = {stem: math.log(total / count) for stem, count in df.items()}
+        # a party is as telling as the share of sentences written for it is small
+        parties = Counter(unit.party for unit in self.units if unit.party)
+        self.party_idf = {party: math.log(total / count) for party, count in parties.items()}
 
     def quotes(self, question: str | None, subject: str = "") -> list[PolicyQuote]:
         """Up to two sentences that answer what ``question`` asks, best first; none when the evidence is thin.
@@ -141,26 +155,54 @@ class PolicyIndex:
         says = vocabulary.says[asked]
         about = vocabulary.stems(subject)
         forms = {stem: self._forms(stem) for stem in wanted}
+        party_of = self._party_judge(question, asked)
         scored: list[tuple[float, int]] = []  # evidence, unit number
         holds: dict[int, set[str]] = {}  # unit number -> the question's stems it holds in its own words
+        others: set[int] = set()  # unit numbers about a party the question does not mention
         for n, unit in enumerate(self.units):
             held = {stem for stem, its in forms.items() if its & unit.stems}
             shared = sum(max(self.idf[f] for f in forms[stem] & unit.stems) for stem in held)
             shared += HEADING_WEIGHT * sum(
                 max(self.idf[f] for f in forms[stem] & unit.heading) for stem in forms if forms[stem] & unit.heading
             )
+            verdict = party_of(unit)
+            if verdict is True:
+                shared += PARTY_WEIGHT * self.party_idf[unit.party or ""]
             evidence = shared / (0.5 + 0.5 * len(unit.stems) / self.mean_words)
+            if verdict is False:
+                evidence *= OTHER_PARTY_WEIGHT
+                others.add(n)
             if evidence >= MIN_EVIDENCE and held - about and says.search(unit.text):
                 scored.append((evidence, n))
                 holds[n] = held
         scored.sort(reverse=True)
-        quotes = self._with_companion(scored)[:MAX_QUOTES]
-        governing = self._governing(scored, holds)
+        quotes = self._with_companion(scored, others)[:MAX_QUOTES]
+        governing = self._governing(scored, holds, others)
         if governing is not None and governing.text != quotes[0].text:
             quotes = [quotes[0], governing]
         return quotes
 
-    def _governing(self, scored: list[tuple[float, int]], holds: dict[int, set[str]]) -> PolicyQuote | None:
+    def _party_judge(self, question: str, asked: str) -> Callable[[_Unit], bool | None]:
+        """Whether a sentence is about the question's party (True), about a party the question neither names nor
+        implies (False), or neither is known (None). A 'who' question asks for the party, one naming only the
+        party everyone is addressed to ('does ADP fund …?') none: no judge."""
+        parties = self.vocabulary.parties
+        if parties is None or asked == "who":
+            return lambda unit: None
+        mentioned = parties.of_question(question)
+        if not mentioned - parties.everyone:  # 'does ADP fund …?' names no party of its own
+            return lambda unit: None
+
+        def judge(unit: _Unit) -> bool | None:
+            if unit.party is None or unit.party in parties.everyone:
+                return None
+            return unit.party in mentioned
+
+        return judge
+
+    def _governing(
+        self, scored: list[tuple[float, int]], holds: dict[int, set[str]], others: set[int]
+    ) -> PolicyQuote | None:
         """The governing source's best qualifying sentence holding every question word the best quote holds,
         when the best is another source's: a category manual's rule restates, narrower, a general one the
         governing manual applies to every category (Mobility §310 'used solely for: • Sports' under the core
@@ -173,7 +215,7 @@ class PolicyIndex:
             unit = self.units[n]
             if unit.block.source == governing and asked <= holds[n]:
                 b = unit.block
-                return PolicyQuote(b.source, b.ref, b.page, unit.text, evidence + 2.0, governs=True)
+                return PolicyQuote(b.source, b.ref, b.page, unit.text, evidence + 2.0, True, n in others)
         return None
 
     def _forms(self, stem: str) -> frozenset[str]:
@@ -196,7 +238,7 @@ class PolicyIndex:
         stems = {_stem(w) for w in re.findall(r"[a-z][a-z']+", word.lower())}
         return all(stem in self.idf for stem in stems)
 
-    def _with_companion(self, scored: list[tuple[float, int]]) -> list[PolicyQuote]:
+    def _with_companion(self, scored: list[tuple[float, int]], others: set[int]) -> list[PolicyQuote]:
         """The quotes, best first; the best is joined by another qualifying sentence of its own paragraph, in
         the paragraph's order ("Occupational Therapists and Physiotherapists … must be registered as
         Authorizers …" and "Registered Authorizers for wheelchairs must also be …")."""
@@ -218,10 +260,11 @@ class PolicyIndex:
             scored = [s for s in scored if s[1] not in numbers or s[1] == best]
         b = self.units[best].block
         text = gap.join(self.units[n].text for n in numbers)
-        out = [PolicyQuote(b.source, b.ref, b.page, text, best_evidence + 2.0)]
+        out = [PolicyQuote(b.source, b.ref, b.page, text, best_evidence + 2.0, other_party=best in others)]
         for evidence, n in scored[1:]:
             other = self.units[n].block
-            out.append(PolicyQuote(other.source, other.ref, other.page, self.units[n].text, evidence + 2.0))
+            text = self.units[n].text
+            out.append(PolicyQuote(other.source, other.ref, other.page, text, evidence + 2.0, other_party=n in others))
         return out
 
 

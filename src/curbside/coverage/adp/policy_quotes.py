@@ -8,9 +8,42 @@ import re
 from collections.abc import Iterable
 
 from curbside.coverage.adp.store import ParagraphRow
+from curbside.coverage.parties import Parties
 from curbside.coverage.policy_quotes import PolicyIndex, PolicyText, Vocabulary
 
 __all__ = ["FUNDING_WORDS", "VOCABULARY", "policy_index", "unanswered"]
+
+# whom the manuals write a rule for: their defined terms, capitalised (ADP Manual §010 Definitions: Applicant,
+# Authorizer, Client, Vendor …); lower case only where the manuals write it so ('the prescriber', 'the client')
+PARTIES = Parties(
+    terms={
+        "applicant": re.compile(r"\b(Applicants?|[Cc]lients?|[Ii]ndividuals?)\b"),
+        "authorizer": re.compile(
+            r"\b(Authori[sz]ers?|[Oo]ccupational [Tt]herapists?|[Pp]hysiotherapists?|Regulated Health Professionals?)\b"
+        ),
+        "vendor": re.compile(r"\b[Vv]endors?\b"),
+        "prescriber": re.compile(r"\b([Pp]rescribers?|[Pp]hysicians?|[Nn]urse [Pp]ractitioners?)\b"),
+        "program": re.compile(r"\b(Program|ADP|Ministry)\b"),
+    },
+    implied={
+        # a clinician's 'pt' is the patient (lower case); 'PT' is a physiotherapist, an Authorizer
+        "applicant": re.compile(
+            r"\b([Pp]ts?|(?i:patients?|clients?|applicants?|she|he|her|his|him|they|them|kid|child|son|daughter|"
+            r"mom|mother|dad|father|husband|wife|senior|vet|veteran|man|woman|someone|resident))\b"
+        ),
+        "authorizer": re.compile(
+            r"\b(OTs?|PTs?|(?i:authori[sz]\w*|occupational therap\w*|physio\w*|therapists?))\b"
+        ),
+        # where a patient buys a device is a vendor in the manuals' words ('bought it at the pharmacy')
+        "vendor": re.compile(r"(?i)\b(vendors?|suppliers?|dealers?|stores?|shops?|retailers?|pharmacy|pharmacies)\b"),
+        "prescriber": re.compile(
+            r"(?i)\b(doctors?|physicians?|gps?|mds?|prescri\w*|nurse practitioners?|nps?|specialists?)\b"
+        ),
+        "program": re.compile(r"(?i)\b(adp|program|ministry)\b"),
+    },
+    # every rule is the Program's to apply: a sentence about it is no other party's
+    everyone=frozenset({"program"}),
+)
 
 VOCABULARY = Vocabulary(
     asks={  # most specific first
@@ -122,6 +155,7 @@ VOCABULARY = Vocabulary(
     },
     # the Policies and Procedures Manual governs every category's Policy and Administration Manual
     governing="core",
+    parties=PARTIES,
 )
 
 
