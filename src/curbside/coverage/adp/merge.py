@@ -536,7 +536,8 @@ class _Answer:
         elif self.set_aside:  # the rules on the question's story do not decide what it asks: no checked verdict
             result.confidence = min(result.confidence, WEAK_QUOTE_CONFIDENCE)
         elif self.policy and not self.say_share:  # the quote is the answer, not a checked rule beside it
-            strong = self.policy[0].score >= STRONG_QUOTE
+            # a sentence about another party ('The ADP Authorizers …' for 'can she apply?') may answer another question
+            strong = self.policy[0].score >= STRONG_QUOTE and not all(q.other_party for q in self.policy)
             result.confidence = min(result.confidence, QUOTED_CONFIDENCE if strong else WEAK_QUOTE_CONFIDENCE)
         device = result.device
         if device is not None and device.category and not device.policy_manual_loaded:

@@ -11,7 +11,7 @@ from curbside.coverage.adp.store import ParagraphRow
 from curbside.coverage.parties import Parties
 from curbside.coverage.policy_quotes import PolicyIndex, PolicyText, Vocabulary
 
-__all__ = ["FUNDING_WORDS", "VOCABULARY", "policy_index", "unanswered"]
+__all__ = ["FUNDING_WORDS", "VOCABULARY", "policy_index", "subject_words", "unanswered"]
 
 # whom the manuals write a rule for: their defined terms, capitalised (ADP Manual §010 Definitions: Applicant,
 # Authorizer, Client, Vendor …); lower case only where the manuals write it so ('the prescriber', 'the client')
@@ -142,6 +142,8 @@ VOCABULARY = Vocabulary(
         "extras": "options",
 
         "yrs": "years",
+        # the stemmer keeps a four-letter word whole: 'who pays' meets the manuals' 'must pay'
+        "pays": "pay",
         # an Ontario nursing home is a long-term care (LTC) home in the manuals' words
         "nursing": "long term care",
         "ltc": "long term care",
@@ -152,6 +154,8 @@ VOCABULARY = Vocabulary(
         re.compile(r"\bpa(?:y|id) (?:\w+ )?back\b|\brefund"): "reimbursement",
         # 'she isn't eligible' is the manuals' 'ineligibility'
         re.compile(r"\b(?:not|isn'?t|aren'?t|no longer|never) eligible\b"): "ineligible ineligibility",
+        # what ADP does not fund is, in the manuals' words, 'non-ADP funded items' (Mobility §220)
+        re.compile(r"\b(?:doesn'?t|does not|don'?t|do not|won'?t|will not|isn'?t|not) (?:fund|cover|pay)"): "non",
     },
     # the Policies and Procedures Manual governs every category's Policy and Administration Manual
     governing="core",
@@ -169,6 +173,16 @@ def policy_index(paragraphs: Iterable[ParagraphRow]) -> PolicyIndex:
 # what the funding rules answer: a sentence sharing only these with a question ('does ADP cover a walker?')
 # does not answer it better than the rules do
 FUNDING_WORDS = "pay pays paid cover covers covered fund funds funded funding cost costs"
+_PAYING = "pay pays paid"
+
+
+def subject_words(question: str | None, matched: str) -> str:
+    """What a question is about beyond what it asks: its device and the funding words a share answers; a
+    question asking who pays whom asks about paying, which no share answers ('who pays for the extras?' is
+    Mobility §220's 'The Applicant must pay the Vendor directly')."""
+    asks_payer = bool(question) and VOCABULARY.asks["payer"].search(question or "") is not None
+    funding = " ".join(w for w in FUNDING_WORDS.split() if not (asks_payer and w in _PAYING.split()))
+    return f"{matched} {funding}"
 
 # kinds of question a funding share never answers: who does it, when, where it goes, how many
 _PROCESS_KINDS = {

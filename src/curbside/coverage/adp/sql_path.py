@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from curbside.coverage.adp.data import Rule
 from curbside.coverage.adp.passages import paragraph_ids
-from curbside.coverage.adp.policy_quotes import FUNDING_WORDS, policy_index, unanswered
+from curbside.coverage.adp.policy_quotes import policy_index, subject_words, unanswered
 from curbside.coverage.adp.query import AdpRequest, Decision, TermIndex, resolve
 from curbside.coverage.adp.store import AdpReader, DeviceRow, ManualEdition
 from curbside.coverage.edition_cache import EditionCache
@@ -111,7 +111,7 @@ def run_sql_path(reader: AdpReader, cache: ManualsCache, request: AdpRequest, ca
 
         decision = resolve(terms, request, device_category)
         out = SqlFindings(editions, decision, categories=reader.categories(), chunks=chunks)
-        out.policy = policy.quotes(request.question, f"{decision.resolution.matched} {FUNDING_WORDS}")
+        out.policy = policy.quotes(request.question, subject_words(request.question, decision.resolution.matched))
         if not out.policy:
             out.unanswered = unanswered(policy, request.question)
         if decision.problem is None:
