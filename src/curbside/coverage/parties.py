@@ -25,6 +25,8 @@ _VERB = re.compile(
     r"\b(must|may|will|shall|should|can|cannot|could|would|is|are|was|were|has|have|had|does|do|did|own|"
     r"owns|provides?|pays?|receives?|requires?|needs?|submits?|agrees?|completes?|signs?|retains?)\b"
 )
+# a leading subordinate clause: the subject follows its comma
+_LEADING_CLAUSE = re.compile(r"(?:To|If|Where|When|Once|Unless|After|Before|While|Although|In order to)\b[^,.;]*,\s*")
 # words after a party term that keep it the head of the subject: a relative clause, a preposition, punctuation
 _HEAD_FOLLOWERS = frozenset("who that which whose for of in on at with under from to and or".split())
 # the agent of a passive: '… must be completed by the prescriber', '… signed by an ADP Authorizer'
@@ -44,8 +46,10 @@ class Parties:
 
     def of_sentence(self, text: str) -> str | None:
         """The party ``text`` is about, or None when its subject is no party ('ADP funding assistance is …')."""
-        verb = _VERB.search(text)
-        subject = text[: verb.start()] if verb else text
+        lead = _LEADING_CLAUSE.match(text)  # 'To ensure that individuals are aware …, the Vendor must …'
+        start = lead.end() if lead else 0
+        verb = _VERB.search(text, start)
+        subject = text[start : verb.start()] if verb else text[start:]
         found: tuple[int, str] | None = None
         for party, pattern in self.terms.items():
             for m in pattern.finditer(subject):

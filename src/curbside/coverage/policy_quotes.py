@@ -165,6 +165,8 @@ class PolicyIndex:
             shared += HEADING_WEIGHT * sum(
                 max(self.idf[f] for f in forms[stem] & unit.heading) for stem in forms if forms[stem] & unit.heading
             )
+            # the party reorders sentences found by their words; it finds none by itself
+            found = shared / (0.5 + 0.5 * len(unit.stems) / self.mean_words) >= MIN_EVIDENCE
             verdict = party_of(unit)
             if verdict is True:
                 shared += PARTY_WEIGHT * self.party_idf[unit.party or ""]
@@ -172,7 +174,7 @@ class PolicyIndex:
             if verdict is False:
                 evidence *= OTHER_PARTY_WEIGHT
                 others.add(n)
-            if evidence >= MIN_EVIDENCE and held - about and says.search(unit.text):
+            if found and evidence >= MIN_EVIDENCE and held - about and says.search(unit.text):
                 scored.append((evidence, n))
                 holds[n] = held
         scored.sort(reverse=True)
