@@ -6,7 +6,7 @@ the shape the passage builder stores them.
 
 from __future__ import annotations
 
-from curbside.coverage.ohip.time_minimums import asked_minutes, by_time_minimum, time_minimums
+from curbside.coverage.ohip.time_minimums import asked_minutes, by_time_minimum, time_minimums, within_minutes
 
 _A112 = (
     "OHIP Schedule 2025-03-03 — A: Geriatrics (07) > Comprehensive geriatric consultation [A112]\n\n"
@@ -36,12 +36,26 @@ def test_the_longest_minimum_met_goes_first_and_the_lesser_or_unmet_ones_go() ->
     scores = {"A775": 3.0, "A770": 2.9, "C775": 2.5, "C770": 2.4, "A771": 1.0}
     codes = ["A775", "A770", "C775", "A771"]
     assert asked_minutes("did a 95 min consult") == 95
-    assert by_time_minimum(codes, scores, "did a 95 min consult", MINIMUMS, 0.5) == ["A770", "C770", "A771"]
+    assert by_time_minimum(codes, scores, "did a 95 min consult", MINIMUMS, 0.5) == ["A770", "A771"]
     assert by_time_minimum(codes, scores, "~80 minutes face to face", MINIMUMS, 0.5) == ["A775", "C775", "A771"]
     assert by_time_minimum(codes, scores, "a 60 min consult", MINIMUMS, 0.5) == ["A771"]  # neither minimum met
+
+
+def test_a_code_of_the_longest_minimum_is_brought_from_the_pool_without_its_copies() -> None:
+    scores = {"A775": 3.0, "A770": 2.9, "C775": 2.5, "C770": 2.4, "A771": 1.0}
+    assert by_time_minimum(["A775", "A771"], scores, "did a 95 min consult", MINIMUMS, 0.5) == ["A770", "A771"]
+    far = {"A775": 3.0, "A770": 1.0, "C770": 0.9, "A771": 1.0}  # below half the best: not brought
+    assert by_time_minimum(["A775", "A771"], far, "did a 95 min consult", MINIMUMS, 0.5) == ["A775", "A771"]
 
 
 def test_no_minutes_asked_keeps_the_order() -> None:
     codes = ["A775", "A770"]
     assert asked_minutes("an extended geriatric consult, 2 hours after admission") is None
     assert by_time_minimum(codes, {"A775": 3.0, "A770": 2.9}, "geriatric consult", MINIMUMS, 0.5) == codes
+
+
+def test_a_related_code_whose_minimum_is_not_met_is_not_offered() -> None:
+    minimums = {"K032": 20, "K042": 46}  # specific and diagnostic neurocognitive assessments (A53)
+    assert within_minutes(["K042", "E080"], "a 25 min cognitive test battery", minimums) == ["E080"]
+    assert within_minutes(["K042", "E080"], "a 50 min cognitive test battery", minimums) == ["K042", "E080"]
+    assert within_minutes(["K042"], "a cognitive test battery", minimums) == ["K042"]

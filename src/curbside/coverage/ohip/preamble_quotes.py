@@ -34,6 +34,7 @@ CONTEXT_CODES = 1
 TITLED_CODES = 4  # a sentence naming at most this many codes is about their services: their titles are its context
 MIN_SENTENCE_CHARS = 30
 _QUANTITY_KINDS = frozenset({"limit", "time", "percent"})
+_QUALIFYING = re.compile(r"\b(?:qualifying|eligible) (?:services|codes|fee codes)\W{0,3} means\b", re.I)
 
 # kinds of question the code's own rule quotes do not cover: a premium's percentage, what goes on the claim
 _ASKS_MORE = {
@@ -183,6 +184,7 @@ class SentenceIndex:
             for heading, page, part in _under_headings(body, first_page):
                 words_of_topic = _stems(f"{topic} {heading}")
                 named_by_heading = _stems(heading or topic.rsplit(" > ", 1)[-1])
+                qualifying: frozenset[str] = frozenset()  # the codes a premium's definitions name
                 for raw in _sentences(" ".join(_LISTING_LINE.sub(" ", part).split())):
                     if len(raw) < MIN_SENTENCE_CHARS:
                         continue
@@ -196,7 +198,11 @@ class SentenceIndex:
                         # 'G552 is not eligible for payment on the same day as G378' is about removing and inserting
                         # an IUD: the words are in the codes' titles (J47)
                         context = context.union(*(titles.get(code, frozenset()) for code in codes))
-                    near = frozenset().union(*codes_before[-CONTEXT_CODES:])
+                    if _QUALIFYING.search(raw):
+                        qualifying = codes
+                    # a premium's rules under its heading are about the services its definitions name: '"Qualifying
+                    # services" means A133, A134, A131, and A138.' … 'increased by 12% for the qualifying services' (A123)
+                    near = frozenset().union(*codes_before[-CONTEXT_CODES:]) | qualifying
                     says = frozenset(kind for kind in _KINDS if _says(kind, raw))  # read once, not per question
                     quantity = bool(_QUANTITY.search(raw))
                     sets = frozenset(name for name, (_, sets_it) in CONDITIONS.items() if sets_it.search(raw))

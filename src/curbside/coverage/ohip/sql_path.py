@@ -42,7 +42,7 @@ from curbside.coverage.ohip.query import (
 from curbside.coverage.ohip.siblings import the_service_asked
 from curbside.coverage.ohip.spoken_section import spoken_section
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
-from curbside.coverage.ohip.time_minimums import by_time_minimum, time_minimums
+from curbside.coverage.ohip.time_minimums import by_time_minimum, time_minimums, within_minutes
 from curbside.coverage.ohip.time_slot import in_time_slot
 from curbside.coverage.ohip.title_meaning import TitleMeaning, keep_word_leader
 from curbside.coverage.ohip.uninsured import uninsured_quotes
@@ -234,6 +234,7 @@ def run_sql_path(
         primary = (out.asked or out.matched)[:MAX_PRIMARY]
         _relatives(reader, primary, out)
         out.related = not_the_other_stage(out.related, request.question, index.titles)
+        out.related = within_minutes(out.related, request.question, indexes.minimums)
         if bills_as_ed_physician(request.question):
             out.related = for_ed_physician(out.related, index.text)
             out.premiums = for_ed_physician(out.premiums, index.text)

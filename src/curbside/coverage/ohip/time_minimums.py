@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["asked_minutes", "by_time_minimum", "time_minimums"]
+__all__ = ["asked_minutes", "by_time_minimum", "time_minimums", "within_minutes"]
 
 _LISTING = re.compile(r"^[#+]?\s?([A-Z]\d{3}) .*: (?:\$|I\.C|add |fee |no fee)")
 _FEE_ONLY = re.compile(r"^[\s$\d,.]*$")  # a fee printed on its own line
@@ -60,8 +60,9 @@ def by_time_minimum(
     codes: list[str], scores: dict[str, float], question: str | None, minimums: dict[str, int], reach: float
 ) -> list[str]:
     """``codes`` less those whose minimum the question's minutes do not meet or whose minimum is shorter than
-    the longest one met; the code of the longest minimum met (from the wider pool ``scores``, when its words
-    score at least ``reach`` of the best) first. Codes that state no minimum stay."""
+    the longest one met; the codes of the longest minimum met first (when none of ``codes`` has it, the one of
+    the wider pool ``scores`` scoring best, when its words score at least ``reach`` of the best). Codes that
+    state no minimum stay."""
     minutes = asked_minutes(question)
     if minutes is None or not codes:
         return codes
@@ -72,5 +73,17 @@ def by_time_minimum(
         kept = [code for code in codes if minimums.get(code, 0) <= minutes]
         return kept or codes
     longest = max(minimums[code] for code in met)
-    first = [code for code in met if minimums[code] == longest]
+    # those the setting and the other filters kept; else the pool's best-scoring one (not its copies in other
+    # settings: 'in the office' is A912, not C912 'subject to the same conditions as A912')
+    first = [code for code in codes if code in met and minimums[code] == longest]
+    first = first or [max((c for c in met if minimums[c] == longest), key=lambda c: scores.get(c, 0.0))]
     return first + [code for code in codes if code not in first and code not in minimums]
+
+
+def within_minutes(codes: list[str], question: str | None, minimums: dict[str, int]) -> list[str]:
+    """``codes`` less those whose minimum the question's minutes do not meet: a code related to the one found
+    ('25 min cognitive test battery': K032, 20 minutes, names K042, 46 minutes, A53) is not offered beside it."""
+    minutes = asked_minutes(question)
+    if minutes is None:
+        return codes
+    return [code for code in codes if minimums.get(code, 0) <= minutes]
