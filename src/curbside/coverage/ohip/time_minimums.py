@@ -44,9 +44,9 @@ def time_minimums(passages: Iterable[tuple[str, str, str]]) -> dict[str, int]:
                 prose = []
             elif line.strip() and not _FEE_ONLY.match(line):
                 prose.append(line)
-    for code, other in same_as.items():
-        if code not in out and other in out:
-            out[code] = out[other]
+    for copy, other in same_as.items():
+        if copy not in out and other in out:
+            out[copy] = out[other]
     return out
 
 

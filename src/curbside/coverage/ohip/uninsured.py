@@ -54,7 +54,7 @@ def uninsured_quotes(index: SentenceIndex, question: str, limit: int = 2) -> lis
     total = sum(postings[w][0] for w in known)
     rare = max(len(index.sentences) // SAME_SERVICE_RARE, 1)
     named = {w for w in found[0][2] if len(postings[w][1]) <= rare}  # the first's rare words: its service
-    out = []
+    out: list[PreambleQuote] = []
     for score, n, held in found:
         if out and not named.intersection(held):
             continue
