@@ -5,7 +5,7 @@ and the code letter asked. Titles and section names are the Schedule's own
 from __future__ import annotations
 
 from curbside.coverage.ohip.listing_headings import full_title, listing_headings
-from curbside.coverage.ohip.query import WordIndex, asked_slot, plan, ruled_out, stem
+from curbside.coverage.ohip.query import WordIndex, asked_hours, asked_slot, plan, ruled_out, stem
 from curbside.coverage.ohip.spoken_section import spoken_section
 from curbside.coverage.ohip.sql_path import (
     of_letter,
@@ -73,11 +73,12 @@ def test_the_time_of_day_chooses_the_code_of_its_slot() -> None:
         "H121": "Minor assessment | Nights (00:00h to 08:00h)",
         "A001": "Minor assessment",
     }
-    slot = asked_slot("saw a sprained ankle at 3 am, just a minor assessment", None)
-    assert slot == "night"
-    assert in_time_slot(["H101", "H131", "H121", "A001"], slot, texts) == ["H121", "A001"]
+    question = "saw a sprained ankle at 3 am, just a minor assessment"
+    assert asked_slot(question, None) == "night"
+    assert asked_hours(question, None) == "night"
+    assert in_time_slot(["H101", "H131", "H121", "A001"], "night", None, texts) == ["H121", "A001"]
     assert asked_slot("called in at 8 pm on a Tuesday", "tuesday") == "evening"
-    assert in_time_slot(["H101", "H131"], None, texts) == ["H101", "H131"]
+    assert in_time_slot(["H101", "H131"], None, None, texts) == ["H101", "H131"]
 
 
 def test_the_letter_and_the_setting_asked_narrow_the_codes() -> None:

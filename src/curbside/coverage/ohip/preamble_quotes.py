@@ -22,7 +22,7 @@ from curbside.coverage.ohip.query import STOP, schedule_words, stem, words_of
 from curbside.coverage.ohip.rule_conditions import CONDITIONS, condition_word, conditions_asked, without_stated
 from curbside.coverage.ohip.rule_quotes import ASKS, CLERK_STOP, MIN_PREFIX, SAYS, asked_rule_kinds
 
-__all__ = ["LABEL", "PreambleQuote", "SentenceIndex", "asked_kinds"]
+__all__ = ["LABEL", "PreambleQuote", "SentenceIndex", "asked_kinds", "question_stems"]
 
 MAX_QUOTE_CHARS = 600
 CONTEXT_SENTENCES = 8  # the rules under a heading lead in with what they are about: 'The focused practice
@@ -34,6 +34,7 @@ CONTEXT_CODES = 1
 TITLED_CODES = 4  # a sentence naming at most this many codes is about their services: their titles are its context
 MIN_SENTENCE_CHARS = 30
 _QUANTITY_KINDS = frozenset({"limit", "time", "percent"})
+_QUALIFYING = re.compile(r"\b(?:qualifying|eligible) (?:services|codes|fee codes)\W{0,3} means\b", re.I)
 
 # kinds of question the code's own rule quotes do not cover: a premium's percentage, what goes on the claim
 _ASKS_MORE = {
@@ -183,6 +184,7 @@ class SentenceIndex:
             for heading, page, part in _under_headings(body, first_page):
                 words_of_topic = _stems(f"{topic} {heading}")
                 named_by_heading = _stems(heading or topic.rsplit(" > ", 1)[-1])
+                qualifying: frozenset[str] = frozenset()  # the codes a premium's definitions name
                 for raw in _sentences(" ".join(_LISTING_LINE.sub(" ", part).split())):
                     if len(raw) < MIN_SENTENCE_CHARS:
                         continue
@@ -196,7 +198,11 @@ class SentenceIndex:
                         # 'G552 is not eligible for payment on the same day as G378' is about removing and inserting
                         # an IUD: the words are in the codes' titles (J47)
                         context = context.union(*(titles.get(code, frozenset()) for code in codes))
-                    near = frozenset().union(*codes_before[-CONTEXT_CODES:])
+                    if _QUALIFYING.search(raw):
+                        qualifying = codes
+                    # a premium's rules under its heading are about the services its definitions name: '"Qualifying
+                    # services" means A133, A134, A131, and A138.' … 'increased by 12% for the qualifying services' (A123)
+                    near = frozenset().union(*codes_before[-CONTEXT_CODES:]) | qualifying
                     says = frozenset(kind for kind in _KINDS if _says(kind, raw))  # read once, not per question
                     quantity = bool(_QUANTITY.search(raw))
                     sets = frozenset(name for name, (_, sets_it) in CONDITIONS.items() if sets_it.search(raw))
@@ -223,7 +229,7 @@ class SentenceIndex:
         self.median = weights[len(weights) // 2] if weights else 1.0
         self.vocabulary = sorted(self.by_word)
 
-    def _split(self, words: Iterable[str]) -> list[str]:
+    def split(self, words: Iterable[str]) -> list[str]:
         """``words``, a compound the index lacks as its two parts ('toenails': 'toe', 'nail'; the Schedule
         writes 'TOE-NAIL')."""
         out: list[str] = []
@@ -265,7 +271,7 @@ class SentenceIndex:
         shorter = [word[:n] for n in range(len(word) - 1, MIN_PREFIX - 1, -1) if word[:n] in self.by_word]
         return out or shorter[:1]
 
-    def _postings(self, word: str) -> tuple[float, dict[int, bool]]:
+    def postings(self, word: str) -> tuple[float, dict[int, bool]]:
         """(weight, sentence -> whether the sentence itself holds it) of ``word`` and the words meeting it,
         taken as one word: its weight is that of the union of the sentences holding any of them."""
         holds: dict[int, bool] = {}
@@ -280,23 +286,19 @@ class SentenceIndex:
         """The sentences that say what ``question`` asks and share the most of its words (and the ``codes`` it
         names), best first."""
         kinds = asked_kinds(question)
-        wanted = [
-            w
-            for w in dict.fromkeys(self._split(_stems(without_stated(_PARTICLE.sub(r"\1", _CODE.sub(" ", question))))))
-            if w not in _GENERIC
-        ]
+        wanted = question_stems(self, question)
         codes = list(dict.fromkeys(codes))
         if not kinds or not (wanted or codes):
             return []
         code_weight = CODE_WEIGHT * self.median  # a code named is worth two ordinary words
-        postings = {w: self._postings(w) for w in wanted}
+        postings = {w: self.postings(w) for w in wanted}
         # a word the Schedule never uses ('cottage', 'Synvisc') no sentence can hold: it counts, but half
         total = sum(postings[w][0] or self.median / 2 for w in wanted) + code_weight * len(codes)
         # a condition the question states (an age, the same visit, out of province) is a word of the sentences that
         # set it, weighed by how rare they are; one the answer need not speak to ('healthy 45 yo … pre-op ECG')
         # takes nothing from the others
         conditions = [condition_word(name) for name in sorted(conditions_asked(question))]
-        postings |= {w: self._postings(w) for w in conditions}
+        postings |= {w: self.postings(w) for w in conditions}
         wanted += conditions
         scores: dict[int, float] = defaultdict(float)
         for code in codes:
@@ -365,6 +367,12 @@ class SentenceIndex:
     def _few(self, per: int) -> int:
         """How many sentences one in ``per`` is, and never fewer than ``RARE_FLOOR``."""
         return max(RARE_FLOOR, len(self.sentences) // per)
+
+
+def question_stems(index: SentenceIndex, question: str) -> list[str]:
+    """The stems of ``question`` a sentence is matched by (no codes, no conditions it states, no generic words)."""
+    plain = without_stated(_PARTICLE.sub(r"\1", _CODE.sub(" ", question)))
+    return [w for w in dict.fromkeys(index.split(_stems(plain))) if w not in _GENERIC]
 
 
 def _titles(passages: list[tuple[str, str, str]]) -> dict[str, frozenset[str]]:

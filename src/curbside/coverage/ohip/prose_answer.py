@@ -38,6 +38,19 @@ def with_prose(result: ScheduleGetResult, request: Request, sql: SqlFindings | N
     if sql is None or not request.question or request.contradictions or result.billable is False:
         return result
     quotes = [q for q in sql.prose if q.score >= MIN_SCORE]
+    if sql.uninsured and not request.codes:
+        # 'can OHIP be billed?' for a service the Schedule says is uninsured so: its sentences are the answer, after
+        # the best sentence found by the question's words when there is one (asked in more words than the
+        # sentence holds, it is below MIN_SCORE)
+        best = [q for q in quotes if q.ranked_by >= quotes[0].ranked_by - 1e-9][:1] if quotes else []
+        more = [u for u in sql.uninsured if all(u.text not in b.text and b.text not in u.text for b in best)]
+        result.summary = f"{_quoted(best + more)} {result.summary}"
+        result.confidence = min(result.confidence, PROSE_CONFIDENCE) if result.confidence else PROSE_CONFIDENCE - 0.1
+        result.warnings.append(
+            "The Schedule says when this service is insured: check the patient's circumstances against the sentence "
+            "quoted before billing OHIP."
+        )
+        return result
     primary = (sql.asked or sql.matched)[:1]
     if quoted_rules(request, sql):
         if request.codes:

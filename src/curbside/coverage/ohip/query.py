@@ -18,11 +18,24 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from curbside.coverage.ohip.spelling import american
 from curbside.coverage.ohip.tool import Day, Include, ScheduleGetArgs
 from curbside.coverage.ohip.word_forms import roots
 from curbside.coverage.ohip.words import SCHEDULE_WORDS
 
-__all__ = ["Request", "WordIndex", "asked_slot", "plan", "ruled_out", "schedule_words", "stem", "words_of"]
+__all__ = [
+    "Request",
+    "WordIndex",
+    "asked_days",
+    "asked_hours",
+    "asked_slot",
+    "inflection_stem",
+    "plan",
+    "ruled_out",
+    "schedule_words",
+    "stem",
+    "words_of",
+]
 
 _CODE_IN_QUESTION = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]\d{3})(?:[ABCabc])?(?![A-Za-z0-9])")
 _DAYS: dict[str, Day] = {
@@ -55,7 +68,14 @@ STOP = frozenset(
 
 
 def stem(word: str) -> str:
-    """A crude stem, enough to meet 'discharged' and 'discharge', 'visits' and 'visit'."""
+    """A crude stem, enough to meet 'discharged' and 'discharge', 'visits' and 'visit', in one spelling
+    ('haemoglobin' and 'hemoglobin': ``spelling.american``)."""
+    return inflection_stem(american(word.lower()))
+
+
+def inflection_stem(word: str) -> str:
+    """``stem`` in the word's own spelling: a short form ('paeds') is matched against the Schedule's own
+    spelling of the name it begins ('Paediatrics')."""
     word = word.lower()
     if word.endswith("ies") and len(word) >= 6:  # 'vasectomies' -> 'vasectomy', as the title says it
         return word[:-3] + "y"
@@ -179,6 +199,28 @@ def asked_slot(question: str | None, day: Day | None) -> str | None:
     return None
 
 
+def asked_hours(question: str | None, day: Day | None) -> str | None:
+    """The hours the question names: 'night' ('at 3 am', 'overnight'), 'evening' ('~8pm'), 'daytime' ('10am', or
+    a day named with no hour: the day's service hours are assumed), or None."""
+    if not question:
+        return None
+    if _NIGHT.search(question):
+        return "night"
+    if _EVENING.search(question):
+        return "evening"
+    if _DAYTIME.search(question) or day is not None:
+        return "daytime"
+    return None
+
+
+def asked_days(day: Day | None) -> str | None:
+    """'weekend' for a Saturday, Sunday or holiday (the Schedule's headings put holidays with the weekend:
+    "Saturdays, Sundays and Holidays", A13), 'weekday' for Monday to Friday, or None."""
+    if day is None:
+        return None
+    return "weekend" if day in ("saturday", "sunday", "holiday") else "weekday"
+
+
 # 'plain consult, not the special surgical one': the service the asker rules out, named to tell it apart
 _NOT_THE_ONE = re.compile(r"\bnot (?:the|a|an) ((?:[\w'-]+ ){1,4}?)(?:one|ones|kind|type|version)\b", re.I)
 
@@ -298,9 +340,11 @@ class WordIndex:
         self.titles: dict[str, set[str]] = {}
         self.listed: dict[str, set[str]] = {}
         self.text: dict[str, str] = {}  # title and listings as printed, for the bands in them ('3 patients')
+        self.printed_titles: dict[str, str] = {}  # as printed, for the qualifiers in them ('- female')
         self.by_word: dict[str, set[str]] = defaultdict(set)
         for code, title, listed in rows:
             self.text[code] = f"{title} | {listed}"
+            self.printed_titles[code] = title
             named, aside = _without_asides(title)
             self.titles[code] = {stem(w) for w in words_of(named) if w not in STOP}
             self.listed[code] = {stem(w) for w in words_of(f"{listed} {aside}") if w not in STOP}

@@ -39,7 +39,9 @@ ASKS = {
     "payable": re.compile(
         r"\b(can|may|could) (i|we|you|they|he|she)\b.*\b(bill|claim|add|charge|use|still)\b|\b(eligible|payable|"
         r"allowed|billable|insured|covered)\b|\bhow (do|should|would|can) (i|we|you) (bill|claim|code|charge)\b|"
-        r"\b(bill|charge|claim)\w* (to )?ohip\b|\bohip (cover|pay)s?\b",
+        r"\b(bill|charge|claim)\w* (to )?ohip\b|\bohip (cover|pay)s?\b|"
+        # 'can OHIP be billed?', 'OHIP or do I charge them?': whether it is OHIP's or the patient's to pay
+        r"\bohip (be |get )?(billed|charged|claimed)\b|\bohip or (do|should|can) (i|we) charge\b",
         re.I,
     ),
 }

@@ -14,7 +14,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
-from curbside.coverage.ohip.query import stem
+from curbside.coverage.ohip.query import inflection_stem, stem
 from curbside.coverage.ohip.word_forms import MIN_ROOT, is_person_noun, root
 
 __all__ = ["spoken_section"]
@@ -28,7 +28,7 @@ def _section_words(sections: Sequence[tuple[int, str, str, str | None]]) -> dict
     for _, _, title, code in sections:
         if code is not None:
             for word in re.findall(r"[a-z]+", _CODE_IN_TITLE.sub(" ", title.lower())):
-                out.setdefault(stem(word), code)
+                out.setdefault(inflection_stem(word), code)
     return out
 
 
@@ -45,13 +45,13 @@ def _section_of(word: str, names: Sequence[tuple[str, str]], known: Callable[[st
     that section's name alone, or a short form the Schedule never uses ('psych', 'derm', 'paeds') that begins
     a word of that section's name alone."""
     if is_person_noun(word):
-        said = root(stem(word))
+        said = root(inflection_stem(word))
         roots = _distinct((root(w), code) for w, code in names if len(w) > MIN_ROOT)
         if said in roots:
             return roots[said]
         hits = {code for r, code in roots.items() if r.startswith(said)}
-    elif len(stem(word)) >= MIN_ROOT and not known(stem(word)):
-        said = stem(word)
+    elif len(inflection_stem(word)) >= MIN_ROOT and not known(stem(word)):
+        said = inflection_stem(word)
         hits = {code for w, code in names if w.startswith(said)}
     else:
         return None

@@ -25,12 +25,14 @@ from curbside.coverage.ohip.asker_role import bills_as_ed_physician, for_ed_phys
 from curbside.coverage.ohip.definitions import definitions
 from curbside.coverage.ohip.listing_headings import full_title, listing_headings
 from curbside.coverage.ohip.preamble_quotes import PreambleQuote, SentenceIndex
+from curbside.coverage.ohip.qualifiers import by_qualifier
 from curbside.coverage.ohip.quantities import asked_quantities, fit
 from curbside.coverage.ohip.query import (
     STOP,
     Request,
     WordIndex,
-    asked_slot,
+    asked_days,
+    asked_hours,
     asks_special_visit,
     lettered_codes,
     schedule_words,
@@ -40,8 +42,10 @@ from curbside.coverage.ohip.query import (
 from curbside.coverage.ohip.siblings import the_service_asked
 from curbside.coverage.ohip.spoken_section import spoken_section
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
+from curbside.coverage.ohip.time_minimums import by_time_minimum, time_minimums, within_minutes
 from curbside.coverage.ohip.time_slot import in_time_slot
 from curbside.coverage.ohip.title_meaning import TitleMeaning, keep_word_leader
+from curbside.coverage.ohip.uninsured import uninsured_quotes
 from curbside.coverage.ohip.with_without import by_with_or_without
 from curbside.coverage.ohip.words import SPECIALTY_ALIASES
 from curbside.coverage.reader import Cancel
@@ -83,6 +87,7 @@ class SqlFindings:
     follow_up: str | None = None
     source_chunks: dict[str, list[tuple[str, str, str, str, str, int]]] = field(default_factory=dict)
     prose: list[PreambleQuote] = field(default_factory=list)  # sentences of the Schedule's prose answering the question
+    uninsured: list[PreambleQuote] = field(default_factory=list)  # … saying when the service asked is uninsured
     by_meaning: list[str] = field(default_factory=list)  # codes ranked up by their titles' meaning (title_meaning)
 
     @property
@@ -104,6 +109,7 @@ class Indexes:
     preamble: list[RuleRow]
     sentences: SentenceIndex
     premiums: frozenset[str]  # codes listed as premiums, the special visit tables' cells too
+    minimums: dict[str, int]  # code -> the minutes its service must last ('at least 90 minutes', A770)
 
 
 class IndexCache:
@@ -131,7 +137,14 @@ def _indexes(reader: OhipReader) -> Indexes:
         for code, title, listed in titled
     ]
     premiums = frozenset(reader.premium_codes(special_visits=True))
-    return Indexes(WordIndex(rows), reader.sections(), reader.preamble_rules(), SentenceIndex(passages), premiums)
+    return Indexes(
+        WordIndex(rows),
+        reader.sections(),
+        reader.preamble_rules(),
+        SentenceIndex(passages),
+        premiums,
+        time_minimums(passages),
+    )
 
 
 def run_sql_path(
@@ -146,6 +159,8 @@ def run_sql_path(
         index, sections, preamble = indexes.words, indexes.sections, indexes.preamble
         if request.question:
             out.prose = indexes.sentences.quotes(request.question, list(request.codes), limit=4)
+            if not request.codes:
+                out.uninsured = uninsured_quotes(indexes.sentences, request.question)
         out.specialty = _specialty(
             request, sections, out, lambda word: any(f in index.by_word for f in index.forms(word))
         )
@@ -189,10 +204,14 @@ def run_sql_path(
             matched = not_the_other_stage(matched, request.question, index.titles)
             matched = in_band(matched, dict(wide), request.question, index.text)
             matched = by_with_or_without(matched, dict(wide), request.question, index.text, BAND_REACH)
+            matched = by_qualifier(matched, request.question, index.printed_titles)
+            matched = by_time_minimum(matched, dict(wide), request.question, indexes.minimums, BAND_REACH)
             # a title all said must score near the best by the words themselves: the meaning's blended scores are
             # close together, and a one-word title ('Re-assessment', H154) would pass any code found by more words
             matched, out.rivals = titled_as_asked(matched, by_words, words, index)
-            matched = in_time_slot(matched, asked_slot(request.question, request.day), index.text)
+            matched = in_time_slot(
+                matched, asked_hours(request.question, request.day), asked_days(request.day), index.text
+            )
             if bills_as_ed_physician(request.question):
                 matched = for_ed_physician(matched, index.text)
             matched = premiums_last(matched, request.question, indexes.premiums)
@@ -215,6 +234,7 @@ def run_sql_path(
         primary = (out.asked or out.matched)[:MAX_PRIMARY]
         _relatives(reader, primary, out)
         out.related = not_the_other_stage(out.related, request.question, index.titles)
+        out.related = within_minutes(out.related, request.question, indexes.minimums)
         if bills_as_ed_physician(request.question):
             out.related = for_ed_physician(out.related, index.text)
             out.premiums = for_ed_physician(out.premiums, index.text)

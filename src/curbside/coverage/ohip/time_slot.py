@@ -1,10 +1,12 @@
-"""The time of day a question names chooses among codes that differ only by it.
+"""The day and time a question names choose among codes that differ only by them.
 
-The Schedule prices one service by when it was rendered: the emergency department's "Minor assessment" is
-H101 on weekday daytime, H131 / H151 in the evenings and H121 at night (the listing's heading says which:
-"Nights (00:00h to 08:00h)"); the special visit premium tables have a column per slot (GP75-GP90: "Evenings
-(17:00-24:00) Monday to Friday"). A question saying "at 3 am" or "8 pm on a Tuesday" is answered with the
-code of its slot only, when one is found, and not with its daytime sibling beside it.
+The Schedule prices one service by when it was rendered: the emergency department's "Multiple systems
+assessment" is H103 under the heading "Monday to Friday - Daytime (08:00h to 17:00h)", H133 under "Monday to
+Friday - Evenings (17:00h to 24:00h)", H153 under "Saturdays, Sundays and Holidays - Daytime and Evenings
+(08:00h to 24:00h)" and H123 under "Nights (00:00h to 08:00h)" (Schedule 2025-03-03, A13); the special visit
+premium tables have a column per slot (GP75-GP90: "Evenings (17:00-24:00) Monday to Friday"). A heading says
+which days and which hours, each or both; a code is the answer to "8 pm on a Tuesday" when neither its days
+nor its hours contradict the question: H133, not H153, whose heading names the evenings too but of the weekend.
 """
 
 from __future__ import annotations
@@ -13,25 +15,41 @@ import re
 
 __all__ = ["in_time_slot"]
 
-# a code's slot, as its title or heading words it
-_SLOTS = {
+# the hours a code's title or heading names
+_HOURS = {
     "night": re.compile(r"\bnights?\b", re.I),
     "evening": re.compile(r"\bevenings?\b", re.I),
+    "daytime": re.compile(r"\bdaytime\b|\bweekdays daytime\b", re.I),
+}
+# … and the days
+_DAYS = {
+    "weekday": re.compile(r"\bmonday to friday\b|\bweekdays?\b", re.I),
     "weekend": re.compile(r"\b(?:saturdays?|sundays?|holidays?|weekends?)\b", re.I),
-    "daytime": re.compile(r"\bdaytime\b", re.I),
 }
 
 
-def _slots_of(text: str) -> set[str]:
-    return {slot for slot, pattern in _SLOTS.items() if pattern.search(text)}
+def _named(text: str, patterns: dict[str, re.Pattern[str]]) -> set[str]:
+    return {name for name, pattern in patterns.items() if pattern.search(text)}
 
 
-def in_time_slot(codes: list[str], slot: str | None, texts: dict[str, str]) -> list[str]:
-    """``codes`` without those whose text names another time slot and not ``slot``, when a code names
-    ``slot`` (codes that name no slot stay: the time does not decide them)."""
-    if slot is None:
+def in_time_slot(codes: list[str], hours: str | None, days: str | None, texts: dict[str, str]) -> list[str]:
+    """``codes`` without those whose text names other hours than ``hours`` ('night', 'evening', 'daytime') or other
+    days than ``days`` ('weekday', 'weekend'), when some code's text fits both (a code naming neither stays: the
+    time does not decide it)."""
+    if hours is None and days is None:
         return codes
-    slots = {code: _slots_of(texts.get(code, "")) for code in codes}
-    if not any(slot in s for s in slots.values()):
+
+    def fits(code: str) -> bool:
+        text = texts.get(code, "")
+        named_hours, named_days = _named(text, _HOURS), _named(text, _DAYS)
+        return (hours is None or not named_hours or hours in named_hours) and (
+            days is None or not named_days or days in named_days
+        )
+
+    def says_when(code: str) -> bool:
+        text = texts.get(code, "")
+        return bool(_named(text, _HOURS) or _named(text, _DAYS))
+
+    if not any(fits(code) and says_when(code) for code in codes):
         return codes
-    return [code for code in codes if not slots[code] or slot in slots[code]]
+    return [code for code in codes if fits(code)]
