@@ -62,6 +62,7 @@ QA_FILE = ROOT / "benchmarks" / "data" / "guideline_qa.jsonl"
 BIOASQ_ANSWERS = DATA / "qa" / "bioasq-answers-dev.jsonl"
 SNIPPETS = DATA / "retrieval" / "bioasq-snippets-dev"
 ANSWERED = ("answered", "degraded")
+SEARCH_META = ("top_similarity", "relevance_threshold", "passages_considered", "relevance_floor")
 TARGETS = {"gold": "≥ 0.85", "precision": "≥ 0.90", "recall": "≥ 0.80", "wrong": "0", "bioasq": "≥ 1.1 × base"}
 
 
@@ -77,6 +78,7 @@ class Outcome:
     baseline_tokens: list[str] = field(repr=False)
     baseline_paths: list[str]  # section paths of the passages the baseline's words come from
     abstention: dict[str, Any] = field(default_factory=dict)  # the evidence ask judged (ask/abstain.py)
+    search: dict[str, Any] = field(default_factory=dict)  # how the search went: top similarity, threshold, fallback
 
 
 async def ask_with_baseline(core: Curbside, question: str) -> Outcome:
@@ -101,6 +103,7 @@ async def ask_with_baseline(core: Curbside, question: str) -> Outcome:
         baseline,
         [h.section_path for h in hits[:used]],
         dict(answer.metadata.get("abstention") or {}),
+        {key: answer.metadata[key] for key in SEARCH_META if key in answer.metadata},
     )
 
 
@@ -159,6 +162,7 @@ def score_item(item: QAItem, out: Outcome) -> dict[str, Any]:
         row["warned"] = bool(out.warnings)
     row |= {
         "abstention": out.abstention,
+        "search": out.search,
         "answer": out.answer,
         "warnings": out.warnings,
         "citations": out.citations,
@@ -292,6 +296,7 @@ def run_bioasq(args: argparse.Namespace, embedder: str) -> dict[str, Any]:
                         "id": q["_id"],
                         "answerable": q["answerable"],
                         "abstention": out.abstention,
+        "search": out.search,
                         "type": q["type"],
                         "question": q["question"],
                         "exact_answer": q["exact_answer"],

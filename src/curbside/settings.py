@@ -115,6 +115,14 @@ class Settings(BaseSettings):
         description="Withhold the answer (no_source) when the fitted abstention model (ask/abstain.py) judges the "
         "passages found unlikely to answer the question.",
     )
+    ask_below_threshold_key_share: float | None = Field(
+        0.65,  # chosen leave one set out on the five guideline QA sets and BioASQ (benchmarks/README.md)
+        ge=0.0,
+        le=1.0,
+        description="When no passage passes the relevance threshold, ask still answers from the best passages "
+        "below it if one of them holds at least this share of the question's rarity-weighted key words "
+        "(ask/below_threshold.py); the guards then decide. None: withhold (no_source) at the threshold.",
+    )
     max_findings: int = Field(20, ge=0, description="Clinical findings accepted with a condition.")
     local_llm_url: str | None = Field(
         None, description="OpenAI-compatible API on the clinic's machine (llama.cpp, Ollama, vLLM), e.g. http://127.0.0.1:8080/v1."
@@ -394,6 +402,14 @@ class Settings(BaseSettings):
     def _embed_head_or_whole(cls, value: int | None) -> int | None:
         if value is not None and (value < 0 or 0 < value < 64):
             raise ValueError(f"{value} is too short a head to embed; give 64 characters or more, or 0 for whole passages")
+        return value
+
+    @field_validator("ask_below_threshold_key_share", mode="before")
+    @classmethod
+    def _off_is_none(cls, value: object) -> object:
+        # an environment variable cannot be None: "off" (or empty) turns ask's second look off
+        if isinstance(value, str) and value.strip().lower() in ("", "off", "none"):
+            return None
         return value
 
     @field_validator("home", mode="before")

@@ -1,7 +1,8 @@
 """``ask``: from a question (or a condition with findings) to a cited answer.
 
 Steps: compose and check the query → clarify when under-specified → hybrid
-search with the relevance threshold → ``no_source`` when nothing passes →
+search with the relevance threshold → ``no_source`` when nothing passes and no
+passage below it holds the question's rare key words (``ask/below_threshold.py``) →
 screen the outgoing prompt for PHI and route it (``llm/endpoints.py``) → a
 generated answer from the permitted model (markers checked against the
 passages) else the extractive one → assemble with metadata. A failing model
@@ -35,6 +36,7 @@ from curbside.ask.abstain import (
     withheld_payment,
     withheld_value,
 )
+from curbside.ask.below_threshold import best_key_share, holds_key_words
 from curbside.ask.clarify import clarifying_question
 from curbside.ask.focus import Outline, missing_population, off_subject, unasked_groups
 from curbside.ask.named import NAMED_KINDS, named_subject, unnamed, withheld_unnamed, yes_no
@@ -46,7 +48,7 @@ from curbside.llm.extractive import ExtractiveAnswer, Sentence, answer_kind, ask
 from curbside.llm.markers import check_markers
 from curbside.llm.prompts import answer_messages
 from curbside.sentences import split_sentences
-from curbside.types import Answer, AskRequest, Citation, Passage, SearchFilters
+from curbside.types import Answer, AskRequest, Citation, Passage, SearchFilters, SearchResponse
 
 if TYPE_CHECKING:
     from curbside.ask.screening import PromptScreen, ScreenResult
@@ -141,6 +143,10 @@ class Asker:
         }
         warnings = list(response.warnings)
         if not response.hits:
+            below = await asyncio.to_thread(self._below_threshold, text, k, filters, meta)
+            if below is not None:
+                response = below
+        if not response.hits:
             meta["took_ms"] = _ms(started)
             return await self._no_source(text, filters, warnings, meta)
         hits = response.hits
@@ -195,17 +201,43 @@ class Asker:
         )
         return hits, True
 
-    def _judge(
-        self, text: str, hits: Sequence[Passage], extract: ExtractiveAnswer, all_off: bool, meta: dict[str, object]
-    ) -> str | None:
-        """The abstention evidence into ``meta``; the no_source message when the answer should be withheld."""
-        model = abstention_model()
+    def _below_threshold(
+        self, text: str, k: int, filters: SearchFilters, meta: dict[str, object]
+    ) -> SearchResponse | None:
+        """The best passages below the relevance threshold when one holds the question's rare key words, else
+        None (``ask/below_threshold.py``); the check is recorded in ``meta["relevance_floor"]``."""
+        min_share = self.settings.ask_below_threshold_key_share
+        if min_share is None:
+            return None
+        below = self.engine.search(text, k=k, filters=filters, min_similarity=None)
+        if not below.hits:
+            return None
+        keys, _, idf = self._key_weights(text)
+        share = best_key_share(keys, idf, below.hits)
+        accepted = holds_key_words(share, min_share)
+        meta["relevance_floor"] = {
+            "top_similarity": _round(max((h.similarity or 0.0) for h in below.hits)),
+            "key_share": round(share, 4),
+            "min_key_share": min_share,
+            "accepted": accepted,
+        }
+        return below if accepted else None
+
+    def _key_weights(self, text: str) -> tuple[dict[str, str], dict[str, int], dict[str, float]]:
+        """The question's key words, their chunk frequencies and rarity weights in the knowledge base."""
         keys = key_words(text)
         frequencies, chunks = self.engine.word_frequencies(list(keys))
         keys, frequencies = resolve_unknown(
             keys, frequencies, lambda words, prefix: self.engine.word_frequencies(words, prefix=prefix)[0]
         )
-        idf = rarity(frequencies, chunks)
+        return keys, frequencies, rarity(frequencies, chunks)
+
+    def _judge(
+        self, text: str, hits: Sequence[Passage], extract: ExtractiveAnswer, all_off: bool, meta: dict[str, object]
+    ) -> str | None:
+        """The abstention evidence into ``meta``; the no_source message when the answer should be withheld."""
+        model = abstention_model()
+        keys, frequencies, idf = self._key_weights(text)
         passages = [f"{h.title} {h.section_path} {h.body}" for h in hits]
         best = max(extract.sentences, key=lambda u: u.score, default=None)
         unit_terms = set(best.terms | best.context) if best is not None else set()

@@ -1,0 +1,34 @@
+"""A second look when no passage passes the search's relevance threshold.
+
+The threshold is a cosine similarity calibrated on BioASQ questions. A clinician's short question full of
+brand names ("how much does trintellix cost?") embeds far from the passage that answers it, so the dense
+similarity can fall below the threshold even when the passage is right. The passage's words
+then still hold the question's rare key words, and that is checked here: the best passages below the
+threshold are kept when one of them holds a large enough share of the question's rarity-weighted key
+words, and the answer/no-answer guards of ``ask/abstain.py`` decide on them as on any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from curbside.ask.abstain import coverage_terms, weighted_share
+from curbside.types import Passage
+
+__all__ = ["best_key_share", "holds_key_words"]
+
+
+def best_key_share(keys: Mapping[str, str], idf: Mapping[str, float], passages: Sequence[Passage]) -> float:
+    """The largest share of the key words' rarity weight that any one passage holds (0 with no passage).
+
+    One passage, not the passages together: words scattered over several passages are no sign that any of
+    them is about the question."""
+    return max(
+        (weighted_share(coverage_terms([f"{p.title} {p.section_path} {p.body}"]), keys, idf) for p in passages),
+        default=0.0,
+    )
+
+
+def holds_key_words(share: float, min_share: float | None) -> bool:
+    """Whether passages below the threshold may answer: ``min_share`` None turns the second look off."""
+    return min_share is not None and share >= min_share
