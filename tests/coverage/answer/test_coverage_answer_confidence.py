@@ -46,6 +46,15 @@ def test_weights_come_from_the_table() -> None:
     assert combined_confidence(found, weights={"schedule.get": 3.0, "odb.get": 1.0}) == 0.825  # (2.7 + 0.6) / 4
 
 
+def test_a_part_that_asks_which_was_meant_caps_the_whole() -> None:
+    # the OAT question: billing lists K682 and K683 and asks which was meant (0.5); the drug is found at 0.99
+    asks = DomainFinding("billing", "schedule.get", "ok", "needs_more_info", 0.5, "", needs_more_info=True)
+    assert combined_confidence([asks, finding("drug", 0.99)]) == 0.5  # not the average, 0.745
+    # a failed tool's needs_more_info says nothing about what was found: the average holds
+    failed = DomainFinding("billing", "schedule.get", "timeout", None, 0.0, "", needs_more_info=True)
+    assert combined_confidence([failed, finding("drug", 0.96)]) == 0.48
+
+
 def test_two_programs_deciding_one_item_differently_is_a_conflict() -> None:
     odb = finding("drug", 0.97, FreeStyle_Libre_2_Sensor=True, FLASH_GLUCOSE_SENSOR=True)
     adp = finding("device", 0.9, libre_2_sensors=False)

@@ -5,6 +5,11 @@ weights (all tools weighted 1.0)". A routed tool that did not answer counts with
 confidence 0, so a partial answer scores lower than a whole one; each conflict
 between two tools costs what a conflict inside one tool costs in the shared formula
 (``curbside.coverage.confidence.PER_CONFLICT``, 0.1). Rounded to 4 places like it.
+
+One departure from a plain average: a routed tool that answered but still asks which service, device or drug was
+meant (``needs_more_info``) caps the whole at its own confidence. Averaged with a sure part (a drug found at 0.99),
+a billing part that lists two codes and asks which one was meant would otherwise read as a confident answer
+(0.745), and the code it lists first may be the wrong one.
 """
 
 from __future__ import annotations
@@ -25,10 +30,14 @@ def combined_confidence(
     cross_conflicts: int = 0,
     weights: Mapping[str, float] = TOOL_WEIGHTS,
 ) -> float:
-    """sum(w * c) / sum(w) over the routed tools (c = 0 for one that did not answer), minus 0.1 per conflict."""
+    """sum(w * c) / sum(w) over the routed tools (c = 0 for one that did not answer), minus 0.1 per conflict, and
+    no more than the confidence of a tool that answered but asks which one was meant."""
     total = sum(weights.get(f.tool, 1.0) for f in findings)
     if total <= 0:
         return 0.0
     weighted = sum(weights.get(f.tool, 1.0) * (f.confidence if f.answered else 0.0) for f in findings)
     score = weighted / total - PER_CONFLICT * max(cross_conflicts, 0)
+    unsure = [f.confidence for f in findings if f.answered and f.needs_more_info]
+    if unsure:
+        score = min(score, min(unsure))
     return round(min(max(score, 0.0), 1.0), 4)
