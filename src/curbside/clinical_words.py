@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["DRUG_NAMES", "DRUG_STEMS", "clinical_form", "drug_name", "gene_like"]
+__all__ = ["CHART_SHORTHAND", "DRUG_NAMES", "DRUG_STEMS", "clinical_form", "drug_name", "gene_like"]
+
+# a clinician's note shorthand for the patient, a history or a time ("older pts", "a 72 yo", "hx of MI"): it names who
+# or when, never the subject asked, and no source writes it, so a source's lacking it says nothing
+CHART_SHORTHAND = frozenset("pt pts yo yos yrs hx dx ddx tx rx sx fx fhx pmhx meds wks mos hrs".split())
 
 # common generics and the brand names Canadian clinicians use; kept as written (the tools accept either)
 DRUG_NAMES: frozenset[str] = frozenset(

@@ -57,6 +57,7 @@ from pathlib import Path
 
 from curbside.ask.focus import AGE as _AGE
 from curbside.ask.subjects import names_subject
+from curbside.clinical_words import CHART_SHORTHAND
 from curbside.llm.extractive import Sentence, answer_kind, terms
 
 __all__ = [
@@ -102,9 +103,6 @@ _GREEK = {
     "iota": "ι", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ", "omicron": "ο", "pi": "π",
     "rho": "ρ", "sigma": "σ", "tau": "τ", "upsilon": "υ", "phi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω",
 }  # fmt: skip
-# a clinician's note shorthand for the patient, a history or a time ("older pts", "a 72 yo", "hx of MI"): it names who
-# or when, never the subject asked, and no source writes it, so its absence says nothing
-CHART_SHORTHAND = frozenset("pt pts yo yos yrs hx dx ddx tx rx sx fx fhx pmhx meds wks mos hrs".split())
 MIN_PART = 3  # letters on each side when an unknown word is tried as two ("post menopausal")
 FAMILY_PREFIX = 6  # letters a word shares with its family at least ("visual" for visualise/visualize) …
 FAMILY_ENDING = 4  # … and at most this many of its last letters may differ ("atheroscler|osis", "|otic")

@@ -6,8 +6,6 @@ import asyncio
 import shutil
 from pathlib import Path
 
-from conftest import CORE_PDF, MOBILITY_PDF
-
 from curbside.app import Curbside
 from curbside.coverage.adp.status import adp_status
 from curbside.coverage.adp.store import current_editions
@@ -16,6 +14,7 @@ from curbside.coverage.loading import load_directory
 from curbside.coverage.reports import LoadReport
 from curbside.settings import Settings
 from curbside.types import SearchFilters
+from tests.coverage.adp.conftest import CORE_PDF, MOBILITY_PDF
 
 CORE = "Policies and Procedures Manual for the Assistive Devices Program (July 2023)"
 MOBILITY = "Mobility Devices Policy and Administration Manual (July 2023)"

@@ -6,12 +6,12 @@ import io
 from pathlib import Path
 
 import pytest
-from conftest import CORE_PDF
 from pypdf import PdfWriter
 
 from curbside.coverage.adp.data import listed_categories
 from curbside.coverage.adp.parse import ParsedManual, manual_key, normalize, parse_manual
 from curbside.errors import DocumentParseError
+from tests.coverage.adp.conftest import CORE_PDF
 
 CATEGORIES = [
     "Breast Prostheses", "Communication Aids", "Enteral Feeding Pump and Supplies", "Hearing Devices",

@@ -100,6 +100,27 @@ def test_an_ambiguous_category_is_narrowed_by_a_word_of_the_question() -> None:
     assert len(_decide(q="insulin pump").categories) == 2
 
 
+@pytest.mark.parametrize(
+    ("question", "group"),
+    [
+        ("will ADP pay for an insulin pump for my 40 yo T1?", ["Insulin Pump and Supplies for Adults"]),
+        ("insulin pump for an 8 year old with T1D - ADP?", ["Insulin Pump and Supplies for Children"]),
+        ("insulin pump for a 12yo", ["Insulin Pump and Supplies for Children"]),
+        # no manual loaded sets the age between the groups: an age near it leaves both, and the tool asks which
+        (
+            "insulin pump for a 19 yo - ADP?",
+            ["Insulin Pump and Supplies for Adults", "Insulin Pump and Supplies for Children"],
+        ),
+        (
+            "insulin pump, pt had T1 for 30 years",
+            ["Insulin Pump and Supplies for Adults", "Insulin Pump and Supplies for Children"],
+        ),
+    ],
+)
+def test_a_clear_age_names_the_group_of_a_category_split_by_age(question: str, group: list[str]) -> None:
+    assert _decide(q=question).categories == group
+
+
 def test_structured_fields_must_agree() -> None:
     agree = _decide(device={"category": "mobility", "type": "walker"})
     assert (agree.problem, agree.resolution.device_key) == (None, "walker")

@@ -183,3 +183,14 @@ def test_a_quote_of_two_sentences_keeps_the_sentence_between_them(adp: AdpServic
     )
     assert "long-term care home" in r.summary and "must not be advised or expected to purchase" in r.summary
     assert "ADP Clients must be given choice of Vendor. The Client may be informed" in r.summary
+
+
+def test_an_age_in_chart_shorthand_is_no_word_the_manuals_lack(adp: AdpService) -> None:
+    # 'yo' is how a note writes an age, not a word a manual would use: the reply asks which group instead
+    r = ask(adp, "insulin pump for a 19 yo - ADP?")
+    assert "never use the words" not in r.summary
+    assert r.confidence < 0.7
+    assert "Insulin Pump and Supplies for Adults" in (r.follow_up or "") and "for Children" in (r.follow_up or "")
+    aged = ask(adp, "will ADP pay for an insulin pump for my 40 yo T1?")
+    assert "Insulin Pump and Supplies for Adults Policy and Administration Manual" in aged.summary
+    assert "is not loaded" in aged.summary and aged.confidence <= 0.5

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from curbside.clinical_words import CHART_SHORTHAND
 from curbside.coverage.adp.store import ParagraphRow
 from curbside.coverage.parties import Parties
 from curbside.coverage.policy_quotes import PolicyIndex, PolicyText, Vocabulary
@@ -208,5 +209,7 @@ def unanswered(index: PolicyIndex, question: str | None) -> str | None:
         return _PROCESS_KINDS[kind]
     # contractions ("can't", "patient's") are not words a manual would lack
     words = [w for w in _WORD.findall(question.lower().replace("’", "'")) if "'" not in w]
-    unknown = [w for w in dict.fromkeys(words) if VOCABULARY.stems(w) and not index.known(w)]
+    unknown = [
+        w for w in dict.fromkeys(words) if VOCABULARY.stems(w) and not index.known(w) and w not in CHART_SHORTHAND
+    ]
     return "the manuals never use the words " + ", ".join(f"'{w}'" for w in unknown) if unknown else None

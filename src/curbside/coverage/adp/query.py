@@ -252,9 +252,25 @@ def _resolution(kind: str, phrase: str, targets: list[str], words: list[str]) ->
     if kind == "not_listed":
         return Resolution("not_listed", phrase, not_listed_key=targets[0])
     if len(targets) > 1:  # e.g. 'insulin pump': adults or children; 'prosthesis': limb, breast, ocular …
-        narrowed = [t for t in targets if _named_by(t, set(words) - set(phrase.split()))]
+        narrowed = [t for t in targets if _named_by(t, (set(words) - set(phrase.split())) | _age_group(words))]
         targets = narrowed if len(narrowed) == 1 else targets
     return Resolution("category", phrase, categories=targets)
+
+
+# an age the question gives ('my 40 yo', 'an 8 year old') names the group of a category split by age ('Insulin Pump
+# and Supplies for Adults' / '... for Children'); the manuals loaded set no age between the two, so only ages no
+# definition could place in the other group decide: 25 and over an adult, 12 and under a child
+_AGE = re.compile(r"\b(\d{1,3})\s?(?:yo|y o|yrs? old|years? old|year old)\b")
+ADULT_FROM, CHILD_TO = 25, 12
+
+
+def _age_group(words: list[str]) -> set[str]:
+    """'adults' or 'children' for a clear age in the question's normalised words, else nothing."""
+    match = _AGE.search(" ".join(words))
+    if match is None:
+        return set()
+    age = int(match.group(1))
+    return {"adults"} if age >= ADULT_FROM else {"children"} if age <= CHILD_TO else set()
 
 
 def _named_by(category: str, words: set[str]) -> bool:
