@@ -7,7 +7,7 @@ import pytest
 from curbside.coverage.answer.confidence import combined_confidence
 from curbside.coverage.answer.crosscheck import cross_tool_conflicts
 from curbside.coverage.answer.findings import DomainFinding, subject_key
-from curbside.coverage.answer.models import CallStatus, Domain
+from curbside.coverage.answer.models import CallStatus, Domain, FollowUp
 
 TOOLS: dict[Domain, str] = {"billing": "schedule.get", "device": "adp.get", "drug": "odb.get"}
 
@@ -50,6 +50,12 @@ def test_a_part_that_asks_which_was_meant_caps_the_whole() -> None:
     # the OAT question: billing lists K682 and K683 and asks which was meant (0.5); the drug is found at 0.99
     asks = DomainFinding("billing", "schedule.get", "ok", "needs_more_info", 0.5, "", needs_more_info=True)
     assert combined_confidence([asks, finding("drug", 0.99)]) == 0.5  # not the average, 0.745
+    which = FollowUp(ask="Which service was it: K682 or K683?", reason="two codes match", domain="billing")
+    listed = DomainFinding("billing", "schedule.get", "ok", None, 0.5, "", followups=[which])
+    assert combined_confidence([listed, finding("drug", 0.99)], followup_below=0.7) == 0.5  # its follow-up says so
+    # a sure part's follow-up (ADP 0.93 asking about social assistance) leaves the average
+    sure = DomainFinding("device", "adp.get", "ok", "eligible", 0.93, "", followups=[which])
+    assert combined_confidence([sure, finding("drug", 0.97)], followup_below=0.7) == 0.95
     # a failed tool's needs_more_info says nothing about what was found: the average holds
     failed = DomainFinding("billing", "schedule.get", "timeout", None, 0.0, "", needs_more_info=True)
     assert combined_confidence([failed, finding("drug", 0.96)]) == 0.48

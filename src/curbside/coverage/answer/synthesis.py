@@ -88,7 +88,7 @@ def compose(
     followup_below: float,
 ) -> CoverageAnswerResult:
     cross = cross_tool_conflicts(findings)
-    confidence = combined_confidence(findings, cross_conflicts=len(cross))
+    confidence = combined_confidence(findings, cross_conflicts=len(cross), followup_below=followup_below)
     conflicts = [c for f in findings for c in f.conflicts] + cross
     warnings = [*plan.warnings]
     for f in findings:
