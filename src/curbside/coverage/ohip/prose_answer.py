@@ -44,13 +44,12 @@ def with_prose(result: ScheduleGetResult, request: Request, sql: SqlFindings | N
         # sentence holds, it is below MIN_SCORE)
         best = [q for q in quotes if q.ranked_by >= quotes[0].ranked_by - 1e-9][:1] if quotes else []
         more = [u for u in sql.uninsured if all(u.text not in b.text and b.text not in u.text for b in best)]
-        result.summary = f"{_quoted(best + more)} {result.summary}"
-        result.confidence = min(result.confidence, PROSE_CONFIDENCE) if result.confidence else PROSE_CONFIDENCE - 0.1
-        result.warnings.append(
+        return _led_by(
+            result,
+            best + more,
             "The Schedule says when this service is insured: check the patient's circumstances against the sentence "
-            "quoted before billing OHIP."
+            "quoted before billing OHIP.",
         )
-        return result
     primary = (sql.asked or sql.matched)[:1]
     if quoted_rules(request, sql):
         if request.codes:
@@ -82,12 +81,19 @@ def with_prose(result: ScheduleGetResult, request: Request, sql: SqlFindings | N
             result.summary = _before_source(result.summary, _quoted(best[:1]))
         result.confidence = min(result.confidence, UNSPECIFIC_CONFIDENCE)
         return result
-    result.summary = f"{_quoted(best)} {result.summary}"
-    result.confidence = min(result.confidence, PROSE_CONFIDENCE) if result.confidence else PROSE_CONFIDENCE - 0.1
-    result.warnings.append(
+    return _led_by(
+        result,
+        best,
         "Answered from the Schedule's own words (found by the question's words, no fee code named): check that the "
-        "sentence quoted is the rule meant."
+        "sentence quoted is the rule meant.",
     )
+
+
+def _led_by(result: ScheduleGetResult, quotes: list[PreambleQuote], warning: str) -> ScheduleGetResult:
+    """``result`` led by the Schedule's sentences, at the confidence of a quoted answer, with ``warning``."""
+    result.summary = f"{_quoted(quotes)} {result.summary}"
+    result.confidence = min(result.confidence, PROSE_CONFIDENCE) if result.confidence else PROSE_CONFIDENCE - 0.1
+    result.warnings.append(warning)
     return result
 
 
