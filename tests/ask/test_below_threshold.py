@@ -35,6 +35,16 @@ def test_share_is_of_the_best_single_passage_not_of_the_passages_together() -> N
     assert best_key_share(KEYS, IDF, [drug, heart, both]) == 1.0
 
 
+def test_words_the_knowledge_base_never_has_are_held_by_no_passage() -> None:
+    # 'how do I change the oil in a diesel car engine?': 'oil', 'diesel', 'car', 'engine' are in no chunk and the
+    # guards drop them as plain English; 'change' alone is held by any passage, but not 1 of the 5 words' weight
+    keys, idf = {"change": "change"}, {"change": 2.0}
+    care = passage(1, "Follow-up", "Follow-up within 1-2 weeks of each dose change.")
+    assert best_key_share(keys, idf, [care]) == 1.0
+    assert best_key_share(keys, idf, [care], lacking=4) == 2.0 / (2.0 + 4 * 2.0)
+    assert best_key_share({}, {}, [care], lacking=2) == 0.0
+
+
 def test_the_heading_counts_as_part_of_the_passage() -> None:
     assert best_key_share(KEYS, IDF, [passage(1, "Sertraline > QTc", "Usual dose 50 mg daily.")]) == 1.0
 

@@ -18,15 +18,25 @@ from curbside.types import Passage
 __all__ = ["best_key_share", "holds_key_words"]
 
 
-def best_key_share(keys: Mapping[str, str], idf: Mapping[str, float], passages: Sequence[Passage]) -> float:
+def best_key_share(
+    keys: Mapping[str, str], idf: Mapping[str, float], passages: Sequence[Passage], lacking: int = 0
+) -> float:
     """The largest share of the key words' rarity weight that any one passage holds (0 with no passage).
 
     One passage, not the passages together: words scattered over several passages are no sign that any of
-    them is about the question."""
-    return max(
+    them is about the question. ``lacking`` counts the question's words the knowledge base never has and the
+    answer guards leave out as plain English ('oil', 'engine' for 'how do I change the oil in a diesel car
+    engine?'): here each weighs as the rarest key word and no passage holds it, else 'change' alone would be
+    all the question asks and any passage would hold it."""
+    rarest = max(idf.values(), default=1.0)
+    total = sum(idf[w] for w in keys) + lacking * rarest
+    if total <= 0:
+        return 1.0 if not lacking else 0.0
+    held = max(
         (weighted_share(coverage_terms([f"{p.title} {p.section_path} {p.body}"]), keys, idf) for p in passages),
         default=0.0,
     )
+    return held * sum(idf[w] for w in keys) / total
 
 
 def holds_key_words(share: float, min_share: float | None) -> bool:

@@ -213,7 +213,7 @@ class Asker:
         if not below.hits:
             return None
         keys, _, idf = self._key_weights(text)
-        share = best_key_share(keys, idf, below.hits)
+        share = best_key_share(keys, idf, below.hits, lacking=len(set(key_words(text)) - set(keys)))
         accepted = holds_key_words(share, min_share)
         meta["relevance_floor"] = {
             "top_similarity": _round(max((h.similarity or 0.0) for h in below.hits)),
