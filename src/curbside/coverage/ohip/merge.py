@@ -387,6 +387,8 @@ def _summary(
         parts.append(f"{c.code} does not apply: {c.reason.split(': ', 1)[1]} ({c.page}).")
     if sql.unknown:
         parts.append(sql.problem or "")
+    if sql.time_block:
+        parts.append(f"Codes of the {sql.time_block} block, read from the time the question gives.")
     if sql.specialty is not None:
         said = ", ".join(f"'{w}'" for w in sql.specialty.said)
         assumed = f", the section assumed from {said}" if said else ""

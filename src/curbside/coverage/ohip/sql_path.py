@@ -88,6 +88,7 @@ class SqlFindings:
     source_chunks: dict[str, list[tuple[str, str, str, str, str, int]]] = field(default_factory=dict)
     prose: list[PreambleQuote] = field(default_factory=list)  # sentences of the Schedule's prose answering the question
     uninsured: list[PreambleQuote] = field(default_factory=list)  # … saying when the service asked is uninsured
+    time_block: str | None = None  # the day and hour block the question's time chose ('Monday to Friday, evening')
     by_meaning: list[str] = field(default_factory=list)  # codes ranked up by their titles' meaning (title_meaning)
 
     @property
@@ -209,9 +210,11 @@ def run_sql_path(
             # a title all said must score near the best by the words themselves: the meaning's blended scores are
             # close together, and a one-word title ('Re-assessment', H154) would pass any code found by more words
             matched, out.rivals = titled_as_asked(matched, by_words, words, index)
-            matched = in_time_slot(
-                matched, asked_hours(request.question, request.day), asked_days(request.day), index.text
-            )
+            hours, days = asked_hours(request.question, request.day), asked_days(request.day)
+            timed = in_time_slot(matched, hours, days, index.text)
+            if len(timed) < len(matched):  # the time given chose among the blocks: the answer says which it read
+                out.time_block = ", ".join(_BLOCK_WORDS[w] for w in (days, hours) if w)
+            matched = timed
             if bills_as_ed_physician(request.question):
                 matched = for_ed_physician(matched, index.text)
             matched = premiums_last(matched, request.question, indexes.premiums)
@@ -272,6 +275,16 @@ _PREMIUM_SETTINGS = (
     *_SETTINGS,
     (re.compile(r"\b(patient'?s (home|house)|house ?call|home visit|(her|his|their) (home|house))\b", re.I), "B"),
 )
+
+
+# how the answer names the block the question's day and hour chose, in the words of the Schedule's headings (A13)
+_BLOCK_WORDS = {
+    "weekday": "Monday to Friday",
+    "weekend": "Saturday, Sunday or holiday",
+    "night": "night",
+    "evening": "evening",
+    "daytime": "daytime",
+}
 
 
 def premiums_of_setting(premiums: set[str], question: str) -> set[str]:
