@@ -453,17 +453,23 @@ class Asker:
     async def _no_source(
         self, text: str, filters: SearchFilters, warnings: list[str], meta: dict[str, object]
     ) -> Answer:
-        best = await asyncio.to_thread(
-            self.engine.search, text, k=1, mode="dense", filters=filters, min_similarity=None
-        )
-        if not best.hits:
+        floor = meta.get("relevance_floor")
+        if isinstance(floor, dict):  # the second look below the threshold searched already and found passages
+            meta["top_similarity"] = floor["top_similarity"]
+            best_found = True
+        else:
+            best = await asyncio.to_thread(
+                self.engine.search, text, k=1, mode="dense", filters=filters, min_similarity=None
+            )
+            best_found = bool(best.hits)
+            if best_found:
+                meta["top_similarity"] = _round(best.hits[0].similarity)
+        if not best_found:
             message = (
                 "The knowledge base holds no documents yet (for these filters), so there is nothing to answer from."
             )
             warnings.append("Ingest sources with `curbside ingest PATH…` or POST /v1/documents.")
         else:
-            top = best.hits[0].similarity
-            meta["top_similarity"] = _round(top)
             message = (
                 "No passage in the knowledge base is relevant enough to answer this question, so no answer is given. "
                 "Rephrase it, or ingest a source that covers it."
