@@ -56,7 +56,7 @@ from functools import cache
 from pathlib import Path
 
 from curbside.ask.focus import AGE as _AGE
-from curbside.ask.subjects import names_subject
+from curbside.ask.subjects import english_word, names_subject
 from curbside.clinical_words import CHART_SHORTHAND
 from curbside.llm.extractive import Sentence, answer_kind, terms
 
@@ -66,6 +66,7 @@ __all__ = [
     "AbstentionModel",
     "Evidence",
     "abstention_model",
+    "bracket_names",
     "key_words",
     "lacking_subjects",
     "withheld_payment",
@@ -269,6 +270,10 @@ def resolve_unknown(
         df = max((found.get(v, 0) for v in variants), default=0)
         if df:
             freq_out[word] = df
+            # the Greek letter the text writes ("ΦX174") is matched as the text's term ("x174"), not the question's
+            greek = [v for v in variants if not v.isascii() and found.get(v, 0) == df and terms(v)]
+            if greek:
+                keys_out[word] = terms(greek[0])[0]
         elif common_in_english(word):
             del keys_out[word]
             freq_out.pop(word, None)
@@ -329,16 +334,46 @@ def typed_answer(
     shows = answer_kind(question)
     if shows is None:
         return True
-    rarest = subject_terms(keys, idf, frequencies)
+    rarest = subject_terms(keys, idf, frequencies) | aliases(question, subject_terms(keys, idf, frequencies))
     # a plain word no chunk holds ("augmentation": the page says "adjunct") is in no unit, and as the rarest word it
     # would outweigh the rest; a word that could name the subject ("ect", a drug) stays, no unit giving it
     weighed = {w: t for w, t in keys.items() if frequencies.get(w, 0) > 0 or could_name_subject(w)}
     return any(
         shows.search(u.text)
-        and (u.terms | u.context) & rarest
+        and holds_term(u.terms | u.context, rarest)
         and weighted_share(set(u.terms | u.context), weighed, idf) >= TYPED_SHARE
         for u in units
     )
+
+
+# a name and its other name in brackets, as a question may give both: "orlistat (THL)", "tetrahydrolipstatin (THL)"
+_ALIAS = re.compile(r"([a-z][a-z0-9-]*)\s*\(([a-z][a-z0-9-]*)\)")
+
+
+def bracket_names(question: str) -> dict[str, str]:
+    """Each word the question names another way in brackets, with that other name, both ways round:
+    "orlistat (THL) MIC?" -> {"orlistat": "thl", "thl": "orlistat"}."""
+    out: dict[str, str] = {}
+    for first, second in _ALIAS.findall(question.lower()):
+        out |= {first: second, second: first}
+    return out
+
+
+def aliases(question: str, subject: set[str]) -> set[str]:
+    """The terms of the other name the question gives its subject in brackets: "orlistat (THL)" -> {"thl"} when
+    "orlistat" is the subject (and the reverse), so a passage writing only "THL" states the value for it."""
+    out: set[str] = set()
+    for word, other in bracket_names(question).items():
+        pair = [t for w in (word, other) for t in terms(w, question=True)[:1]]
+        if len(pair) == 2 and pair[0] in subject:
+            out.add(pair[1])
+    return out - subject
+
+
+def holds_term(held: Iterable[str], wanted: set[str]) -> bool:
+    """Whether ``held`` has one of the ``wanted`` terms, or a term beginning with one: a name written joined to its
+    variant ("OHIP-NL" is the term "ohipnl", which names OHIP)."""
+    return any(t in wanted or any(t.startswith(w) for w in wanted if len(w) >= MIN_PART) for t in held)
 
 
 def could_name_subject(word: str) -> bool:
@@ -346,7 +381,18 @@ def could_name_subject(word: str) -> bool:
     word ``subjects.names_subject`` takes for a subject; not a noun of action ("augmentation") or a plain word."""
     if word in CHART_SHORTHAND or process_noun(word):
         return False
-    return len(word) <= ABBREVIATION_MAX or names_subject(word)
+    return abbreviation(word) or names_subject(word)
+
+
+def abbreviation(word: str) -> bool:
+    """Whether a short word the knowledge base lacks may be an abbreviation it writes out or lacks ("ect", "wsib",
+    "cpap"). A dictionary word of everyday English is not: "bump up the dose", "mat leave", "remeron tabs" say in
+    plain words what the documents say otherwise ("increase", "leave of absence", "tablets")."""
+    if len(word) > ABBREVIATION_MAX:
+        return False
+    from wordfreq import zipf_frequency
+
+    return not (english_word(word) and zipf_frequency(word, "en") >= RARE_ZIPF)
 
 
 # another drug's dose, another device's price, the age for another screening would be stated as this one's

@@ -86,13 +86,23 @@ def _pattern(word: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + "|".join(forms) + ")", re.IGNORECASE)
 
 
-def unnamed(words: Sequence[str], passages: Sequence[str], shows: re.Pattern[str] | None = None) -> tuple[str, ...]:
+def unnamed(
+    words: Sequence[str],
+    passages: Sequence[str],
+    shows: re.Pattern[str] | None = None,
+    other_names: Mapping[str, str] | None = None,
+) -> tuple[str, ...]:
     """The words the best passage leaves out: of the passages that show the kind of value asked (``shows``, or
     every passage when None), the one mentioning most of ``words``. Empty when one mentions them all; all of
-    ``words`` when no passage shows the value."""
+    ``words`` when no passage shows the value. A word is mentioned by the other name the question gives it
+    (``other_names``, ``abstain.bracket_names``: "orlistat (THL)" is named by a passage writing "THL")."""
     if not words:
         return ()
-    patterns = {w: _pattern(w) for w in words}
+    names = other_names or {}
+    patterns = {
+        w: re.compile("|".join(p.pattern for p in (_pattern(w), *([_pattern(names[w])] if w in names else []))), re.I)
+        for w in words
+    }
     best: tuple[str, ...] = tuple(words)
     for text in passages:
         if shows is not None and not shows.search(text):

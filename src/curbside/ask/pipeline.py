@@ -22,6 +22,7 @@ from curbside.ask.abstain import (
     Evidence,
     abstention_model,
     agreement,
+    bracket_names,
     coverage_terms,
     holds_subject,
     key_words,
@@ -296,7 +297,8 @@ class Asker:
             # returned above), so "does not mention 'ect'" would name the wrong cause
             return ("value_population" if evidence.typed_answer else "value_untyped"), guard, guard
         if kind in NAMED_KINDS or (kind is None and yes_no(text)):
-            missing = unnamed(named_subject(keys, idf, evidence.unknown), passages, answer_kind(text))
+            subject = named_subject(keys, idf, evidence.unknown)
+            missing = unnamed(subject, passages, answer_kind(text), bracket_names(text))
             guard = withheld_unnamed(kind, missing)
             if guard is not None:
                 return "unnamed", guard, guard
