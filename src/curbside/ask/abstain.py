@@ -105,6 +105,9 @@ _GREEK = {
     "rho": "ρ", "sigma": "σ", "tau": "τ", "upsilon": "υ", "phi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω",
 }  # fmt: skip
 MIN_PART = 3  # letters on each side when an unknown word is tried as two ("post menopausal")
+# a name found joined to its variant has at least this many letters: "ohip" in "ohipnl"; a shorter one ("ect") would
+# be found inside other words ("ectopic")
+JOINED_NAME_MIN = 4
 FAMILY_PREFIX = 6  # letters a word shares with its family at least ("visual" for visualise/visualize) …
 FAMILY_ENDING = 4  # … and at most this many of its last letters may differ ("atheroscler|osis", "|otic")
 CLIPPED_MIN = 5  # letters of a clipped word that may begin the knowledge base's word ("fluvox" -> "fluvoxamine")
@@ -373,7 +376,7 @@ def aliases(question: str, subject: set[str]) -> set[str]:
 def holds_term(held: Iterable[str], wanted: set[str]) -> bool:
     """Whether ``held`` has one of the ``wanted`` terms, or a term beginning with one: a name written joined to its
     variant ("OHIP-NL" is the term "ohipnl", which names OHIP)."""
-    return any(t in wanted or any(t.startswith(w) for w in wanted if len(w) >= MIN_PART) for t in held)
+    return any(t in wanted or any(t.startswith(w) for w in wanted if len(w) >= JOINED_NAME_MIN) for t in held)
 
 
 def could_name_subject(word: str) -> bool:
