@@ -257,3 +257,24 @@ def test_a_question_for_a_premium_gets_premiums(ohip_app: Curbside) -> None:
     matched = [i for i in r.items if i.relation == "matched"]
     assert "E084" in {i.code for i in matched}
     assert not {"C002", "C007", "C009"} & {i.code for i in matched}
+
+
+def test_a_first_visit_states_the_initial_twin_only(ohip_app: Curbside) -> None:
+    # H002 "… - initial visit" and H003 "… - subsequent visit" (A11): 'my first visit' rules H003 out
+    r = ask(
+        ohip_app,
+        q="small baby (low birth weight) but otherwise well/uncomplicated - my first visit with the baby. code?",
+    )
+    matched = [i.code for i in r.items if i.relation == "matched"]
+    assert matched[0] == "H002" and "H003" not in matched and "H003" not in r.summary
+
+
+def test_a_denied_consultation_is_not_stated_beside_the_assessment(ohip_app: Curbside) -> None:
+    # Cardiology (60), A75: A603 Medical specific assessment, not A605 Consultation or A675 Limited consultation
+    r = ask(
+        ohip_app,
+        q="cardiologist - established pt back in my office, full medical specific assessment (not a new consult)",
+    )
+    matched = [i.code for i in r.items if i.relation == "matched"]
+    assert matched[0] == "A603" and not {"A605", "A675"} & set(matched)
+    assert "A605" not in r.summary and "81.55" in r.summary

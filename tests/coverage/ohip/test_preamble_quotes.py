@@ -104,6 +104,7 @@ def test_the_number_asked_selects_the_band() -> None:
     assert asked_quantities("annual physical for a 70 year old") == {"age": 70}
     assert asked_quantities("patient has been in hospital 8 weeks") == {"week": 8}
     assert asked_quantities("group visit with 3 diabetic patients") == {"patients": 3}
+    assert asked_quantities("group visit with 2 diabetic pts at once") == {"patients": 2}  # a clerk's shorthand
     # titles as printed in the Schedule (A2, A10, A18)
     assert fit({"age": 70}, "Periodic health visit: adult 65 years of age and older") == 1
     assert fit({"age": 70}, "Periodic health visit: adult age 18 to 64 inclusive") == -1

@@ -3,7 +3,7 @@ are the Schedule's own (ohip-schedule-of-benefits-2025-03-03.txt: K018/K021 A52,
 
 from __future__ import annotations
 
-from curbside.coverage.ohip.qualifiers import by_qualifier
+from curbside.coverage.ohip.qualifiers import by_negated_service, by_qualifier, said_sides, tail
 
 TITLES = {
     "K018": "Sexual assault examination - female",
@@ -31,3 +31,65 @@ def test_a_question_naming_both_sides_or_neither_keeps_every_code() -> None:
     assert by_qualifier(codes, "a woman and a man both examined", TITLES) == codes
     assert by_qualifier(["K021"], "exam on a woman", TITLES) == ["K021"]  # nothing else is left: the words choose
     assert by_qualifier(codes, "her female partner ... the male", TITLES) == codes
+
+
+# twins told apart by their tails (Schedule 2025-03-03: H002/H003 A11, K682/K683 A59, K191/K196 A176,
+# A920/A921/A922 K4, K887/K889 A23)
+TWINS = {
+    "H002": "Low birth weight baby care (uncomplicated) - initial visit (per baby)",
+    "H003": "Low birth weight baby care (uncomplicated) - subsequent visit",
+    "K682": "Opioid Agonist Maintenance Program monthly management fee - intensive, per month",
+    "K683": "Opioid Agonist Maintenance Program monthly management fee - maintenance, per month",
+    "K191": "Family psychiatric care - in-patient",
+    "K196": "Family psychiatric care - out-patient",
+    "K887": "Community treatment order (CTO): CTO initiation including completion of the CTO form",
+    "K889": "Community treatment order (CTO): CTO renewal including completion of the CTO form",
+    "A002": "Enhanced 18 month well baby visit (see General Preamble GP34)",
+}
+
+
+def test_a_first_visit_rules_out_the_subsequent_twin_and_a_follow_up_the_initial_one() -> None:
+    codes = ["H002", "H003", "A002"]
+    assert by_qualifier(codes, "low birth weight baby, my first visit with the baby", TWINS) == ["H002", "A002"]
+    assert by_qualifier(codes, "low birth weight baby, follow up visit", TWINS) == ["H003", "A002"]
+    assert by_qualifier(["K887", "K889"], "fee for starting the CTO incl the form?", TWINS) == ["K887"]
+    assert by_qualifier(["K887", "K889"], "renewing the CTO", TWINS) == ["K889"]
+
+
+def test_the_tail_decides_not_the_words_the_twins_share() -> None:
+    # 'maintenance' is in both titles' program name; only K683's tail says it
+    assert by_qualifier(["K682", "K683"], "suboxone pt, stable, on maintenance - monthly OAT fee", TWINS) == ["K683"]
+    assert by_qualifier(["K682", "K683"], "intensive phase OAT monthly fee", TWINS) == ["K682"]
+    assert by_qualifier(["K191", "K196"], "family psychiatric care in my outpt clinic", TWINS) == ["K196"]
+
+
+def test_a_loosely_said_side_rules_out_nothing_without_a_twin_naming_it() -> None:
+    # 'first' and 'clinic' say a side loosely: the follow-up code stays when no initial twin is beside it
+    assert by_qualifier(["H003", "A002"], "my first visit with the low birth weight baby", TWINS) == ["H003", "A002"]
+    assert by_qualifier(["K191", "A002"], "family psychiatric care in clinic", TWINS) == ["K191", "A002"]
+
+
+def test_a_denied_word_is_not_said() -> None:
+    assert said_sides("established pt back in my office (not a new consult)") == {"subsequent", "out-patient"}
+    assert "initial" in said_sides("a new consult")
+
+
+def test_a_denied_consultation_rules_out_the_codes_titled_so() -> None:
+    # Cardiology (60), A75
+    titles = {"A603": "Medical specific assessment", "A605": "Consultation", "A675": "Limited consultation"}
+    codes = ["A603", "A675", "A605"]
+    question = "cardiologist - established pt back in my office, full medical specific assessment (not a new consult)"
+    assert by_negated_service(codes, question, titles) == ["A603"]
+    assert by_negated_service(codes, "no consultation, just a specific assessment", titles) == ["A603"]
+    assert by_negated_service(codes, "cardiology consult for a new pt", titles) == codes
+    assert by_negated_service(["A605"], "not a consult", titles) == ["A605"]  # nothing else is left
+
+
+def test_tail_is_after_the_last_dash_or_colon() -> None:
+    assert tail(TWINS["H002"]) == "initial visit (per baby)"
+    assert tail(TWINS["K887"]) == "CTO initiation including completion of the CTO form"
+    assert tail("Consultation") == ""
+    # a colon before the last dash: the dash's words are the tail (A922, K4)
+    assert tail("Medical management of ectopic pregnancy – initial service: Medical management - initial service") == (
+        "initial service"
+    )

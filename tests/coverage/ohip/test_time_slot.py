@@ -7,7 +7,7 @@ A13, lines 7254-7285).
 from __future__ import annotations
 
 from curbside.coverage.ohip.query import asked_days, asked_hours
-from curbside.coverage.ohip.time_slot import in_time_slot
+from curbside.coverage.ohip.time_slot import fits_time, in_time_slot
 
 TEXTS = {
     "H103": "Multiple systems assessment | Monday to Friday - Daytime (08:00h to 17:00h)",
@@ -43,3 +43,10 @@ def test_no_day_or_hour_named_or_none_fitting_keeps_every_code() -> None:
     assert in_time_slot(ALL, None, None, TEXTS) == ALL
     weekend_only = ["H153", "A888"]
     assert in_time_slot(weekend_only, "evening", "weekday", TEXTS) == weekend_only
+
+
+def test_a_related_code_of_another_block_does_not_fit_the_time_asked() -> None:
+    # a Saturday afternoon: the night block's code is not an answer, even as a related code (H121 beside H151)
+    hours, days = asked_hours("ER shift saturday 2pm - quick minor assessment", "saturday"), asked_days("saturday")
+    assert (hours, days) == ("daytime", "weekend")
+    assert [code for code in ALL if fits_time(code, hours, days, TEXTS)] == ["H153", "A888"]

@@ -4,7 +4,7 @@ and the code letter asked. Titles and section names are the Schedule's own
 
 from __future__ import annotations
 
-from curbside.coverage.ohip.listing_headings import full_title, listing_headings
+from curbside.coverage.ohip.listing_headings import full_title, listed_title, listing_headings
 from curbside.coverage.ohip.query import WordIndex, asked_hours, asked_slot, plan, ruled_out, stem
 from curbside.coverage.ohip.spoken_section import spoken_section
 from curbside.coverage.ohip.sql_path import (
@@ -204,3 +204,13 @@ def test_what_a_title_may_include_is_not_what_the_service_is() -> None:
     assert index.coverage(words, "Z735")[0] == 0.0  # its title does not say the service asked
     assert "iud" in index.listed["Z735"]  # … its aside still finds it, as a listing's words do
     assert index.held(words, "G378") == {stem("inserting")}
+
+
+def test_a_title_citing_another_code_gives_way_to_the_listing_line() -> None:
+    # the parser titled W771 by the General Preamble's list item naming it (GP: "G. Services described by visit
+    # for pronouncement of death (W777) or certification of death (W771)"); its listing line is the Schedule's
+    cited = "Services described by visit for pronouncement of death (W777) or certification of death"
+    line = "Certification of death - subject to same conditions as A771"
+    assert listed_title("W771", cited, line) == line
+    assert listed_title("A771", "Certification of death", "Certification of death") == "Certification of death"
+    assert listed_title("W771", cited, "") == cited  # no listing line to give it

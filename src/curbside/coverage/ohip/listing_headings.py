@@ -14,7 +14,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 
-__all__ = ["full_title", "listing_headings"]
+__all__ = ["full_title", "listed_title", "listing_headings"]
 
 _LISTING_LINE = re.compile(r"^[#+]?\s?([A-Z]\d{3}) ")
 _EDITION = re.compile(r"^OHIP Schedule \d{4}-\d{2}-\d{2}\s*—\s*(?:[A-Z]{1,2}:\s*)?")
@@ -85,3 +85,17 @@ def full_title(title: str, headings: str) -> str:
             if before:
                 return f"{before} {title}"
     return title
+
+
+_CITED = re.compile(r"\(([A-Z]\d{3})\)")
+
+
+def listed_title(code: str, title: str, listed: str) -> str:
+    """``title``, or the listing line ``listed`` when the title cites another code in brackets that the line does
+    not: the title is then a rule's list item read as the code's heading ("G. Services described by visit for
+    pronouncement of death (W777) or certification of death (W771)", GP) and not the Schedule's name for the
+    service ("W771 Certification of death - subject to same conditions as A771", A15)."""
+    cited = set(_CITED.findall(title)) - {code}
+    if not cited or not listed.strip() or any(f"({other})" in listed for other in cited):
+        return title
+    return listed.strip()

@@ -33,7 +33,7 @@ _NUMBER = r"(\d{1,3}|" + "|".join([*_ORDINALS, *_CARDINALS]) + r")(?:st|nd|rd|th
 _ASKED = {
     "age": re.compile(r"\b(\d{1,3})[- ]?(?:years?|yrs?)[- ]?old\b|\baged? (\d{1,3})\b", re.I),
     "week": re.compile(r"\b(\d{1,3}) weeks?\b|\bweek (\d{1,3})\b", re.I),
-    "patients": re.compile(r"\b(\d{1,2}) (?:[a-z-]+ ){0,2}(?:patients|persons|people)\b", re.I),
+    "patients": re.compile(r"\b(\d{1,2}) (?:[a-z-]+ ){0,2}(?:patients|pts|persons|people)\b", re.I),
 }
 
 # a title's band, by what it counts: (pattern, how its numbers make a range)

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field, replace
 from curbside.coverage.edition_cache import EditionCache
 from curbside.coverage.ohip.asker_role import bills_as_ed_physician, for_ed_physician
 from curbside.coverage.ohip.definitions import definitions
-from curbside.coverage.ohip.listing_headings import full_title, listing_headings
+from curbside.coverage.ohip.listing_headings import full_title, listed_title, listing_headings
 from curbside.coverage.ohip.preamble_quotes import PreambleQuote, SentenceIndex
-from curbside.coverage.ohip.qualifiers import by_qualifier
+from curbside.coverage.ohip.qualifiers import by_negated_service, by_qualifier
 from curbside.coverage.ohip.quantities import asked_quantities, fit
 from curbside.coverage.ohip.query import (
     STOP,
@@ -43,8 +43,9 @@ from curbside.coverage.ohip.siblings import the_service_asked
 from curbside.coverage.ohip.spoken_section import spoken_section
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
 from curbside.coverage.ohip.time_minimums import by_time_minimum, time_minimums, within_minutes
-from curbside.coverage.ohip.time_slot import in_time_slot
+from curbside.coverage.ohip.time_slot import fits_time, in_time_slot
 from curbside.coverage.ohip.title_meaning import TitleMeaning, keep_word_leader
+from curbside.coverage.ohip.twins import twin_heads, with_twins
 from curbside.coverage.ohip.uninsured import uninsured_quotes
 from curbside.coverage.ohip.with_without import by_with_or_without
 from curbside.coverage.ohip.words import SPECIALTY_ALIASES
@@ -138,8 +139,10 @@ def _indexes(reader: OhipReader) -> Indexes:
         for code, title, listed in titled
     ]
     premiums = frozenset(reader.premium_codes(special_visits=True))
+    words = WordIndex(rows)
+    twin_heads(words)  # built with the index, not inside a question's time budget
     return Indexes(
-        WordIndex(rows),
+        words,
         reader.sections(),
         reader.preamble_rules(),
         SentenceIndex(passages),
@@ -205,7 +208,8 @@ def run_sql_path(
             matched = not_the_other_stage(matched, request.question, index.titles)
             matched = in_band(matched, dict(wide), request.question, index.text)
             matched = by_with_or_without(matched, dict(wide), request.question, index.text, BAND_REACH)
-            matched = by_qualifier(matched, request.question, index.printed_titles)
+            matched = with_twins(matched, request.question, words, index, among)
+            matched = not_ruled_out(matched, request.question, index.printed_titles)
             matched = by_time_minimum(matched, dict(wide), request.question, indexes.minimums, BAND_REACH)
             # a title all said must score near the best by the words themselves: the meaning's blended scores are
             # close together, and a one-word title ('Re-assessment', H154) would pass any code found by more words
@@ -221,7 +225,10 @@ def run_sql_path(
             leads_premium = bool(by_words) and by_words[0][0] in indexes.premiums
             if asks_a_premium(request.question) or not leads_premium:  # else premiums_last put it last
                 matched = keep_word_leader(matched, by_words, out.by_meaning)
-            matched = matched[: request.top_k]
+            # the readings put first by their words may be twins or services the question ruled out
+            matched = not_ruled_out(matched, request.question, index.printed_titles)[: request.top_k]
+            kept = set(not_ruled_out([*matched, *out.rivals], request.question, index.printed_titles))
+            out.rivals = [code for code in out.rivals if code in kept]
             out.matched = the_service_asked(matched, words, index)
             if out.matched:
                 out.match_coverage, out.match_lacking = index.coverage(words, out.matched[0])
@@ -238,6 +245,9 @@ def run_sql_path(
         _relatives(reader, primary, out)
         out.related = not_the_other_stage(out.related, request.question, index.titles)
         out.related = within_minutes(out.related, request.question, indexes.minimums)
+        if out.time_block:  # the night block's codes are not related to a Saturday afternoon's (H121 beside H151)
+            hours, days = asked_hours(request.question, request.day), asked_days(request.day)
+            out.related = [code for code in out.related if fits_time(code, hours, days, index.text)]
         if bills_as_ed_physician(request.question):
             out.related = for_ed_physician(out.related, index.text)
             out.premiums = for_ed_physician(out.premiums, index.text)
@@ -246,7 +256,9 @@ def run_sql_path(
         out.rules = defaultdict(list)
         for rule in reader.rules(codes):
             out.rules[rule.code].append(rule)
-        out.titles = {code: rows[0].title for code, rows in out.listings.items()}
+        out.titles = {
+            code: listed_title(code, rows[0].title, rows[0].description) for code, rows in out.listings.items()
+        }
         for code in codes:
             if code not in out.titles:
                 out.titles[code] = code
@@ -402,6 +414,11 @@ def setting_first(codes: list[str], scores: dict[str, float], question: str | No
         return codes
     order = {code: n for n, code in enumerate(codes)}
     return sorted(codes, key=lambda c: (-round(scores.get(c, 0.0), 6), c[0] != named[0], order[c]))
+
+
+def not_ruled_out(codes: list[str], question: str | None, titles: dict[str, str]) -> list[str]:
+    """``codes`` without twins whose qualifier the question contradicts and services it denies by name."""
+    return by_negated_service(by_qualifier(codes, question, titles), question, titles)
 
 
 # a service's stages: a question that names one is not answered with a code of the other

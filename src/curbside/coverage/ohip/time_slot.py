@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["in_time_slot"]
+__all__ = ["fits_time", "in_time_slot"]
 
 # the hours a code's title or heading names
 _HOURS = {
@@ -40,11 +40,7 @@ def in_time_slot(codes: list[str], hours: str | None, days: str | None, texts: d
         return codes
 
     def fits(code: str) -> bool:
-        text = texts.get(code, "")
-        named_hours, named_days = _named(text, _HOURS), _named(text, _DAYS)
-        return (hours is None or not named_hours or hours in named_hours) and (
-            days is None or not named_days or days in named_days
-        )
+        return fits_time(code, hours, days, texts)
 
     def says_when(code: str) -> bool:
         text = texts.get(code, "")
@@ -53,3 +49,12 @@ def in_time_slot(codes: list[str], hours: str | None, days: str | None, texts: d
     if not any(fits(code) and says_when(code) for code in codes):
         return codes
     return [code for code in codes if fits(code)]
+
+
+def fits_time(code: str, hours: str | None, days: str | None, texts: dict[str, str]) -> bool:
+    """Whether ``code``'s text names no other hours than ``hours`` and no other days than ``days``."""
+    text = texts.get(code, "")
+    named_hours, named_days = _named(text, _HOURS), _named(text, _DAYS)
+    return (hours is None or not named_hours or hours in named_hours) and (
+        days is None or not named_days or days in named_days
+    )
