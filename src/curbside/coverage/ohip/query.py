@@ -32,8 +32,10 @@ __all__ = [
     "inflection_stem",
     "plan",
     "ruled_out",
+    "ruled_out_of_titles",
     "schedule_words",
     "stem",
+    "without_negations",
     "words_of",
 ]
 
@@ -62,7 +64,7 @@ STOP = frozenset(
     responsible physician doctor can't cannot eligible ontario schedule benefits much worth rule rules many often
     times maximum number limit limits session sessions same year years yearly month months week weeks annual
     annually before drops long minimum what's i'm it's that's who's got came come need needs run put done still also
-    see
+    see our us
     """.split()  # noqa: SIM905 - a word list reads better as text
 ) | frozenset(_DAYS)
 
@@ -122,6 +124,7 @@ class Request:
     asks_fee: bool
     asks_rules: bool
     contradictions: tuple[str, ...]  # structured fields that disagree with the question or each other
+    ruled_out: frozenset[str] = frozenset()  # stems naming a service the question rules out (``ruled_out_of_titles``)
 
 
 def _hours(question: str) -> float | None:
@@ -225,18 +228,57 @@ def asked_days(day: Day | None) -> str | None:
 _NOT_THE_ONE = re.compile(r"\bnot (?:the|a|an) ((?:[\w'-]+ ){1,4}?)(?:one|ones|kind|type|version)\b", re.I)
 
 
+# 'GP, not on the call roster', '(not via CritiCall)', '(not Bartholin's)': the way the service was not given, or a
+# neighbour it is not, named to tell the service apart (A933 'On-call admission assessment', K736 'CritiCall
+# telephone consultation', Z714 '… Bartholin or Skene's gland …')
+_NOT_BY_WAY = re.compile(
+    r"\bnot (?:on|via|through|thru|by|under|from|using|with)\b(?: (?:the|a|an|any|my|our|his|her))?"
+    r"((?: [\w'’]+(?:-[\w'’]+)*){1,3}?)(?=\s*(?:[-.,;:()?!]|$|\band\b|\bbut\b))",
+    re.I,
+)
+_NOT_IN_BRACKETS = re.compile(r"\(\s*not (?:(?:on|via|through|thru|by|under|from|using|with) )?([^()]{1,40})\)", re.I)
+_NEGATIONS = (_NOT_THE_ONE, _NOT_BY_WAY, _NOT_IN_BRACKETS)
+
+
 def ruled_out(question: str | None) -> frozenset[str]:
-    """Stems of the words that name a service the question rules out ('not the 75 min comprehensive one'),
-    unless the question also says them elsewhere: they must not find the codes titled with them (A600
-    'Comprehensive cardiology consultation', A935 'Special surgical consultation')."""
-    if not question:
+    """Stems of the words that name a service the question rules out ('not the 75 min comprehensive one', 'not on
+    the call roster', '(not Bartholin's)'), unless the question also says them elsewhere: they must not find the
+    codes titled with them (A600 'Comprehensive cardiology consultation', A935 'Special surgical consultation',
+    A933 'On-call admission assessment')."""
+    # 'not the … one' with its 'one': no title's "- one" either
+    spans = [m.group(0) for m in _NOT_THE_ONE.finditer(question or "")]
+    return _said_only_there(question, spans + _negated(question))
+
+
+def ruled_out_of_titles(question: str | None) -> frozenset[str]:
+    """``ruled_out`` without the word that stood for the service ('one', 'kind'): a code whose title holds one
+    of these is not the service asked (``sql_path.not_ruled_out``)."""
+    return _said_only_there(question, _negated(question))
+
+
+def _negated(question: str | None) -> list[str]:
+    return [m.group(1) for pattern in _NEGATIONS for m in pattern.finditer(question or "")]
+
+
+def _said_only_there(question: str | None, spans: list[str]) -> frozenset[str]:
+    if not question or not spans:
         return frozenset()
-    spans = [m.group(0) for m in _NOT_THE_ONE.finditer(question)]  # with its 'one': no title's "- one" either
-    if not spans:
-        return frozenset()
-    named = {stem(w) for span in spans for w in schedule_words(words_of(span)) if w not in STOP}
-    rest = {stem(w) for w in schedule_words(words_of(_NOT_THE_ONE.sub(" ", question)))}
+    named = {_stem_of_name(w) for span in spans for w in schedule_words(words_of(span)) if w not in STOP}
+    rest = {_stem_of_name(w) for w in schedule_words(words_of(without_negations(question)))}
     return frozenset(named - rest)
+
+
+def _stem_of_name(word: str) -> str:
+    """``stem``, a possessive's too: "Bartholin's" is the title's 'Bartholin'."""
+    return stem(word.removesuffix("'s").rstrip("'"))
+
+
+def without_negations(question: str) -> str:
+    """``question`` without the spans that rule a service out (``ruled_out``): what it means is what is left
+    ('on call' near A933's title 'On-call admission assessment' is not what 'not on the call roster' means)."""
+    for pattern in _NEGATIONS:
+        question = pattern.sub(" ", question)
+    return question
 
 
 def _mrp(question: str) -> bool | None:
@@ -291,7 +333,8 @@ def plan(args: ScheduleGetArgs) -> Request:
     # an age ('a 70 year old') selects a band (quantities.py), it names no service
     plain = words_of(_AGE.sub(" ", _PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", question or ""))))
     content = [stem(w) for w in schedule_words(plain) if w not in STOP and len(w) > 2 and not w.isdigit()]
-    content = [w for w in content if w not in ruled_out(question)]
+    ruled = ruled_out(question)
+    content = [w for w in content if w not in ruled]
     if _DAY_AFTER.search(question or ""):
         content.append(stem("following"))  # the Schedule's word: 'day following the hospital admission assessment'
     if question and asks_special_visit(question):
@@ -314,13 +357,16 @@ def plan(args: ScheduleGetArgs) -> Request:
         asks_fee=bool(question and _FEE_WORDS.search(question)) or not question,
         asks_rules=bool(question and _RULE_WORDS.search(question)),
         contradictions=tuple(contradictions),
+        ruled_out=ruled_out_of_titles(question),
     )
 
 
 # an aside in a title that says what the service may include or where its rules are is not what the service is:
 # Z735 "Examination and/or dilatation (may include insertion and/or removal of IUD) - general anaesthetic" is no
-# IUD insertion (G378, J47). An aside that narrows the service ("(other than Long-Term Care Institution)") stays.
-_TITLE_ASIDE = re.compile(r"\((?:may |see |includ)[^()]*\)")
+# IUD insertion (G378, J47); nor one that says what it is not paid with: S724 "Perineorrhaphy (not eligible for
+# payment with delivery or other vaginal surgery procedures)" is no vaginal delivery (P006, K6). An aside that
+# narrows the service ("(other than Long-Term Care Institution)") stays.
+_TITLE_ASIDE = re.compile(r"\((?:may |see |includ|not )[^()]*\)")
 
 
 def _without_asides(title: str) -> tuple[str, str]:

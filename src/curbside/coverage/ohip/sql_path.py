@@ -37,9 +37,11 @@ from curbside.coverage.ohip.query import (
     lettered_codes,
     schedule_words,
     stem,
+    without_negations,
     words_of,
 )
 from curbside.coverage.ohip.siblings import the_service_asked
+from curbside.coverage.ohip.specialty_reach import listed_elsewhere
 from curbside.coverage.ohip.spoken_section import spoken_section
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
 from curbside.coverage.ohip.time_minimums import by_time_minimum, time_minimums, within_minutes
@@ -187,7 +189,7 @@ def run_sql_path(
                 return out
         if not out.asked:
             among = reader.codes_listed_in(out.specialty.code, out.specialty.part) if out.specialty else None
-            if request.question and _ASKS_PREMIUM.search(request.question):
+            if request.question and _ASKS_PREMIUM.search(request.question) and not asks_service_first(request.question):
                 # "what premium can I add …": a premium, not the base service
                 premiums = reader.premium_codes(special_visits=asks_special_visit(request.question))
                 # the General Preamble's premiums apply whatever the specialty (E406 'After hours premium:
@@ -197,15 +199,26 @@ def run_sql_path(
                 among = premiums_of_setting(among, request.question)
             among = of_letter(among, request.question, index.titles.keys())
             words = without_the_lettered_setting(_service_words(request, out.specialty), request.question)
+            words = before_the_premium(words, request.question)
             # a wider pool than is answered: the setting, the stage and the number asked choose among codes
             # whose titles share the same words (K140 / K141 '… shared appointment: 2 / 3 patients')
             wide = index.match(words, max(BAND_POOL, request.top_k), among) if words else []
+            if among is not None and out.specialty is not None and out.specialty.said and words:
+                # a specialty assumed from the question's words: its procedures may be listed in no section of it
+                anywhere = of_letter(None, request.question, index.titles.keys())  # the letter asked still holds
+                everywhere = index.match(words, max(BAND_POOL, request.top_k), anywhere)
+                if listed_elsewhere(words, wide, everywhere, index):
+                    wide, among = everywhere, anywhere
             by_words = wide
             if meaning is not None and words and request.question:
-                wide, out.by_meaning = meaning.widen(reader, edition, request.question, words, wide, index, among)
+                meant = without_negations(request.question)  # what the question rules out is not what it means
+                wide, out.by_meaning = meaning.widen(reader, edition, meant, words, wide, index, among)
+                if not asks_a_premium(request.question):
+                    wide = raised_premiums_last(wide, out.by_meaning, indexes.premiums)
             pool = [code for code, _ in wide[: max(POOL, request.top_k)]]
             matched = setting_first(in_setting(pool, request.question), dict(wide), request.question)
             matched = not_the_other_stage(matched, request.question, index.titles)
+            matched = not_ruled_out(matched, request.ruled_out, index)
             matched = in_band(matched, dict(wide), request.question, index.text)
             matched = by_with_or_without(matched, dict(wide), request.question, index.text, BAND_REACH)
             matched = with_twins(matched, request.question, words, index, among)
@@ -383,11 +396,60 @@ def premiums_last(codes: list[str], question: str | None, premiums: AbstractSet[
     return [c for c in codes if c not in premiums] + [c for c in codes if c in premiums]
 
 
+def raised_premiums_last(
+    wide: list[tuple[str, float]], raised: Iterable[str], premiums: AbstractSet[str]
+) -> list[tuple[str, float]]:
+    """``wide`` (code, score; best first) with the premiums the meaning ranked up (``raised``) after every other
+    code, for a question that asks no premium: a time of day or a setting the question names is near a premium's
+    title ('on call … overnight, admitted … what's the admission code': E413 'Emergency Department Physician:
+    Nights …', E082 'Admission assessment by the MRP' premium), but a premium is added to the service asked, it
+    does not answer it (A933 'On-call admission assessment'). Premiums the words found keep their place
+    (``premiums_last`` puts them after the services the question names)."""
+    pushed = set(raised) & premiums
+    if not pushed:
+        return wide
+    return [item for item in wide if item[0] not in pushed] + [item for item in wide if item[0] in pushed]
+
+
 def asks_a_premium(question: str | None) -> bool:
-    """Whether the question asks for a premium ('what premium …', 'any add-on …', a special visit's)."""
+    """Whether the question asks for a premium ('what premium …', 'any add-on …', a special visit's), and not
+    first for the service it would be added to (``asks_service_first``)."""
     return bool(
-        question and (_ASKS_PREMIUM.search(question) or _ASKS_TO_ADD.search(question) or asks_special_visit(question))
+        question
+        and (_ASKS_PREMIUM.search(question) or _ASKS_TO_ADD.search(question) or asks_special_visit(question))
+        and not asks_service_first(question)
     )
+
+
+# 'what do I bill? can I add a special visit premium on top?': the service first, then what is added to it
+_ASKS_SERVICE = re.compile(
+    r"\b(?:what (?:do|can|should|would) (?:i|we) (?:bill|claim|charge)\b(?! (?:for )?(?:the |a |an )?premium)"
+    r"|what(?:'s| is) the (?:[\w-]+ )?code\b|which (?:[\w-]+ )?code\b(?! (?:for|of) (?:the |a |an )?premium))",
+    re.I,
+)
+_ADDED_ON_TOP = re.compile(r"\b(?:on top|as well|in addition|also|add(?:ed)?)\b", re.I)
+
+
+def asks_service_first(question: str | None) -> bool:
+    """Whether the question asks the service's code and then whether a premium is added to it ('I assessed her
+    there - what do I bill? can I add a special visit premium on top?': A100, its premiums after it): the
+    premium is an addition to the answer, not the answer."""
+    if not question:
+        return False
+    service = _ASKS_SERVICE.search(question)
+    if service is None:
+        return False
+    return bool(_ADDED_ON_TOP.search(question, service.end()) and _ASKS_PREMIUM.search(question, service.end()))
+
+
+def before_the_premium(words: tuple[str, ...], question: str | None) -> tuple[str, ...]:
+    """``words`` said up to the ask for the service, when the question asks it first (``asks_service_first``):
+    the words after name what is added to it ('special visit' is not the service A100 that was rendered)."""
+    if not question or not asks_service_first(question):
+        return words
+    service = _ASKS_SERVICE.search(question)
+    said = {stem(w) for w in schedule_words(words_of(question[: service.end()]))} if service else set()
+    return tuple(w for w in words if w in said) or words
 
 
 # 'what can I add for an initial smoking cessation discussion?' asks for what is added to a service: E079, listed
@@ -434,6 +496,22 @@ def not_the_other_stage(codes: list[str], question: str | None, titles: dict[str
         if named in said and other not in said:
             out = [c for c in out if other not in titles.get(c, set()) or named in titles.get(c, set())]
     return out
+
+
+def not_ruled_out(codes: list[str], ruled: AbstractSet[str], index: WordIndex) -> list[str]:
+    """``codes`` without those whose title holds a word naming what the question rules out (``query.ruled_out``:
+    'GP, not on the call roster … which C code': not C933 'On-call admission assessment'; '(not via CritiCall)':
+    not K736 'CritiCall telephone consultation'), unless the title says 'not' itself (G807 'Physician not in
+    constant attendance') or no code is left."""
+    if not ruled:
+        return codes
+    kept = [
+        c
+        for c in codes
+        if not {w.rstrip("'") for w in index.titles.get(c, set())} & ruled
+        or "not" in words_of(index.printed_titles.get(c, ""))
+    ]
+    return kept or codes
 
 
 def in_band(codes: list[str], scores: dict[str, float], question: str | None, texts: dict[str, str]) -> list[str]:

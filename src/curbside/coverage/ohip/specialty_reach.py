@@ -1,0 +1,45 @@
+"""Codes outside the specialty assumed from the question's words, when the service asked is listed elsewhere.
+
+A specialty the question names ('ENT office …', 'allergist - …') is the section its consultations and
+visits are listed in, but many of its services are not: the Schedule lists "Pure tone threshold audiometry …
+- technical component" (G440) under "Diagnostic and Therapeutic Procedures - Otolaryngology" (J99), a part
+no specialty's section holds. Searching the specialty's codes only, 'ENT office … pure tone audiogram, what's
+the technical component code' found A245 "Consultation". When the specialty was assumed from the question's
+words (not given in the request's fields), no title among its codes holds a word of the question and a title
+elsewhere holds much of it, the codes are found everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from curbside.coverage.ohip.title_meaning import LEADERS, question_weights, title_share
+
+if TYPE_CHECKING:
+    from curbside.coverage.ohip.query import WordIndex
+
+__all__ = ["REACH", "listed_elsewhere"]
+
+# a title elsewhere names the service asked when it holds this share of the question's word weight (as much as
+# a code must hold to be stated at all with some confidence: ``merge.WEAK_MATCH``) and no title among the
+# specialty's codes holds a word of the question: 'FP-OB … normal vaginal delivery' has P006 "Vaginal" in the
+# obstetrics section, and S724 "Perineorrhaphy (not eligible for payment with delivery or other vaginal …)"
+# elsewhere holds more of the question's words but is not the service
+REACH = 0.4
+
+
+def listed_elsewhere(
+    words: Sequence[str],
+    within: Sequence[tuple[str, float]],
+    everywhere: Sequence[tuple[str, float]],
+    index: WordIndex,
+) -> bool:
+    """Whether the codes found in every section (``everywhere``: code, score; best first) name the service asked
+    and those found in the specialty's sections (``within``) name none of it (``REACH``)."""
+    weights = question_weights(words, index)
+
+    def best(found: Sequence[tuple[str, float]]) -> float:
+        return max((title_share(weights, code, index) for code, _ in found[:LEADERS]), default=0.0)
+
+    return best(within) == 0.0 and best(everywhere) >= REACH

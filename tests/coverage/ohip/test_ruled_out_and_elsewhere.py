@@ -1,0 +1,112 @@
+"""What a question rules out, a premium the meaning found, and a specialty's service listed elsewhere.
+
+Titles are the Schedule's own (ohip-schedule-of-benefits-2025-03-03.txt; page in each comment).
+"""
+
+from __future__ import annotations
+
+from curbside.coverage.ohip.query import WordIndex, plan, ruled_out, ruled_out_of_titles, stem, without_negations
+from curbside.coverage.ohip.specialty_reach import listed_elsewhere
+from curbside.coverage.ohip.sql_path import (
+    asks_a_premium,
+    asks_service_first,
+    before_the_premium,
+    not_ruled_out,
+    raised_premiums_last,
+)
+from curbside.coverage.ohip.tool import ScheduleGetArgs
+
+_TITLES = [  # (code, title, listing text)
+    ("A933", "On-call admission assessment", ""),  # A5
+    ("C003", "General assessment", ""),  # A10
+    ("K734", "Physician to physician telephone consultation - Referring physician", ""),  # A37
+    ("K736", "CritiCall telephone consultation - Referring physician", ""),  # A40
+    ("Z714", "Abscess of vulva, Bartholin or Skene’s gland - incision and drainage - local anaesthetic", ""),  # V2
+    ("Z728", "Incision and drainage of cyst, abscess or haematoma", ""),  # V5
+    ("G807", "Physician not in constant attendance - not in the hyperbaric unit, supervision", ""),  # J41
+    ("A245", "Consultation", "Otolaryngology (24)"),  # A153
+    ("G440", "Pure tone threshold audiometry with or without bone conduction - technical component", ""),  # J100
+]
+
+
+def test_a_way_or_neighbour_the_question_negates_is_ruled_out() -> None:
+    question = "GP, not on the call roster - direct admitting my own pt to the ward. which C code?"
+    assert ruled_out(question) == {stem("call"), stem("roster")}
+    assert stem("call") not in plan(ScheduleGetArgs(q=question)).words
+    assert "call roster" not in without_negations(question) and "direct admitting" in without_negations(question)
+    assert ruled_out_of_titles("phoned the on-call neurologist directly (not via CritiCall)") == {stem("criticall")}
+    assert ruled_out_of_titles("I&D of an abscess in the vaginal wall (not Bartholin's)") == {stem("bartholin")}
+    # 'not the … one' rules its words out of titles, not the 'one' standing for the service
+    assert ruled_out_of_titles("plain consult, not the special surgical one") == {stem("special"), stem("surgical")}
+    # a negated person or verb is no service: nothing is ruled out
+    assert ruled_out("I was not the MRP, what code?") == frozenset()
+    assert ruled_out("I was not in constant attendance") == frozenset()
+    # a word the question also says outside the negation stays
+    assert ruled_out("on call tonight, the call was not via CritiCall") == {stem("criticall")}
+
+
+def test_a_code_titled_with_what_the_question_rules_out_goes() -> None:
+    index = WordIndex(_TITLES)
+    assert not_ruled_out(["K736", "K734"], frozenset({stem("criticall")}), index) == ["K734"]
+    assert not_ruled_out(["Z714", "Z728"], frozenset({stem("bartholin")}), index) == ["Z728"]
+    # a title that says 'not' itself is the negated service; and no code left: all stay
+    assert not_ruled_out(["G807"], frozenset({stem("constant")}), index) == ["G807"]
+    assert not_ruled_out(["K736"], frozenset({stem("criticall")}), index) == ["K736"]
+    assert not_ruled_out(["K736", "K734"], frozenset(), index) == ["K736", "K734"]
+
+
+def test_a_premium_the_meaning_ranked_up_follows_the_services() -> None:
+    # 'on call … overnight, admitted … what's the admission code': the titles nearest in meaning were E413
+    # "Emergency Department Physician: Nights …" and E082 "Admission assessment by the MRP" (premiums, GP104, GP42)
+    wide = [("E413", 0.69), ("E082", 0.64), ("A933", 0.4), ("H105", 0.3)]
+    premiums = frozenset({"E413", "E082"})
+    assert [c for c, _ in raised_premiums_last(wide, ["E413", "E082"], premiums)] == ["A933", "H105", "E413", "E082"]
+    # a premium the words found keeps its place; nothing raised, nothing moves
+    assert raised_premiums_last(wide, ["E413"], frozenset({"E082"})) == wide
+    assert raised_premiums_last(wide, [], premiums) == wide
+
+
+def test_a_service_of_the_specialty_listed_in_no_section_of_it_is_found_elsewhere() -> None:
+    # 'ENT office … pure tone audiogram, technical component': G440 is listed under "Diagnostic and Therapeutic
+    # Procedures - Otolaryngology" (J100), in no section of Otolaryngology (24), whose codes hold none of the words
+    index = WordIndex(_TITLES)
+    question = "ENT office w/ our own audiometer - pure tone audiogram, what's the technical component code/fee?"
+    words = [w for w in plan(ScheduleGetArgs(q=question)).words if w != "ent"]
+    assert "our" not in words  # a possessive says nothing of the service
+    within = index.match(words, 5, {"A245"})
+    everywhere = index.match(words, 5)
+    assert everywhere[0][0] == "G440"
+    assert listed_elsewhere(words, within, everywhere, index)
+    # the specialty's own code holds the question: it stays the place searched
+    consult = ["consultation"]
+    assert not listed_elsewhere(consult, index.match(consult, 5, {"A245"}), index.match(consult, 5), index)
+
+
+def test_the_service_asked_first_is_searched_before_the_premium_added_to_it() -> None:
+    question = (
+        "my own pt came into our ER and the ER doc called me in. I assessed her there - what do I bill? "
+        "can I add a special visit premium on top?"
+    )
+    assert asks_service_first(question) and not asks_a_premium(question)
+    words = plan(ScheduleGetArgs(q=question)).words
+    kept = before_the_premium(words, question)
+    assert stem("assessed") in kept and not {stem("special"), stem("visit")} & set(kept)
+    # a premium asked alone, or named as the code asked for, is what the question asks
+    for asked in ("what premium can I add to A007?", "which code for the special visit premium, called in at 2 am?"):
+        assert not asks_service_first(asked) and asks_a_premium(asked)
+        assert before_the_premium(words, asked) == words
+    # a second question that names no premium is no premium added: the words stay
+    assert not asks_service_first("did a pap in the office - what do I bill? can I also bill the visit?")
+
+
+def test_an_aside_saying_what_a_service_is_not_paid_with_is_not_its_title() -> None:
+    # S724 (V4) is no vaginal delivery: P006 "Vaginal" under "Labour - Delivery" (K6) is
+    index = WordIndex(
+        [
+            ("S724", "Perineorrhaphy (not eligible for payment with delivery or other vaginal surgery procedures)", ""),
+            ("P006", "Vaginal", "Labour - Delivery"),
+        ]
+    )
+    assert index.titles["S724"] == {stem("perineorrhaphy")}
+    assert stem("delivery") in index.listed["S724"]
+    assert index.match([stem("vaginal"), stem("delivery")], 2)[0][0] == "P006"
