@@ -13,11 +13,14 @@ Devices and Eligibility • … completed by the prescriber").
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from curbside.coverage.parties import Parties
 
@@ -34,6 +37,14 @@ HEADING_WEIGHT = 0.5  # a heading's word says what its sentences are about, less
 # for 'can she apply?') answers another question: its evidence is halved, not dropped
 PARTY_WEIGHT = 0.5
 OTHER_PARTY_WEIGHT = 0.5
+# the meaning (``quotes``' cosines): the sentences at most NEIGHBOURHOOD below the nearest one's cosine, and
+# among the NEAREST, are its neighbourhood; they qualify on NEAR_EVIDENCE of shared words; a cosine counts
+# MEANING_WEIGHT (a sentence 0.1 nearer outranks one with a rare shared word more)
+NEIGHBOURHOOD = 0.15
+NEAREST = 20
+NEAR_EVIDENCE = 2.5
+MEANING_WEIGHT = 20.0
+FAR = 0.3
 _SENTENCE = re.compile(r"(?<=[.;])\s+(?=[A-Z(])")
 # a labelled sub-heading a list runs into: "… (e.g. social assistance) Section 2 – Devices and Eligibility"
 _SUBHEAD = re.compile(r"\s((?:Section|Part|Step|Schedule) \d+[A-Z]? [–-] [^•]+?)\s*$")
@@ -64,6 +75,7 @@ class PolicyQuote:
     score: float
     governs: bool = False  # the governing manual's sentence on the same asked words as a category manual's quote
     other_party: bool = False  # the sentence is about a party the question neither names nor implies
+    by_meaning: bool = False  # ranked first by what the question means: by its words alone another was, or none
 
 
 @dataclass(frozen=True)
@@ -140,11 +152,21 @@ class PolicyIndex:
         parties = Counter(unit.party for unit in self.units if unit.party)
         self.party_idf = {party: math.log(total / count) for party, count in parties.items()}
 
-    def quotes(self, question: str | None, subject: str = "") -> list[PolicyQuote]:
+    def texts(self) -> list[str]:
+        """Every sentence, in the order ``quotes`` takes their cosines."""
+        return [unit.text for unit in self.units]
+
+    def quotes(
+        self, question: str | None, subject: str = "", cosines: np.ndarray | None = None
+    ) -> list[PolicyQuote]:
         """Up to two sentences that answer what ``question`` asks, best first; none when the evidence is thin.
 
         ``subject`` is what the question is about ('walker'): a sentence must share a word beyond it, or
-        "does ADP cover a walker?" would be answered by any sentence that names walkers."""
+        "does ADP cover a walker?" would be answered by any sentence that names walkers. ``cosines`` (one per
+        sentence, ``texts`` order) say how near each sentence's meaning is to the question's: the sentences
+        nearest it (``_neighbourhood``) qualify on fewer shared words and whatever kind of thing they say
+        ('wrecked it goofing around' and 'damaged due to misuse'), and every sentence ranks by its words plus
+        ``MEANING_WEIGHT`` x its cosine: the meaning finds the neighbourhood, the words choose within it."""
         vocabulary = self.vocabulary
         if not question or (vocabulary.amount is not None and vocabulary.amount.search(question)):
             return []
@@ -156,7 +178,15 @@ class PolicyIndex:
         about = vocabulary.stems(subject)
         forms = {stem: self._forms(stem) for stem in wanted}
         party_of = self._party_judge(question, asked)
-        scored: list[tuple[float, int]] = []  # evidence, unit number
+        near = _neighbourhood(cosines)
+        # a sentence this far from the nearest one's meaning tells another situation, whatever words it shares
+        # ('lost or stolen' devices for 'lost his licence, wants a scooter instead of driving')
+        meant = cosines is not None and len(cosines) == len(self.units) > 0
+        closeness = cosines if cosines is not None and meant else np.zeros(len(self.units), dtype=np.float32)
+        far = float(closeness.max()) - FAR if meant else -math.inf
+        scored: list[tuple[float, int]] = []  # rank (evidence plus meaning), unit number
+        evidence_of: dict[int, float] = {}
+        by_words: tuple[float, int] | None = None  # the best sentence by words alone
         holds: dict[int, set[str]] = {}  # unit number -> the question's stems it holds in its own words
         others: set[int] = set()  # unit numbers about a party the question does not mention
         for n, unit in enumerate(self.units):
@@ -166,20 +196,29 @@ class PolicyIndex:
                 max(self.idf[f] for f in forms[stem] & unit.heading) for stem in forms if forms[stem] & unit.heading
             )
             # the party reorders sentences found by their words; it finds none by itself
-            found = shared / (0.5 + 0.5 * len(unit.stems) / self.mean_words) >= MIN_EVIDENCE
+            length = 0.5 + 0.5 * len(unit.stems) / self.mean_words
+            floor = NEAR_EVIDENCE if n in near else MIN_EVIDENCE
+            found = shared / length >= floor
             verdict = party_of(unit)
             if verdict is True:
                 shared += PARTY_WEIGHT * self.party_idf[unit.party or ""]
-            evidence = shared / (0.5 + 0.5 * len(unit.stems) / self.mean_words)
+            evidence = shared / length
             if verdict is False:
                 evidence *= OTHER_PARTY_WEIGHT
                 others.add(n)
-            if found and evidence >= MIN_EVIDENCE and held - about and says.search(unit.text):
-                scored.append((evidence, n))
+            if not (found and evidence >= floor and held - about) or closeness[n] < far:
+                continue
+            if evidence >= MIN_EVIDENCE and says.search(unit.text) and (by_words is None or evidence > by_words[0]):
+                by_words = (evidence, n)
+            if says.search(unit.text):
+                scored.append((evidence + MEANING_WEIGHT * float(closeness[n]), n))
+                evidence_of[n] = evidence
                 holds[n] = held
         scored.sort(reverse=True)
-        quotes = self._with_companion(scored, others)[:MAX_QUOTES]
-        governing = self._governing(scored, holds, others)
+        quotes = self._with_companion(scored, evidence_of, others)[:MAX_QUOTES]
+        if quotes and (by_words is None or by_words[1] != scored[0][1]):
+            quotes[0] = dataclasses.replace(quotes[0], by_meaning=True)
+        governing = self._governing(scored, evidence_of, holds, others)
         if governing is not None and governing.text != quotes[0].text:
             quotes = [quotes[0], governing]
         return quotes
@@ -203,7 +242,11 @@ class PolicyIndex:
         return judge
 
     def _governing(
-        self, scored: list[tuple[float, int]], holds: dict[int, set[str]], others: set[int]
+        self,
+        scored: list[tuple[float, int]],
+        evidence_of: dict[int, float],
+        holds: dict[int, set[str]],
+        others: set[int],
     ) -> PolicyQuote | None:
         """The governing source's best qualifying sentence holding every question word the best quote holds,
         when the best is another source's: a category manual's rule restates, narrower, a general one the
@@ -213,11 +256,11 @@ class PolicyIndex:
         if not scored or not governing or self.units[scored[0][1]].block.source == governing:
             return None
         asked = holds[scored[0][1]]
-        for evidence, n in scored[1:]:
+        for _, n in scored[1:]:
             unit = self.units[n]
             if unit.block.source == governing and asked <= holds[n]:
                 b = unit.block
-                return PolicyQuote(b.source, b.ref, b.page, unit.text, evidence + 2.0, True, n in others)
+                return PolicyQuote(b.source, b.ref, b.page, unit.text, evidence_of[n] + 2.0, True, n in others)
         return None
 
     def _forms(self, stem: str) -> frozenset[str]:
@@ -240,13 +283,16 @@ class PolicyIndex:
         stems = {_stem(w) for w in re.findall(r"[a-z][a-z']+", word.lower())}
         return all(stem in self.idf for stem in stems)
 
-    def _with_companion(self, scored: list[tuple[float, int]], others: set[int]) -> list[PolicyQuote]:
+    def _with_companion(
+        self, scored: list[tuple[float, int]], evidence_of: dict[int, float], others: set[int]
+    ) -> list[PolicyQuote]:
         """The quotes, best first; the best is joined by another qualifying sentence of its own paragraph, in
         the paragraph's order ("Occupational Therapists and Physiotherapists … must be registered as
         Authorizers …" and "Registered Authorizers for wheelchairs must also be …")."""
         if not scored:
             return []
-        best_evidence, best = scored[0]
+        best = scored[0][1]
+        best_evidence = evidence_of[best]
         numbers = [best]
         companion = next(
             (n for _, n in scored[1:] if self.units[n].block is self.units[best].block),
@@ -263,11 +309,22 @@ class PolicyIndex:
         b = self.units[best].block
         text = gap.join(self.units[n].text for n in numbers)
         out = [PolicyQuote(b.source, b.ref, b.page, text, best_evidence + 2.0, other_party=best in others)]
-        for evidence, n in scored[1:]:
+        for _, n in scored[1:]:
             other = self.units[n].block
             text = self.units[n].text
-            out.append(PolicyQuote(other.source, other.ref, other.page, text, evidence + 2.0, other_party=n in others))
+            out.append(
+                PolicyQuote(other.source, other.ref, other.page, text, evidence_of[n] + 2.0, other_party=n in others)
+            )
         return out
+
+
+def _neighbourhood(cosines: np.ndarray | None) -> set[int]:
+    """The sentences whose meaning is nearest the question's: among the ``NEAREST``, within ``NEIGHBOURHOOD``."""
+    if cosines is None or not len(cosines):
+        return set()
+    ranked = np.argsort(-cosines, kind="stable")[:NEAREST]
+    top = float(cosines[ranked[0]])
+    return {int(n) for n in ranked if cosines[n] >= top - NEIGHBOURHOOD}
 
 
 def sentences(text: str) -> list[str]:

@@ -50,6 +50,7 @@ QUOTED_CONFIDENCE = 0.8
 WEAK_QUOTE_CONFIDENCE = 0.65
 STRONG_QUOTE = 10.0  # PolicyQuote.score: rare shared words, weighted by the sentence's length
 UNANSWERED_CONFIDENCE = 0.5  # the question asks what no sentence of the manuals was found to say
+MEANING_CATEGORY_CONFIDENCE = 0.5  # a category the question means but does not name (``meaning``)
 PROGRAMS = {
     "OW": "Ontario Works (OW)",
     "ODSP": "Ontario Disability Support Program (ODSP)",
@@ -66,6 +67,7 @@ _ASKED_EXCLUSIONS = {
 }
 # a rule on the need's length: §300.04 "for six months or longer", Mobility §310 "solely for: • Post-operative needs"
 _LONG_TERM_ONLY = re.compile(r"\bpost-operative\b|\bsix months or longer\b", re.I)
+_TRANSPORT = re.compile(r"\b(?:car|transportation)\b", re.I)
 _DEVICE_TOPICS = {"funding", "eligibility", "social_assistance"}  # answers that depend on the device
 _NUMBER = re.compile(r"\d{1,3}")
 _WHICH_DEVICE = (
@@ -430,7 +432,9 @@ class _Answer:
         if request.community_only or (use is not None and use.location and _community_only(use.location)):
             out.basic_mobility = False
             if transport is not None:
-                out.other_criteria["basic_mobility"] = f"Not basic mobility: {self.said(transport)}"
+                said = f"Not basic mobility: {self.said(transport)}"
+                own = self.transport_criterion(criteria)
+                out.other_criteria["basic_mobility"] = f"{said}; and {own}" if own else said
                 self.cite(transport)
         elif use is not None and use.daily is False:
             out.basic_mobility = False
@@ -448,6 +452,18 @@ class _Answer:
                 )
                 self.cite(scooter)
         return out
+
+    def transport_criterion(self, criteria: list[Rule]) -> str | None:
+        """The device's own criterion on transport, quoted, when it has one (a power scooter's "not intended to be
+        a replacement for a car", Mobility §410.01): it says the same of the device asked about."""
+        for rule in criteria:
+            if "all" in rule.applies_to:
+                continue
+            quote = next((q for q in rule.quotes if _TRANSPORT.search(q)), None)
+            if quote is not None:
+                self.cite(rule)
+                return f"“{quote.rstrip(' ;,').removesuffix(' and').rstrip(' ;,')}” ({self.ref(rule)})"
+        return None
 
     def wants_cep(self) -> bool:
         request = self.request
@@ -536,9 +552,18 @@ class _Answer:
         elif self.set_aside:  # the rules on the question's story do not decide what it asks: no checked verdict
             result.confidence = min(result.confidence, WEAK_QUOTE_CONFIDENCE)
         elif self.policy and not self.say_share:  # the quote is the answer, not a checked rule beside it
-            # a sentence about another party ('The ADP Authorizers …' for 'can she apply?') may answer another question
-            strong = self.policy[0].score >= STRONG_QUOTE and not all(q.other_party for q in self.policy)
+            # a sentence about another party ('The ADP Authorizers …' for 'can she apply?') may answer another
+            # question; one found by the question's meaning rather than its words is a candidate, not a verdict
+            strong = (
+                self.policy[0].score >= STRONG_QUOTE
+                and not all(q.other_party for q in self.policy)
+                and not self.policy[0].by_meaning
+            )
             result.confidence = min(result.confidence, QUOTED_CONFIDENCE if strong else WEAK_QUOTE_CONFIDENCE)
+        elif self.policy and self.policy[0].by_meaning:
+            result.confidence = min(result.confidence, WEAK_QUOTE_CONFIDENCE)
+        if self.sql.decision.resolution.by_meaning:  # the category was recognised by meaning, not named
+            result.confidence = min(result.confidence, MEANING_CATEGORY_CONFIDENCE)
         device = result.device
         if device is not None and device.category and not device.policy_manual_loaded:
             # the share comes from the general rules; the category's own manual sets its funding model
@@ -591,6 +616,16 @@ class _Answer:
                 for said in self.policy
             )
             parts.append(f"The manual: {quoted}")
+        unloaded = self.unloaded_candidates()
+        if unloaded:
+            parts.append(
+                f"The Policy and Administration Manuals of {', '.join(unloaded)}, which set these categories' "
+                "funding models, are not loaded."
+            )
+        if self.sql.decision.resolution.by_meaning and result.device is not None:
+            parts.append(
+                f"No device or category is named in the manuals' words; the question reads as {result.device.category}."
+            )
         if self.not_listed is not None:
             src = self.not_listed
             parts.append(
@@ -633,6 +668,15 @@ class _Answer:
             parts.append("[" + "][".join(str(c.n) for c in result.citations[:3]) + "]")
         parts.append(f"({result.edition})")
         return " ".join(p.strip() for p in parts if p)
+
+    def unloaded_candidates(self) -> list[str]:
+        """The candidate categories of an ambiguous request ('a prosthetic ear': five kinds of prostheses) when
+        none has its manual loaded: whichever is meant, its own rules are not at hand."""
+        device = self.result.device
+        if device is None or len(device.candidates) < 2:
+            return []
+        loaded = {name for name, _, manual in self.sql.categories if manual is not None}
+        return [] if loaded & set(device.candidates) else list(device.candidates)
 
     def _funding_sentence(self) -> str:
         funding, result = self.result.funding, self.result

@@ -16,11 +16,18 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from curbside.coverage.adp.asked_clause import GENERIC_TOPICS, asked_clause
+from curbside.coverage.adp.meaning import QuestionMeaning
 from curbside.coverage.adp.need_length import asks_requirement, short_term_need
 from curbside.coverage.adp.tool import AdpCheck, AdpGetArgs, UseCase
 
-__all__ = ["AdpRequest", "Decision", "Resolution", "TermIndex", "norm", "plan", "resolve"]
+__all__ = ["AdpRequest", "Decision", "Resolution", "TermIndex", "by_meaning", "norm", "plan", "resolve"]
 
+# the nouns a clinician names a device by, in everyday words ('her chair', 'his hearing aids')
+_DEVICE_NOUN = (
+    r"(?:walkers?|wheelchairs?|chairs?|scooters?|devices?|aids?|frames?|seat\w*|cushions?|canes?|crutch\w*|rollators?|"
+    r"equipment|pumps?|prosthe\w+|brace|orthos[ie]s|orthotics?|glasses|magnifiers?|batter(?:y|ies)|machine|"
+    r"concentrator|cpap|bipap)\b"
+)
 _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("batteries", re.compile(r"\bbatter(?:y|ies)\b", re.I)),
     # 'fix' is a repair when what is fixed is a device ('fix his wheelchair'), not 'fixed a mistake on the form'
@@ -30,8 +37,19 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.I,
     )),
     ("maintenance", re.compile(r"\b(?:maintenance|maintain\w*|servic(?:e|ing))\b", re.I)),
-    ("loss_theft", re.compile(r"\b(?:lost|loses?|stolen|theft)\b", re.I)),
-    ("misuse", re.compile(r"\b(?:misuse\w*|neglig\w*|damaged)\b", re.I)),
+    # a device lost, not 'lost his ear to cancer' or 'lost his licence': what is lost is a device or 'it', or
+    # the loss is said of it ('the walker was lost', 'got lost')
+    ("loss_theft", re.compile(
+        rf"\b(?:stolen|theft)\b|\b(?:lost|loses?|losing|misplaced?)\s+(?:it|them|(?:(?:the|his|her|their|my|a|an)\s+)?"
+        rf"(?:\w+\s+)?{_DEVICE_NOUN})|\b(?:was|were|got|been|is|are)\s+(?:\w+\s+)?(?:lost|misplaced)\b",
+        re.I,
+    )),
+    # and damage by misuse in everyday words ('wrecked it goofing around', 'smashed', 'horsing around')
+    ("misuse", re.compile(
+        r"\b(?:misuse\w*|neglig\w*|damaged|abus(?:e|ed|ing)|wreck(?:ed|s|ing)?|smash(?:ed|es|ing)?|trash(?:ed|ing)|"
+        r"goof(?:ed|ing)? (?:around|off)|horsing around|fooling around|playing around)\b",
+        re.I,
+    )),
     ("warranty_period", re.compile(r"\bwarrant\w*\b", re.I)),
     ("funding_period", re.compile(r"\b(?:how often|funding period|every \d+ years|how many years|replace\w*)\b", re.I)),
     ("exclusions", re.compile(r"\b(?:exclu\w*|not covered|isn'?t covered|not funded|doesn'?t cover)\b", re.I)),
@@ -54,9 +72,11 @@ _INCOME = re.compile(
 )
 _FAMILY = re.compile(r"\b(?:family|families|household of [2-9]|couple|married|spouse|children|kids)\b", re.I)
 _SINGLE = re.compile(r"\b(?:single|lives alone|alone)\b", re.I)
+# a device wanted for getting about instead of a car: said outright, or by a patient who no longer drives
 _COMMUNITY_ONLY = re.compile(
-    r"\b(?:only (?:outdoors|outside|in the community)|car substitute|instead of (?:a |the )?(?:car|bus|taxi)|"
-    r"(?:just|only) for (?:outings|shopping|trips|travel\w*|getting around town))\b",
+    r"\b(?:only (?:outdoors|outside|in the community)|car substitute|instead of (?:a |the )?(?:car|bus|taxi|driving)|"
+    r"(?:just|only) for (?:outings|shopping|trips|travel\w*|getting around town)|"
+    r"(?:no longer|can'?t|cannot|unable to|not allowed to) drive|lost (?:his|her|their|my) (?:driver'?s )?licen[cs]e)\b",
     re.I,
 )
 _WORD = re.compile(r"[^a-z0-9]+")
@@ -202,6 +222,7 @@ class Resolution:
     categories: list[str] = field(default_factory=list)  # one, or the candidates of an ambiguous term
     not_listed_key: str | None = None
     message: str | None = None  # not_a_category
+    by_meaning: bool = False  # found by what the question means, not by a term of it (``meaning``)
 
 
 class TermIndex:
@@ -213,6 +234,15 @@ class TermIndex:
             phrase = _key(term) if kind in ("category_key", "not_a_category") else norm(term)
             self.by_kind.setdefault(kind, {}).setdefault(phrase, []).append(target)
         self.category_names = {norm(t): t for targets in self.by_kind.get("category_key", {}).values() for t in targets}
+
+    def category_descriptions(self) -> dict[str, str]:
+        """Each category's name with its vocabulary terms: what its vector means ('Ocular Prostheses: artificial
+        eye, eye prosthesis …')."""
+        terms: dict[str, list[str]] = {name: [] for name in self.category_names.values()}
+        for phrase, targets in self.by_kind.get("category", {}).items():
+            for target in targets:
+                terms.setdefault(target, []).append(phrase)
+        return {name: f"{name}: {', '.join(sorted(said))}" if said else name for name, said in terms.items()}
 
     def find(self, text: str) -> Resolution:
         """The longest phrase of ``text`` naming a device, a category or a kind ADP does not list."""
@@ -294,6 +324,17 @@ _NOT_LISTED = "(no ADP category)"
 
 def _describe(r: Resolution) -> str:
     return repr(r.matched or r.message or "")
+
+
+def by_meaning(decision: Decision, request: AdpRequest, meaning: QuestionMeaning) -> Decision:
+    """``decision``, or the category the question clearly means when none of its words named a device or category
+    ('a pressure-relieving mattress' is Pressure Modification Devices)."""
+    if decision.resolution.kind != "none" or decision.problem or request.category_key or request.device_type:
+        return decision
+    category = meaning.nearest_category()
+    if category is None:
+        return decision
+    return Decision(Resolution("category", category, categories=[category], by_meaning=True), [category])
 
 
 def resolve(index: TermIndex, request: AdpRequest, device_category: Callable[[str], str | None]) -> Decision:

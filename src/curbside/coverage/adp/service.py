@@ -11,6 +11,7 @@ The application holds one service per source (``core.coverage_service("adp")``),
 
 from __future__ import annotations
 
+from curbside.coverage.adp.meaning import AdpMeaning
 from curbside.coverage.adp.merge import merge
 from curbside.coverage.adp.passages import NAMESPACE
 from curbside.coverage.adp.query import plan
@@ -37,10 +38,10 @@ class AdpService(SourceService[AdpReader]):
     ) -> None:
         """``search`` replaces the application's search engine, ``reader`` the tables' reader (fakes in tests)."""
         super().__init__(parts, reader or AdpReader(parts.settings.db_path), search)
-        self.cache = ManualsCache()
+        self.cache = ManualsCache(AdpMeaning(cache_dir=parts.settings.home / "cache"))
 
     def build_indexes(self) -> None:
-        self.cache.get(self.reader, self.reader.editions())
+        self.cache.build_meaning(self.reader, self.reader.editions())
 
     async def get(self, args: AdpGetArgs) -> AdpGetResult:
         request = plan(args)

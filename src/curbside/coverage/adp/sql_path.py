@@ -7,12 +7,14 @@ answer. ``Cancel.interrupt`` stops its query when the path times out.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from curbside.coverage.adp.data import Rule
+from curbside.coverage.adp.meaning import AdpMeaning, QuestionMeaning
 from curbside.coverage.adp.passages import paragraph_ids
 from curbside.coverage.adp.policy_quotes import policy_index, subject_words, unanswered
-from curbside.coverage.adp.query import AdpRequest, Decision, TermIndex, resolve
+from curbside.coverage.adp.query import AdpRequest, Decision, TermIndex, by_meaning, resolve
 from curbside.coverage.adp.store import AdpReader, DeviceRow, ManualEdition
 from curbside.coverage.edition_cache import EditionCache
 from curbside.coverage.policy_quotes import PolicyIndex, PolicyQuote
@@ -37,6 +39,7 @@ class SqlFindings:
     chunks: dict[tuple[str, str], ChunkRef] = field(default_factory=dict)  # (manual, paragraph id) -> passage
     policy: list[PolicyQuote] = field(default_factory=list)  # the manual's sentences a policy question asks for
     unanswered: str | None = None  # what the question asks that no sentence matched and no share answers
+    meaning: QuestionMeaning | None = None  # the question against the edition's vectors (None: words alone)
 
     @property
     def category(self) -> str | None:
@@ -52,23 +55,33 @@ class SqlFindings:
 
 
 class ManualsCache:
-    """The term index and the passage index of the loaded edition, built once per load, shared by threads."""
+    """The term index and the passage index of the loaded edition, built once per load, shared by threads; and
+    the vectors of its sentences and categories (``meaning``), built only at warm-up (``build_meaning``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, meaning: AdpMeaning | None = None) -> None:
         self._cache: EditionCache[tuple[TermIndex, dict[tuple[str, str], ChunkRef], PolicyIndex]] = EditionCache()
+        self.meaning = meaning or AdpMeaning()
 
-    def get(
-        self, reader: AdpReader, editions: list[ManualEdition]
-    ) -> tuple[TermIndex, dict[tuple[str, str], ChunkRef], PolicyIndex]:
+    def key(self, reader: AdpReader, editions: list[ManualEdition]) -> Hashable:
         passages = (
             reader.connection()
             .execute("SELECT COALESCE(MAX(current_version_id), 0), COUNT(*) FROM documents WHERE namespace = 'adp'")
             .fetchone()
         )
-        key = (tuple((e.id, e.loaded_at) for e in editions), tuple(passages or ()))
+        return (tuple((e.id, e.loaded_at) for e in editions), tuple(passages or ()))
+
+    def get(
+        self, reader: AdpReader, editions: list[ManualEdition]
+    ) -> tuple[TermIndex, dict[tuple[str, str], ChunkRef], PolicyIndex]:
         return self._cache.get(
-            key, lambda: (TermIndex(reader.terms()), _chunk_index(reader), policy_index(reader.all_paragraphs()))
+            self.key(reader, editions),
+            lambda: (TermIndex(reader.terms()), _chunk_index(reader), policy_index(reader.all_paragraphs())),
         )
+
+    def build_meaning(self, reader: AdpReader, editions: list[ManualEdition]) -> None:
+        """Embed the edition's sentences and categories (slow: at warm-up, never inside a call)."""
+        terms, _, policy = self.get(reader, editions)
+        self.meaning.build(self.key(reader, editions), policy.texts(), terms.category_descriptions())
 
 
 def _chunk_index(reader: AdpReader) -> dict[tuple[str, str], ChunkRef]:
@@ -101,6 +114,7 @@ def run_sql_path(reader: AdpReader, cache: ManualsCache, request: AdpRequest, ca
         cancel.attach(conn)
         editions = reader.editions()
         terms, chunks, policy = cache.get(reader, editions)
+        meaning = cache.meaning.question(cache.key(reader, editions), request.question)
         devices: dict[str, DeviceRow | None] = {}
 
         def device_category(key: str) -> str | None:
@@ -110,8 +124,14 @@ def run_sql_path(reader: AdpReader, cache: ManualsCache, request: AdpRequest, ca
             return row.category if row else None
 
         decision = resolve(terms, request, device_category)
-        out = SqlFindings(editions, decision, categories=reader.categories(), chunks=chunks)
-        out.policy = policy.quotes(request.question, subject_words(request.question, decision.resolution.matched))
+        if meaning is not None:
+            decision = by_meaning(decision, request, meaning)
+        out = SqlFindings(editions, decision, categories=reader.categories(), chunks=chunks, meaning=meaning)
+        out.policy = policy.quotes(
+            request.question,
+            subject_words(request.question, decision.resolution.matched),
+            meaning.sentence_cosines if meaning is not None else None,
+        )
         if not out.policy:
             out.unanswered = unanswered(policy, request.question)
         if decision.problem is None:
