@@ -11,7 +11,7 @@ from curbside.coverage.ohip.sql_path import (
     asks_a_premium,
     asks_service_first,
     before_the_premium,
-    not_ruled_out,
+    without_ruled_out_words,
     raised_premiums_last,
 )
 from curbside.coverage.ohip.tool import ScheduleGetArgs
@@ -47,12 +47,12 @@ def test_a_way_or_neighbour_the_question_negates_is_ruled_out() -> None:
 
 def test_a_code_titled_with_what_the_question_rules_out_goes() -> None:
     index = WordIndex(_TITLES)
-    assert not_ruled_out(["K736", "K734"], frozenset({stem("criticall")}), index) == ["K734"]
-    assert not_ruled_out(["Z714", "Z728"], frozenset({stem("bartholin")}), index) == ["Z728"]
+    assert without_ruled_out_words(["K736", "K734"], frozenset({stem("criticall")}), index) == ["K734"]
+    assert without_ruled_out_words(["Z714", "Z728"], frozenset({stem("bartholin")}), index) == ["Z728"]
     # a title that says 'not' itself is the negated service; and no code left: all stay
-    assert not_ruled_out(["G807"], frozenset({stem("constant")}), index) == ["G807"]
-    assert not_ruled_out(["K736"], frozenset({stem("criticall")}), index) == ["K736"]
-    assert not_ruled_out(["K736", "K734"], frozenset(), index) == ["K736", "K734"]
+    assert without_ruled_out_words(["G807"], frozenset({stem("constant")}), index) == ["G807"]
+    assert without_ruled_out_words(["K736"], frozenset({stem("criticall")}), index) == ["K736"]
+    assert without_ruled_out_words(["K736", "K734"], frozenset(), index) == ["K736", "K734"]
 
 
 def test_a_premium_the_meaning_ranked_up_follows_the_services() -> None:

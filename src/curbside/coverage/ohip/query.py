@@ -252,7 +252,7 @@ def ruled_out(question: str | None) -> frozenset[str]:
 
 def ruled_out_of_titles(question: str | None) -> frozenset[str]:
     """``ruled_out`` without the word that stood for the service ('one', 'kind'): a code whose title holds one
-    of these is not the service asked (``sql_path.not_ruled_out``)."""
+    of these is not the service asked (``sql_path.without_ruled_out_words``)."""
     return _said_only_there(question, _negated(question))
 
 

@@ -218,7 +218,7 @@ def run_sql_path(
             pool = [code for code, _ in wide[: max(POOL, request.top_k)]]
             matched = setting_first(in_setting(pool, request.question), dict(wide), request.question)
             matched = not_the_other_stage(matched, request.question, index.titles)
-            matched = not_ruled_out(matched, request.ruled_out, index)
+            matched = without_ruled_out_words(matched, request.ruled_out, index)
             matched = in_band(matched, dict(wide), request.question, index.text)
             matched = by_with_or_without(matched, dict(wide), request.question, index.text, BAND_REACH)
             matched = with_twins(matched, request.question, words, index, among)
@@ -498,7 +498,7 @@ def not_the_other_stage(codes: list[str], question: str | None, titles: dict[str
     return out
 
 
-def not_ruled_out(codes: list[str], ruled: AbstractSet[str], index: WordIndex) -> list[str]:
+def without_ruled_out_words(codes: list[str], ruled: AbstractSet[str], index: WordIndex) -> list[str]:
     """``codes`` without those whose title holds a word naming what the question rules out (``query.ruled_out``:
     'GP, not on the call roster … which C code': not C933 'On-call admission assessment'; '(not via CritiCall)':
     not K736 'CritiCall telephone consultation'), unless the title says 'not' itself (G807 'Physician not in
