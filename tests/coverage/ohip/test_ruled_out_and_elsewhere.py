@@ -11,8 +11,8 @@ from curbside.coverage.ohip.sql_path import (
     asks_a_premium,
     asks_service_first,
     before_the_premium,
-    without_ruled_out_words,
     raised_premiums_last,
+    without_ruled_out_words,
 )
 from curbside.coverage.ohip.tool import ScheduleGetArgs
 
