@@ -33,6 +33,10 @@ from curbside.logs import configure_logging
 from curbside.settings import Settings
 from curbside.types import AskRequest, ToolCaller
 
+# the session fixture asks all 1,450 notes (a PHI screen each) inside its first test: minutes on two cores, over
+# the suite's 300 s default on a slower or busy machine
+pytestmark = pytest.mark.timeout(1800)
+
 NOTES = "phi/physionet-deid-dev/notes.jsonl"
 # its passages (the CEP page) hold no PHI of their own, so a note decides where each prompt goes;
 # the fixture checks that premise before the notes run
