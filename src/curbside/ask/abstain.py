@@ -337,7 +337,8 @@ def typed_answer(
     shows = answer_kind(question)
     if shows is None:
         return True
-    rarest = subject_terms(keys, idf, frequencies) | aliases(question, subject_terms(keys, idf, frequencies))
+    subject = subject_terms(keys, idf, frequencies)
+    rarest = subject | aliases(question, subject)
     # a plain word no chunk holds ("augmentation": the page says "adjunct") is in no unit, and as the rarest word it
     # would outweigh the rest; a word that could name the subject ("ect", a drug) stays, no unit giving it
     weighed = {w: t for w, t in keys.items() if frequencies.get(w, 0) > 0 or could_name_subject(w)}
