@@ -173,9 +173,11 @@ class Settings(BaseSettings):
         None,
         description=(
             "Characters of each coverage passage's head (title path and first lines) that are embedded, for "
-            "every source; the whole passage stays in the lexical index. Coverage tools answer from their "
-            "tables, so the dense side needs only the topic. Unset: each source's own head (ODB 500, OHIP and "
-            "ADP 250); 0: embed whole passages."
+            "every source; the whole passage stays in the lexical index. The coverage tools answer from their "
+            "tables and find passages by keywords, so vectors serve only `search`/`ask --namespace`. Unset: "
+            "each source's own choice (the ODB formulary's 250-character heads; OHIP's and the ADP manuals' "
+            "passages indexed for keywords only, which makes a full load several times faster); 0: embed whole "
+            "passages."
         ),
     )
     odb_sql_timeout_ms: int = Field(500, ge=1, description="odb.get: the SQL path (formulary tables).")

@@ -374,31 +374,49 @@ def test_progress_moves_within_an_embedding_group(app: Curbside, tmp_path: Path)
     assert sum(progress.embedded) == progress.added
 
 
-def test_coverage_passages_embed_their_head_only(app: Curbside) -> None:
-    """Coverage sources answer from their tables: their passages' dense side is the head (title path and
-    first lines); the knowledge base's passages are embedded whole."""
+def test_coverage_passages_are_indexed_for_keywords_only(app: Curbside, tmp_path: Path) -> None:
+    """Coverage sources answer from their tables and rank their passages by keywords: by default OHIP's and the
+    ADP manuals' passages are not embedded (the formulary's keep a head, for ``ask --namespace odb``). A hybrid
+    search there ranks by keywords (no threshold to fall under), says so, and a reindex has nothing of theirs
+    to re-embed; the knowledge base is embedded as before."""
+    assert app.ingestor.keywords_only == {"ohip", "adp"} and app.ingestor.embed_heads == {"odb": 250}
+    app.ingestor.ingest([write(tmp_path, "htn.md", HTN)])
+    folder = tmp_path / "ohip"
+    folder.mkdir()
+    report = app.ingestor.ingest([write(folder, "ckd.md", CKD)], IngestOptions(namespace="ohip"))
+    assert report.count("ingested") == 1
+    stats = app.documents.stats()
+    assert stats["chunks"] == stats["lexical"] > stats["vectors"] > 0  # only the knowledge base's chunks
+    hybrid = app.search_engine.search("refer eGFR albuminuria", k=5, filters=SearchFilters(namespace="ohip"))
+    assert [h.doc_key for h in hybrid.hits] == ["ckd"] and hybrid.hits[0].similarity is None
+    assert any("keywords" in w for w in hybrid.warnings)
+    kb = app.search_engine.search("thiazide first-line blood pressure", k=5, min_similarity=None)
+    assert kb.hits[0].doc_key == "htn" and kb.hits[0].similarity is not None and not kb.warnings
+    assert app.ingestor.reindex().reembedded == 1  # the knowledge base's document only
+    assert hits_for(app, "refer eGFR albuminuria", namespace="ohip") == [h.chunk_id for h in hybrid.hits]
+
+
+def test_coverage_embed_chars_embeds_heads_again(tmp_path: Path) -> None:
+    """CURBSIDE_COVERAGE_EMBED_CHARS embeds each coverage passage's head (title path and first lines; the
+    edition label they open with left out), or the whole passage with 0; a head too short to carry a topic is
+    refused with the reason. Changing it indexes the passages again."""
     text = "Drug Benefit Price\n\n" + "metformin 500 mg tablet " * 60
-    assert app.ingestor.embed_heads == {"odb": 500, "ohip": 250, "adp": 250}
-    (head,) = app.ingestor.embedding_texts([text], "odb")
-    assert len(head) <= 500 and text.startswith(head) and not head.endswith(" ")
-    assert app.ingestor.embedding_texts([text], "kb") == [text]
-    assert app.ingestor.embedding_texts(["short"], "ohip") == ["short"]
-    # the edition label every passage of a source opens with is left out: it tells the encoder nothing
     labelled = "OHIP Schedule 2025-03-03 — GP: Definitions [GP2]\n\nCounselling is a patient visit dedicated solely"
-    assert app.ingestor.embedding_texts([labelled], "ohip") == [labelled.split(" — ", 1)[1]]
-    assert app.ingestor.embedding_texts([labelled], "kb") == [labelled]
-
-
-def test_coverage_embed_chars_overrides_every_source_or_embeds_whole(tmp_path: Path) -> None:
-    """CURBSIDE_COVERAGE_EMBED_CHARS sets one head for every source; 0 embeds whole passages; a head too
-    short to carry a topic is refused with the reason."""
     one = Curbside(Settings(home=tmp_path / "one", coverage_embed_chars=300))
     whole = Curbside(Settings(home=tmp_path / "whole", coverage_embed_chars=0))
+    keywords = Curbside(Settings(home=tmp_path / "keywords"))
     try:
-        assert one.ingestor.embed_heads == {"odb": 300, "ohip": 300, "adp": 300}
-        assert whole.ingestor.embed_heads == {}
+        assert one.ingestor.embed_heads == {"odb": 300, "ohip": 300, "adp": 300} and not one.ingestor.keywords_only
+        (head,) = one.ingestor.embedding_texts([text], "odb")
+        assert len(head) <= 300 and text.startswith(head) and not head.endswith(" ")
+        assert one.ingestor.embedding_texts([text], "kb") == [text]
+        assert one.ingestor.embedding_texts([labelled], "ohip") == [labelled.split(" — ", 1)[1]]
+        assert whole.ingestor.embed_heads == {} and not whole.ingestor.keywords_only
+        assert one.ingestor.fingerprint("ohip") == one.ingestor.fingerprint("kb") == keywords.ingestor.fingerprint("kb")
+        assert keywords.ingestor.fingerprint("ohip") != one.ingestor.fingerprint("ohip")
     finally:
         one.close()
         whole.close()
+        keywords.close()
     with pytest.raises(pydantic.ValidationError, match="too short a head"):
         Settings(home=tmp_path / "bad", coverage_embed_chars=20)

@@ -114,6 +114,7 @@ class Curbside:
         from curbside.kb.ingest import Ingestor
         from curbside.kb.loaders import DEFAULT_LIMITS
 
+        embed_heads, keywords_only = self._coverage_indexing()
         return Ingestor(
             db=self.db,
             documents=self.documents,
@@ -125,16 +126,23 @@ class Curbside:
             load_limits=DEFAULT_LIMITS.with_overrides(
                 zip_max_inflated_bytes=self.settings.max_inflated_bytes, zip_max_ratio=self.settings.max_inflate_ratio
             ),
-            embed_heads=self._coverage_embed_heads(),
+            embed_heads=embed_heads,
+            keywords_only=keywords_only,
         )
 
-    def _coverage_embed_heads(self) -> dict[str, int]:
+    def _coverage_indexing(self) -> tuple[dict[str, int], list[str]]:
+        """How the coverage sources' passages are indexed, as (embedded heads, namespaces for keywords only):
+        each source's own choice (``CoverageSource.embed_chars``), or every source embedded by the same head or
+        whole (CURBSIDE_COVERAGE_EMBED_CHARS, 0)."""
         from curbside.coverage.sources import SOURCES
 
         limit = self.settings.coverage_embed_chars
         if limit == 0:
-            return {}  # embed whole passages
-        return {source.name: limit or source.embed_chars for source in SOURCES}
+            return {}, []
+        if limit is not None:
+            return {source.name: limit for source in SOURCES}, []
+        heads = {source.name: source.embed_chars for source in SOURCES if source.embed_chars is not None}
+        return heads, [source.name for source in SOURCES if source.embed_chars is None]
 
     @cached_property
     def search_engine(self) -> SearchEngine:
@@ -298,7 +306,9 @@ class Curbside:
         """Where ``coverage load`` writes and ``coverage status`` reads (the ingestor built when a load needs it)."""
         from curbside.coverage.reports import CoverageStore
 
-        return CoverageStore(db=self.db, documents=self.documents, ingestor=lambda: self.ingestor)
+        return CoverageStore(
+            db=self.db, documents=self.documents, ingestor=lambda: self.ingestor, cache_dir=self.settings.home / "cache"
+        )
 
     @cached_property
     def source_parts(self) -> SourceParts:
@@ -309,7 +319,6 @@ class Curbside:
             settings=self.settings,
             open_store=self.open_store,
             search_engine=lambda: self.search_engine,
-            warm_embedder=lambda: self.embedder.warm_up(),
         )
 
     def coverage_service(self, name: str) -> SourceService[Any]:

@@ -71,14 +71,18 @@ T = TypeVar("T")
 
 
 def namespace_search(engine: SearchEngine, namespace: str) -> PassageSearch:
-    """The application's hybrid search in one source's namespace, without the relevance threshold.
+    """The application's keyword search in one source's namespace, without the relevance threshold.
 
-    Which passages count as evidence is decided afterwards, by whether they name
-    what the answer is about, not by a similarity cut tuned for prose.
+    Keywords, not meaning: the tools find their codes, drugs and rules by meaning elsewhere (the OHIP title
+    vectors, the ADP sentence vectors), and the passages found here only corroborate and quote. Ranked by
+    keywords alone, every coverage benchmark set gets the same answers as with the hybrid search, with no
+    encoder in the call and nothing to embed at load time. Which passages count as evidence is decided
+    afterwards, by whether they name what the answer is about.
     """
 
     def search(text: str, k: int) -> list[Passage]:
-        return engine.search(text, k=k, filters=SearchFilters(namespace=namespace), min_similarity=None).hits
+        filters = SearchFilters(namespace=namespace)
+        return engine.search(text, k=k, mode="bm25", filters=filters, min_similarity=None).hits
 
     return search
 

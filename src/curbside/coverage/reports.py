@@ -25,6 +25,7 @@ class CoverageStore:
     db: Database
     documents: DocumentStore
     ingestor: Callable[[], Ingestor]
+    cache_dir: Path | None = None  # where a source keeps what it derives at load (vectors), read by its service
 
 
 SourceStatus = Literal["loaded", "unchanged", "failed", "skipped"]

@@ -39,7 +39,6 @@ class SourceParts:
     settings: Settings
     open_store: Callable[[], object]  # the home exists and migrations are applied (before a reader's first query)
     search_engine: Callable[[], SearchEngine]
-    warm_embedder: Callable[[], None]
 
 R = TypeVar("R", bound=ThreadReader)
 S = TypeVar("S", bound=SqlFound)
@@ -70,10 +69,9 @@ class SourceService(ABC, Generic[R]):
         return self._search
 
     def warm_up(self) -> None:
-        """Open the store, load the encoder and build the source's indexes, outside any call's timeout."""
+        """Open the store and build the source's indexes (and load their models), outside any call's timeout."""
         self.parts.open_store()
         _ = self.search
-        self.parts.warm_embedder()
         try:
             with self.reader.snapshot():
                 self.build_indexes()

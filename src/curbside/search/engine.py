@@ -15,7 +15,8 @@ Pipeline of ``SearchEngine.search``:
 6. near-duplicate removal, optional reranking, at most N hits per document, top k.
 
 Mode ``"bm25"`` embeds nothing, so its hits have ``similarity=None`` and no
-similarity threshold applies. Mode ``"dense"`` works for queries with no
+similarity threshold applies; a hybrid search where no hit has a vector (a
+namespace indexed for keywords only) ranks by keywords the same way. Mode ``"dense"`` works for queries with no
 keywords at all (only stopwords or punctuation), where BM25 returns nothing.
 """
 
@@ -153,6 +154,12 @@ class SearchEngine:
                     "The query has no keywords (only stopwords or punctuation); keyword search was skipped."
                 )
 
+        # a namespace indexed for keywords only (the coverage sources' by default) has no vector to rank or to
+        # judge relevance by: its keyword hits stand, rather than all falling below the similarity threshold
+        keywords_only = mode == "hybrid" and not dense and bool(lexical)
+        if keywords_only:
+            warnings.append("No passage found here has a vector (indexed for keywords only): ranked by keywords.")
+
         # --- fuse, threshold -----------------------------------------------------------
         rankings = {"hybrid": [dense, lexical], "dense": [dense], "bm25": [lexical]}[mode]
         fused = reciprocal_rank_fusion([[rowid for rowid, _ in r] for r in rankings], k=s.rrf_k)
@@ -161,7 +168,7 @@ class SearchEngine:
             missing = [rowid for rowid, _ in fused if rowid not in similarity]
             if missing:
                 similarity.update(self.vectors.similarities(query_vector, missing))
-            if threshold is not None:
+            if threshold is not None and not keywords_only:
                 # a hit without a stored vector cannot show it is relevant enough
                 fused = [(r, sc) for r, sc in fused if similarity.get(r, -np.inf) >= threshold]
 
@@ -180,7 +187,7 @@ class SearchEngine:
         scored.sort(key=lambda item: (-round(item[0], 12), item[1]))  # ties keep the fusion order
         dense_rank = {rowid: n for n, (rowid, _) in enumerate(dense, start=1)}
         lexical_rank = {rowid: n for n, (rowid, _) in enumerate(lexical, start=1)}
-        calibration = relevance_model(self.embedder.model_id) if mode == "hybrid" else None
+        calibration = relevance_model(self.embedder.model_id) if mode == "hybrid" and not keywords_only else None
         hits = []
         for score, _, rowid, p in scored:
             evidence = Evidence(

@@ -185,7 +185,8 @@ class DocumentStore:
 
     # --- writes ------------------------------------------------------------------------------
     def publish_version(self, new: NewVersion, chunks: Sequence[ChunkRow], vectors: np.ndarray) -> VersionRecord:
-        """Store a new version and make it the searchable one, retiring the old, atomically."""
+        """Store a new version and make it the searchable one, retiring the old, atomically. ``vectors`` with no
+        columns: the version is indexed for keyword search only."""
         if len(chunks) != len(vectors):
             raise ValueError(f"{len(chunks)} chunks but {len(vectors)} vectors")
         stamp = now_iso()
@@ -212,7 +213,8 @@ class DocumentStore:
             version_id = self.db.last_rowid()
             rowids = self._insert_chunks(new.doc_key, version, version_id, chunks)
             meta = ChunkMeta(new.namespace, new.doc_key, new.source_type, new.specialty)
-            self.vectors.add(rowids, vectors, [meta] * len(rowids))
+            if vectors.shape[-1]:
+                self.vectors.add(rowids, vectors, [meta] * len(rowids))
             self.lexical.add(rowids, [c.text for c in chunks], [meta] * len(rowids))
             if old_version_id is not None:
                 self._retire(int(old_version_id), "superseded", stamp)

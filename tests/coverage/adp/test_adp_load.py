@@ -129,3 +129,41 @@ def test_status(adp_app: Curbside, tmp_path: Path) -> None:
         }
     finally:
         empty.close()
+
+
+def test_sentence_vectors_are_built_at_load(adp_app: Curbside) -> None:
+    """The manuals' sentence and category vectors are embedded by the load and cached in the home, so a
+    fresh process's warm-up reads them back instead of embedding a thousand sentences before its first call."""
+    from curbside.coverage.adp.meaning import AdpMeaning
+    from curbside.coverage.adp.sql_path import ManualsCache
+    from curbside.coverage.adp.store import AdpReader
+
+    cached = sorted((adp_app.settings.home / "cache").glob("adp-meaning-*.npy"))
+    assert len(cached) == 2  # the sentences, the categories
+
+    class NoEmbedding:  # the process's MiniLM, refusing to embed a passage
+        def __init__(self) -> None:
+            from curbside.coverage.ohip.dense_titles import title_embedder
+
+            self.inner = title_embedder()
+            self.model_id = self.inner.model_id
+
+        def warm_up(self) -> None:
+            self.inner.warm_up()
+
+        def embed_passages(self, texts: list[str]) -> None:
+            raise AssertionError(f"embedded {len(texts)} texts that the load had cached")
+
+        def embed_query(self, text: str) -> object:
+            return self.inner.embed_query(text)
+
+    cache = ManualsCache(AdpMeaning(NoEmbedding(), cache_dir=adp_app.settings.home / "cache"))  # type: ignore[arg-type]
+    reader = AdpReader(adp_app.settings.db_path)
+    try:
+        with reader.snapshot():
+            editions = reader.editions()
+            cache.build_meaning(reader, editions)
+            meaning = cache.meaning.question(cache.key(reader, editions), "replacement walker after misuse")
+    finally:
+        reader.close()
+    assert meaning is not None and len(meaning.sentence_cosines) > 1000

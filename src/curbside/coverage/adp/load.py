@@ -10,6 +10,7 @@ every unchanged passage document, so the report says ``unchanged``.
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from pathlib import Path
 
@@ -21,9 +22,11 @@ from curbside.coverage.adp.data import (
     required_manuals,
     verify,
 )
+from curbside.coverage.adp.meaning import AdpMeaning
 from curbside.coverage.adp.parse import CORE_KEY, ParsedManual, parse_manual
 from curbside.coverage.adp.passages import DOC_PREFIX, NAMESPACE, SOURCE_TYPE, build_documents, doc_key
-from curbside.coverage.adp.store import current_editions, replace_manuals
+from curbside.coverage.adp.sql_path import ManualsCache
+from curbside.coverage.adp.store import AdpReader, current_editions, replace_manuals
 from curbside.coverage.reports import CoverageStore, LoadProgress, SourceReport
 from curbside.coverage.source_load import PassageIndex, PatternLoader, passage_counts
 from curbside.errors import CurbsideError
@@ -33,6 +36,7 @@ __all__ = ["AdpLoader", "load_adp"]
 PATTERN = "*adp*manual*.pdf"
 _SHOWN_PROBLEMS = 3
 PASSAGES = PassageIndex(NAMESPACE, SOURCE_TYPE, DOC_PREFIX)
+log = logging.getLogger("curbside.coverage.adp")
 
 
 class AdpLoader(PatternLoader):
@@ -111,6 +115,7 @@ def load_adp(store: CoverageStore, paths: list[Path], progress: LoadProgress | N
         if not tables_unchanged:
             replace_manuals(store.db, [(m, p.name, sha) for m, p, sha in chosen], digest)
         ingest, removed = PASSAGES.ingest(store, build_documents(manuals), progress)
+        embed_sentences(store)
     except CurbsideError as exc:
         return finish(exc.message, exc.code)
 
@@ -142,3 +147,19 @@ def load_adp(store: CoverageStore, paths: list[Path], progress: LoadProgress | N
                 f"{manual.label}: {len(manual.sections)} sections, {manual.counts()['paragraphs']} paragraphs{tail}"
             )
     return skipped + reports
+
+
+def embed_sentences(store: CoverageStore) -> None:
+    """Embed the loaded manuals' sentences and categories now and cache them where ``adp.get`` reads them
+    (``AdpMeaning``): otherwise a fresh home's first call waits for them, outside its time budget but still."""
+    if store.cache_dir is None:
+        return
+    reader = AdpReader(store.db.path)
+    try:
+        with reader.snapshot():
+            ManualsCache(AdpMeaning(cache_dir=store.cache_dir)).build_meaning(reader, reader.editions())
+    except OSError as exc:  # the tables and passages are loaded: the first call embeds them instead
+        log.warning("the ADP sentence vectors could not be cached (%s); adp.get's warm-up will embed them", exc)
+    finally:
+        reader.close()
+

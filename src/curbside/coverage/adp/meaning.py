@@ -4,7 +4,8 @@
 negligence"; "pressure-relieving mattress" is no term of the loaded vocabulary, yet plainly one of
 Pressure Modification Devices. A MiniLM (the process's, ``ohip.dense_titles.title_embedder``) embeds every
 sentence of the loaded manuals and every §105.05 category (its name and its vocabulary terms) once per
-edition, at warm-up; a call embeds its question once (~10 ms) and takes one matrix product per table.
+edition, at ``coverage load`` (cached in the home; warm-up reads them back); a call embeds its question once
+(~10 ms) and takes one matrix product per table.
 
 The meaning finds the neighbourhood, the words choose within it (``policy_quotes.PolicyIndex.quotes``); a
 category is recognised by meaning only when it is clearly nearer than every other (``nearest_category``).
@@ -71,7 +72,8 @@ def _einsum(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
 
 
 class AdpMeaning:
-    """The loaded edition's vectors, built at warm-up (``build``), and the model that embeds a question."""
+    """The loaded edition's vectors (``build``: at load, then read back from the cache), and the model that embeds
+    a question."""
 
     def __init__(self, embedder: Embedder | None = None, cache_dir: Path | None = None) -> None:
         """``embedder``: default the process's MiniLM; ``cache_dir``: where vectors are kept between processes."""

@@ -56,7 +56,8 @@ class SqlFindings:
 
 class ManualsCache:
     """The term index and the passage index of the loaded edition, built once per load, shared by threads; and
-    the vectors of its sentences and categories (``meaning``), built only at warm-up (``build_meaning``)."""
+    the vectors of its sentences and categories (``meaning``), built at load and read back at warm-up
+    (``build_meaning``)."""
 
     def __init__(self, meaning: AdpMeaning | None = None) -> None:
         self._cache: EditionCache[tuple[TermIndex, dict[tuple[str, str], ChunkRef], PolicyIndex]] = EditionCache()
@@ -79,7 +80,7 @@ class ManualsCache:
         )
 
     def build_meaning(self, reader: AdpReader, editions: list[ManualEdition]) -> None:
-        """Embed the edition's sentences and categories (slow: at warm-up, never inside a call)."""
+        """Embed the edition's sentences and categories, or read them from the cache (never inside a call)."""
         terms, _, policy = self.get(reader, editions)
         self.meaning.build(self.key(reader, editions), policy.texts(), terms.category_descriptions())
 
