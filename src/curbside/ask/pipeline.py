@@ -118,15 +118,13 @@ class Asker:
         s = self.settings
         text, context = self.check(request)
         meta: dict[str, object] = {"query": text, "embedder": self.engine.embedder.model_id}
-        # the user's own words, screened on every path so the answer and the audit trail can say whether they held PHI
-        screened = await asyncio.to_thread(self.screen.screen, request.question, request.condition, *request.findings, context)
-        meta |= screened.metadata() | {"routing_mode": self.router.mode, "model_used": "extractive"}
-
+        # the user's own words, screened on every path so the answer and the audit trail can say whether they held
+        # PHI. The local search runs meanwhile (it sends nothing anywhere): on a cold start the detector's first
+        # load overlaps the embedder's, and the encoders release the GIL.
+        screening = asyncio.ensure_future(
+            asyncio.to_thread(self.screen.screen, request.question, request.condition, *request.findings, context)
+        )
         clarify = clarifying_question(text)
-        if clarify is not None:
-            meta["took_ms"] = _ms(started)
-            return Answer(status="clarify", answer="", clarifying_question=clarify, metadata=meta)
-
         k = request.k or s.answer_passages
         filters = SearchFilters(
             source_type=request.source_type,
@@ -135,10 +133,22 @@ class Asker:
             namespace=request.namespace,
         )
         searched = time.perf_counter()
-        response = await asyncio.to_thread(self.engine.search, text, k=k, filters=filters)
+        response = None
+        try:
+            if clarify is None:
+                response = await asyncio.to_thread(self.engine.search, text, k=k, filters=filters)
+            search_ms = _ms(searched)
+        finally:
+            screened = await screening  # never fails: a detector that fails reads as PHI found
+        meta |= screened.metadata() | {"routing_mode": self.router.mode, "model_used": "extractive"}
+
+        if response is None:  # the question needs a clarification first
+            meta["took_ms"] = _ms(started)
+            return Answer(status="clarify", answer="", clarifying_question=clarify, metadata=meta)
+
         meta |= {
             "expanded_query": response.expanded_query,
-            "search_ms": _ms(searched),
+            "search_ms": search_ms,
             "passages_considered": len(response.hits),
             "relevance_threshold": self.engine.default_threshold(),
         }

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from curbside.errors import CurbsideError, PhiDetectorError, ValidationError
 from curbside.phi._digests import digest_ranges, outside_digests
 from curbside.phi._medication import outside_medication
+from curbside.phi._memo import MEMO
 from curbside.phi._propagate import propagate
 from curbside.phi._runs import run_on
 from curbside.phi._spans import PhiSpan, merge_spans
@@ -22,22 +20,7 @@ if TYPE_CHECKING:
     from curbside.phi._lexicon import Lexicon
     from curbside.settings import Settings
 
-__all__ = ["PhiDetector", "get_detector", "remembered_detections", "windows"]
-
-# the detections of one piece of work (an ask), shared by its threads: see remembered_detections
-_MEMO: ContextVar[dict[str, tuple[PhiSpan, ...]] | None] = ContextVar("curbside_phi_memo", default=None)
-
-
-@contextmanager
-def remembered_detections() -> Iterator[None]:
-    """Within this block (and the threads it starts with ``asyncio.to_thread``), text analysed once
-    is not analysed again. An ask screens its question, then its audit row redacts the same question:
-    the second costs nothing. Scoped to one piece of work, so nothing is kept after it."""
-    token = _MEMO.set({})
-    try:
-        yield
-    finally:
-        _MEMO.reset(token)
+__all__ = ["PhiDetector", "get_detector", "windows"]
 
 
 class PhiDetector:
@@ -80,7 +63,7 @@ class PhiDetector:
             )
         if not text.strip():
             return []
-        memo = _MEMO.get()
+        memo = MEMO.get()
         if memo is not None and text in memo:
             return list(memo[text])
         spans = self._detect(text)

@@ -14,18 +14,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from presidio_analyzer import AnalyzerEngine, RecognizerRegistry  # (TLDEXTRACT_* is set in curbside.phi)
-from presidio_analyzer.nlp_engine import NlpEngineProvider
-from presidio_analyzer.predefined_recognizers import (
+from curbside.phi._presidio_import import import_presidio
+
+import_presidio()  # the first import of Presidio: without transformers and torch (2-3 s of a cold start)
+
+from presidio_analyzer import AnalyzerEngine, RecognizerRegistry  # noqa: E402  # (TLDEXTRACT_* is set in curbside.phi)
+from presidio_analyzer.nlp_engine import NlpEngineProvider  # noqa: E402
+from presidio_analyzer.predefined_recognizers import (  # noqa: E402
     CaSinRecognizer,
     CreditCardRecognizer,
     IbanRecognizer,
     UsSsnRecognizer,
 )
 
-from curbside.errors import PhiDetectorError
-from curbside.phi._lexicon import Lexicon
-from curbside.phi.recognizers import (
+from curbside.errors import PhiDetectorError  # noqa: E402
+from curbside.phi._lexicon import Lexicon  # noqa: E402
+from curbside.phi.recognizers import (  # noqa: E402
     ClinicalDateRecognizer,
     ClinicalNameRecognizer,
     ClinicalNumberRecognizer,

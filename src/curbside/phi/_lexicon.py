@@ -9,7 +9,8 @@
   states and Canadian provinces written out below;
 * clinical terms: ``data/clinical_terms.txt`` in this package, written by hand.
 
-No list here was built from the evaluation notes or their PHI.
+No list here was built from the evaluation notes or their PHI. The built lexicon is kept between
+processes by ``_lexicon_cache``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from importlib import resources
 
 from curbside.errors import PhiDetectorError
 
-__all__ = ["Lexicon", "load_lexicon", "one_edit"]
+__all__ = ["Lexicon", "build_lexicon", "load_lexicon", "one_edit"]
 
 # Spelled out here (ISO 3166-2:US and :CA names) rather than pulled from a package.
 _STATES_AND_PROVINCES = """
@@ -171,7 +172,15 @@ class Lexicon:
 
 @lru_cache(maxsize=1)
 def load_lexicon() -> Lexicon:
-    """The lists, read once (about half a second)."""
+    """The lists, read once per process: from the cache file of an earlier process when its inputs
+    are unchanged (``_lexicon_cache``), else built (about a second)."""
+    from curbside.phi._lexicon_cache import cached_lexicon
+
+    return cached_lexicon(build_lexicon)
+
+
+def build_lexicon() -> Lexicon:
+    """The lists, read from their packages and indexed."""
     try:
         given, surnames, surname_rank, given_rank = _census_names()
         nationalities = _nationalities()
