@@ -15,6 +15,22 @@ def test_topics_of_a_question() -> None:
 
 
 @pytest.mark.parametrize(
+    ("question", "asks_repair_or_loss"),
+    [
+        ("ADP vendor here - invoice got put on hold for an error, how long do we have to fix it?", False),
+        ("the claim form was lost in the mail, what now?", False),
+        ("her walker broke, can ADP fix it?", True),  # 'it' is the walker
+        ("can ADP pay to fix it?", True),  # nothing else 'it' could be
+        ("we sent the invoice but the wheelchair was stolen", True),  # a device is named: the loss is its
+    ],
+)
+def test_it_is_paperwork_when_the_question_names_paperwork_and_no_device(question: str, asks_repair_or_loss: bool) -> None:
+    """'fix it', 'lost it', 'it was lost' ask about a device's repair or loss only when 'it' can be a device."""
+    topics = plan(AdpGetArgs(q=question)).topics
+    assert bool(topics & {"repairs", "loss_theft"}) is asks_repair_or_loss
+
+
+@pytest.mark.parametrize(
     ("question", "program"),
     [
         ("my patient is on ODSP", "ODSP"),

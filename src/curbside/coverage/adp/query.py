@@ -57,6 +57,11 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("funding", re.compile(r"\b(?:pay|pays|paid|cost\w*|fund\w*|cover\w*|percent\w*|share|portion|price|how much|contribut\w*|co-?pay\w*)\b|%", re.I)),
     ("cep", re.compile(r"\b(?:cep|central equipment pool|chronic equipment|low[- ]income|income)\b", re.I)),
 )  # fmt: skip
+# 'it' is the paperwork, not a device, when the question names paperwork and no device: "the invoice got put
+# on hold for an error, how long do we have to fix it?" asks no repair
+_PAPERWORK = re.compile(r"\b(?:invoices?|forms?|claims?|applications?|paperwork|submissions?|records?)\b", re.I)
+_NAMES_DEVICE = re.compile(rf"\b{_DEVICE_NOUN}", re.I)
+_BY_PRONOUN = re.compile(r"\b(?:it|them)$|^(?:was|were|got|been|is|are)\b", re.I)  # 'fix it', 'was lost
 _PROGRAMS_EXACT = re.compile(r"\b(OW|ODSP|ACSD)\b")  # upper case only: 'ow' is not a word to read as a program
 _PROGRAMS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("OW", re.compile(r"\bontario works\b", re.I)),
@@ -133,6 +138,21 @@ def _income(text: str) -> float | None:
     return -value if (match.group("neg") or match.group("neg2")) else value
 
 
+def _about_paperwork(words: str) -> bool:
+    """Whether 'it' in the question is paperwork: it names an invoice, a form … and no device."""
+    return bool(_PAPERWORK.search(words)) and not _NAMES_DEVICE.search(words)
+
+
+def _topics(words: str, *, paperwork: bool | None = None) -> set[str]:
+    """The topics ``words`` ask about; 'fix it', 'lost it', 'it was lost' count only when 'it' can be a device."""
+    if paperwork is None:
+        paperwork = _about_paperwork(words)
+    return {
+        topic for topic, pattern in _TOPICS
+        if any(not (paperwork and _BY_PRONOUN.search(m.group(0))) for m in pattern.finditer(words))
+    }  # fmt: skip
+
+
 def plan(args: AdpGetArgs) -> AdpRequest:
     question = args.q
     device_type = args.device.type if args.device else None
@@ -141,7 +161,7 @@ def plan(args: AdpGetArgs) -> AdpRequest:
     short_term = short_term_need(question)
     # 'after her hip replacement' is an operation, not a replaced device: its words ask no topic
     topic_words = words.replace(short_term, " ") if short_term else words
-    topics = {topic for topic, pattern in _TOPICS if pattern.search(topic_words)}
+    topics = _topics(topic_words)
     problem = follow_up = None
 
     social: Literal["OW", "ODSP", "ACSD", "none"] | None = args.social_assistance
@@ -191,7 +211,7 @@ def plan(args: AdpGetArgs) -> AdpRequest:
 
     text = question or " ".join(filter(None, (device_type, category_key)))
     clause = asked_clause(question) if question else None
-    asked = frozenset(t for t, pattern in _TOPICS if pattern.search(clause)) if clause else None
+    asked = frozenset(_topics(clause, paperwork=_about_paperwork(words))) if clause else None
     return AdpRequest(
         text=text,
         question=question,
