@@ -108,7 +108,7 @@ def test_the_number_asked_selects_the_band() -> None:
     # titles as printed in the Schedule (A2, A10, A18)
     assert fit({"age": 70}, "Periodic health visit: adult 65 years of age and older") == 1
     assert fit({"age": 70}, "Periodic health visit: adult age 18 to 64 inclusive") == -1
-    assert fit({"age": 70}, "Periodic health visit: child") == 0
+    assert fit({"age": 70}, "Periodic health visit: child") == -1  # 'child': 2 to 15 (test_quantities.py)
     assert fit({"week": 8}, "Subsequent visits - sixth to thirteenth week inclusive") == 1
     assert fit({"week": 8}, "Subsequent visits - first five weeks") == -1
     assert fit({"patients": 3}, "Chronic disease shared appointment: 2 patients") == -1
@@ -125,12 +125,24 @@ def test_in_band_puts_the_code_holding_the_number_first_and_drops_the_excluded()
     assert in_band(["K140", "K141", "E078"], scores, "group visit", texts) == ["K140", "K141", "E078"]
 
 
-def test_an_age_only_rules_codes_out() -> None:
-    # 'child' is an age band the number cannot be checked against: K267 (2 - 11 years) does not jump ahead of it
+def test_an_age_word_is_checked_as_the_general_preamble_defines_it() -> None:
+    # 'child' is 2 to 15 (GP 'Age Definitions'): a 6 year old is in both bands, a 16 year old in neither; a
+    # 40 year old in neither either, and with no code left in the band both stay
     texts = {"K017": "Periodic health visit: child", "K267": "Periodic health visit: 2 - 11 years of age"}
     scores = {"K017": 10.0, "K267": 10.0}
     assert in_band(["K017", "K267"], scores, "well child physical for a 6 year old", texts) == ["K017", "K267"]
-    assert in_band(["K017", "K267"], scores, "physical for a 40 year old", texts) == ["K017"]
+    assert in_band(["K017", "K267"], scores, "physical for a 40 year old", texts) == ["K017", "K267"]
+
+
+def test_an_age_puts_the_code_of_its_band_first() -> None:
+    # W109 'Periodic health visit' (nursing home listings, A15) states no band; K130 'adolescent' holds a 16 yo
+    texts = {
+        "W109": "Periodic health visit",
+        "K017": "Periodic health visit: child",
+        "K130": "Periodic health visit: adolescent",
+    }
+    scores = {"W109": 10.0, "K017": 9.0, "K130": 9.0}
+    assert in_band(["W109", "K017", "K130"], scores, "16yo in for her yearly physical", texts) == ["K130", "W109"]
 
 
 def test_the_setting_named_goes_first_among_codes_scoring_the_same() -> None:

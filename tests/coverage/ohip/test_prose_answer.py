@@ -52,7 +52,8 @@ def test_a_code_whose_title_lacks_a_distinct_word_of_the_question_is_not_certain
 
 
 def test_one_word_is_not_a_service() -> None:
-    request = plan(ScheduleGetArgs(q="annual physical for a 70 year old, what code and fee?"))
+    # ('annual physical' is read as the Schedule's 'periodic health visit': test_everyday_words.py)
+    request = plan(ScheduleGetArgs(q="a physical for a 70 year old, what code and fee?"))
     assert request.words == ("physical",)  # the age is a band, not a service word
     sql = SqlFindings(_EDITION, matched=["A425"], match_coverage=1.0)
     out = cap_unspecific(

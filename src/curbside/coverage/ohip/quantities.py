@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["Asked", "asked_quantities", "fit"]
+__all__ = ["AGE_WORDS", "Asked", "age_words", "asked_quantities", "fit"]
 
 _ORDINALS = {
     word: n
@@ -31,19 +31,23 @@ _NUMBER = r"(\d{1,3}|" + "|".join([*_ORDINALS, *_CARDINALS]) + r")(?:st|nd|rd|th
 
 # the question's numbers, by what they count
 _ASKED = {
-    "age": re.compile(r"\b(\d{1,3})[- ]?(?:years?|yrs?)[- ]?old\b|\baged? (\d{1,3})\b", re.I),
+    # '70 year old', '16yo', '45 y/o', 'aged 5'
+    "age": re.compile(r"\b(\d{1,3})[- ]?(?:(?:years?|yrs?)[- ]?old\b|yo\b|y/o\b|y\.o\.)|\baged? (\d{1,3})\b", re.I),
     "week": re.compile(r"\b(\d{1,3}) weeks?\b|\bweek (\d{1,3})\b", re.I),
     "patients": re.compile(r"\b(\d{1,2}) (?:[a-z-]+ ){0,2}(?:patients|pts|persons|people)\b", re.I),
+    "cm": re.compile(r"\b(\d{1,3}(?:\.\d)?) ?cm\b", re.I),  # a wound's or lesion's size: '7 cm lac'
 }
+_SIZE = r"(\d{1,3}(?:\.\d)?)"
 
 # a title's band, by what it counts: (pattern, how its numbers make a range)
 _BANDS: dict[str, list[tuple[re.Pattern[str], str]]] = {
     "age": [
         (re.compile(rf"\b{_NUMBER} to {_NUMBER}(?: years)?(?: of age)?\b(?= inclusive|\b)", re.I), "between"),
         (re.compile(rf"\b{_NUMBER} - {_NUMBER} years of age\b", re.I), "between"),
-        (re.compile(rf"\b{_NUMBER} years of age and (?:older|over)\b", re.I), "from"),
-        (re.compile(rf"\b(?:at least|over) {_NUMBER} years\b", re.I), "from"),
-        (re.compile(rf"\b(?:less than|under) {_NUMBER} years\b", re.I), "below"),
+        (re.compile(rf"\b{_NUMBER} years? (?:of age )?(?:and|or) (?:older|over)\b", re.I), "from"),
+        (re.compile(rf"\b{_NUMBER} years? (?:of age )?(?:and|or) (?:under|younger)\b", re.I), "upto"),
+        (re.compile(rf"\b(?:at least|over) {_NUMBER} years?\b", re.I), "from"),
+        (re.compile(rf"\b(?:less than|under) {_NUMBER} years?\b", re.I), "below"),
     ],
     "week": [
         (re.compile(rf"\b{_NUMBER} to {_NUMBER} weeks?\b", re.I), "between"),
@@ -54,16 +58,31 @@ _BANDS: dict[str, list[tuple[re.Pattern[str], str]]] = {
         (re.compile(rf"\b{_NUMBER} or more (?:patients|persons)\b", re.I), "from"),
         (re.compile(rf"\b{_NUMBER} (?:patients|persons)\b", re.I), "exactly"),
     ],
+    # 'Z176 Repair of lacerations - up to 5 cm', 'Z175 … 5.1 to 10 cm', 'R045 Defect less than 2 cm'
+    "cm": [
+        (re.compile(rf"\b{_SIZE} (?:cm )?to {_SIZE} cm\b", re.I), "between"),
+        (re.compile(rf"\bup to {_SIZE} cm\b", re.I), "upto"),
+        (re.compile(rf"\b(?:less than|under) {_SIZE} cm\b", re.I), "below"),
+        (re.compile(rf"\b(?:greater than|more than|over) {_SIZE} cm\b", re.I), "after"),
+    ],
 }
 
-Asked = dict[str, int]
+# words one of a unit's bands must hold: a cheap test before its patterns
+_CLUES = {
+    "age": ("year", "age", "newborn", "infant", "child", "adolescent", "adult"),
+    "week": ("week",),
+    "patients": ("patient", "person"),
+    "cm": ("cm",),
+}
+
+Asked = dict[str, float]
 
 
-def _value(text: str) -> int:
+def _value(text: str) -> float:
     word = text.lower()
     if word in _ORDINALS:
         return _ORDINALS[word]
-    return _CARDINALS[word] if word in _CARDINALS else int(word)
+    return _CARDINALS[word] if word in _CARDINALS else float(word)
 
 
 def asked_quantities(question: str | None) -> Asked:
@@ -72,7 +91,7 @@ def asked_quantities(question: str | None) -> Asked:
     for unit, pattern in _ASKED.items():
         match = pattern.search(question or "")
         if match:
-            out[unit] = int(next(g for g in match.groups() if g))
+            out[unit] = float(next(g for g in match.groups() if g))
     return out
 
 
@@ -80,17 +99,55 @@ def fit(asked: Asked, title: str) -> int:
     """+1 when ``title`` states a band holding an asked number, -1 when its bands all exclude it, 0 when it
     states none for what was asked."""
     verdict = 0
+    lowered = title.lower()
     for unit, number in asked.items():
+        if not any(clue in lowered for clue in _CLUES[unit]):
+            continue  # no band of this unit can be in it: the patterns are not cheap on a long listing
         for pattern, shape in _BANDS[unit]:
             for match in pattern.finditer(title):
                 values = [_value(g) for g in match.groups() if g]
                 if _holds(shape, values, number):
                     return 1
                 verdict = -1
+        if unit == "age" and verdict == 0:
+            verdict = _age_word_fit(number, title)
     return verdict
 
 
-def _holds(shape: str, values: list[int], number: int) -> bool:
+# the General Preamble's age words, in whole years ('A. Age Definitions', GP: adolescent 'a person 16 or 17 years
+# of age', adult '18 years of age and older', child '2 years to and including 15 years of age', infant 'from 29
+# days up to, and less than, 2 years', newborn 'from birth up to, and including, 28 days'): a title that bands by
+# one of these words ('K130 Periodic health visit: adolescent') is checked as if it gave the numbers
+# (tests/coverage/ohip/test_quantities.py reads them in the official file)
+AGE_WORDS: dict[str, tuple[int, int]] = {
+    "newborn": (0, 0),
+    "infant": (0, 1),
+    "infants": (0, 1),
+    "child": (2, 15),
+    "adolescent": (16, 17),
+    "adult": (18, 200),
+}
+_AGE_WORD = re.compile(r"\b(" + "|".join(AGE_WORDS) + r")\b", re.I)
+
+
+def age_words(question: str | None) -> list[str]:
+    """The General Preamble's age words holding the age the question gives ('16yo' -> 'adolescent'): the question
+    says them, as a title that bands by them means ('K130 Periodic health visit: adolescent')."""
+    age = asked_quantities(question).get("age")
+    if age is None:
+        return []
+    return [word for word, (low, high) in AGE_WORDS.items() if low <= age <= high]
+
+
+def _age_word_fit(age: float, title: str) -> int:
+    """+1 when an age word of ``title`` holds ``age``, -1 when its age words all exclude it, 0 when it has none."""
+    found = [AGE_WORDS[m.group(1).lower()] for m in _AGE_WORD.finditer(title)]
+    if not found:
+        return 0
+    return 1 if any(low <= age <= high for low, high in found) else -1
+
+
+def _holds(shape: str, values: list[float], number: float) -> bool:
     if shape == "between":
         return values[0] <= number <= values[1]
     if shape == "from":

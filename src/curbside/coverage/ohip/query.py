@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from curbside.coverage.ohip.spelling import american
 from curbside.coverage.ohip.tool import Day, Include, ScheduleGetArgs
 from curbside.coverage.ohip.word_forms import roots
-from curbside.coverage.ohip.words import SCHEDULE_WORDS
+from curbside.coverage.ohip.words import SCHEDULE_PHRASES, SCHEDULE_WORDS
 
 __all__ = [
     "Request",
@@ -29,6 +29,7 @@ __all__ = [
     "asked_days",
     "asked_hours",
     "asked_slot",
+    "in_schedule_phrases",
     "inflection_stem",
     "plan",
     "ruled_out",
@@ -88,7 +89,7 @@ def inflection_stem(word: str) -> str:
 
 
 _SCHEDULE_STEMS = {stem(word): said for word, said in SCHEDULE_WORDS.items() if len(word) > 3}
-_RE_PREFIX = re.compile(r"\bre-(?=[a-z])")
+_RE_PREFIX = re.compile(r"\b(re|e)-(?=[a-z])")
 _AGE = re.compile(r"\b\d{1,3}[- ]?(?:years?|yrs?)[- ]?old\b|\baged? \d{1,3}\b", re.I)
 _PAGE_REF = re.compile(r"\bGP\s?\d+\b", re.I)  # a General Preamble page ("see GP45"), not the GP who bills
 
@@ -99,10 +100,24 @@ def schedule_words(words: Iterable[str]) -> list[str]:
     return [w for word in words for w in SCHEDULE_WORDS.get(word, _SCHEDULE_STEMS.get(stem(word), (word,)))]
 
 
+_PHRASES = re.compile(
+    r"(?<![\w/-])(" + "|".join(re.escape(p) for p in sorted(SCHEDULE_PHRASES, key=len, reverse=True)) + r")(?![\w-])",
+    re.I,
+)
+
+
+def in_schedule_phrases(text: str) -> str:
+    """``text`` with its everyday phrases in the Schedule's words ('c-section' -> 'caesarean section', 'f/u' ->
+    'follow-up', 'yearly physical' -> 'periodic health visit'): words_of would split them into letters or into
+    words no title says."""
+    return _PHRASES.sub(lambda m: SCHEDULE_PHRASES[m.group(1).lower()], text)
+
+
 def words_of(text: str) -> list[str]:
     """Lower-case whole words (hyphenated words split: 'post-discharge' -> 'post', 'discharge'; but
-    're-assessment' is one word, 'reassessment', or it would be an 'assessment')."""
-    return re.findall(r"[a-z][a-z']*", _RE_PREFIX.sub("re", text.lower().replace("’", "'")))
+    're-assessment' is one word, 'reassessment', or it would be an 'assessment', and 'e-consultation' one,
+    'econsultation', or it would be a telephone 'consultation')."""
+    return re.findall(r"[a-z][a-z']*", _RE_PREFIX.sub(r"\1", text.lower().replace("’", "'")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,7 +346,7 @@ def plan(args: ScheduleGetArgs) -> Request:
     mrp = mrp if mrp is not None else spoken_mrp
 
     # an age ('a 70 year old') selects a band (quantities.py), it names no service
-    plain = words_of(_AGE.sub(" ", _PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", question or ""))))
+    plain = words_of(in_schedule_phrases(_AGE.sub(" ", _PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", question or "")))))
     content = [stem(w) for w in schedule_words(plain) if w not in STOP and len(w) > 2 and not w.isdigit()]
     ruled = ruled_out(question)
     content = [w for w in content if w not in ruled]

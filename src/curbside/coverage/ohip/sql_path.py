@@ -26,7 +26,7 @@ from curbside.coverage.ohip.definitions import definitions
 from curbside.coverage.ohip.listing_headings import full_title, listed_title, listing_headings
 from curbside.coverage.ohip.preamble_quotes import PreambleQuote, SentenceIndex
 from curbside.coverage.ohip.qualifiers import by_negated_service, by_qualifier
-from curbside.coverage.ohip.quantities import asked_quantities, fit
+from curbside.coverage.ohip.quantities import age_words, asked_quantities, fit
 from curbside.coverage.ohip.query import (
     STOP,
     Request,
@@ -34,6 +34,7 @@ from curbside.coverage.ohip.query import (
     asked_days,
     asked_hours,
     asks_special_visit,
+    in_schedule_phrases,
     lettered_codes,
     schedule_words,
     stem,
@@ -219,14 +220,18 @@ def run_sql_path(
             matched = setting_first(in_setting(pool, request.question), dict(wide), request.question)
             matched = not_the_other_stage(matched, request.question, index.titles)
             matched = without_ruled_out_words(matched, request.ruled_out, index)
-            matched = in_band(matched, dict(wide), request.question, index.text)
+            # a code found in the band must not be one the question ruled out ('7 cm lac (not face …)': not Z177)
+            unruled = set(without_ruled_out_words([c for c, _ in wide], request.ruled_out, index))
+            matched = in_band(matched, {c: s for c, s in wide if c in unruled}, request.question, index.text)
             matched = by_with_or_without(matched, dict(wide), request.question, index.text, BAND_REACH)
             matched = with_twins(matched, request.question, words, index, among)
             matched = not_ruled_out(matched, request.question, index.printed_titles)
             matched = by_time_minimum(matched, dict(wide), request.question, indexes.minimums, BAND_REACH)
             # a title all said must score near the best by the words themselves: the meaning's blended scores are
             # close together, and a one-word title ('Re-assessment', H154) would pass any code found by more words
-            matched, out.rivals = titled_as_asked(matched, by_words, words, index)
+            # an age the question gives says the Schedule's age word that holds it ('16yo': 'adolescent')
+            said = (*words, *(stem(w) for w in age_words(request.question)))
+            matched, out.rivals = titled_as_asked(matched, by_words, said, index)
             hours, days = asked_hours(request.question, request.day), asked_days(request.day)
             timed = in_time_slot(matched, hours, days, index.text)
             if len(timed) < len(matched):  # the time given chose among the blocks: the answer says which it read
@@ -490,7 +495,7 @@ _STAGES = ((stem("initial"), stem("follow")), (stem("follow"), stem("initial")))
 def not_the_other_stage(codes: list[str], question: str | None, titles: dict[str, set[str]]) -> list[str]:
     """``codes`` without those titled with the other stage of the service the question names ('an initial
     smoking cessation discussion': E079, and not K039 'Smoking cessation follow-up visit' beside it)."""
-    said = {stem(w) for w in words_of(question or "")}
+    said = {stem(w) for w in words_of(in_schedule_phrases(question or ""))}  # 'f/u' says 'follow-up'
     out = codes
     for named, other in _STAGES:
         if named in said and other not in said:
@@ -517,19 +522,18 @@ def without_ruled_out_words(codes: list[str], ruled: AbstractSet[str], index: Wo
 def in_band(codes: list[str], scores: dict[str, float], question: str | None, texts: dict[str, str]) -> list[str]:
     # scores: the wider pool's codes by word score, best first (a code in the band may be found there)
     """``codes`` without those whose band excludes the number asked (age, week of stay, patients) when another
-    is not excluded ('a 70 year old': K132 '65 years of age and older', not K131 '18 to 64'); a code whose week
-    or patient band holds the number goes first ('8 weeks': C007 'sixth to thirteenth week'). An age band only
-    rules codes out: the Schedule also bands ages in words a number cannot be checked against (K017 'child')."""
+    is not excluded ('a 70 year old': K132 '65 years of age and older', not K131 '18 to 64'); a code whose band
+    holds the number goes first ('8 weeks': C007 'sixth to thirteenth week'; '16yo': K130 'adolescent', read by
+    the General Preamble's age words, before W109 'Periodic health visit' of the nursing home listings)."""
     asked = asked_quantities(question)
     if not asked or not codes:
         return codes
     verdicts = {code: fit(asked, texts.get(code, "")) for code in codes}
     kept = [c for c in codes if verdicts[c] >= 0] or codes
-    if "age" in asked:
-        return kept
-    verdicts |= {code: fit(asked, texts.get(code, "")) for code in scores if code not in verdicts}
     best = max(scores.get(code, 0.0) for code in kept)
-    holding = [c for c in scores if verdicts[c] > 0 and scores[c] >= BAND_REACH * best]
+    near = [c for c in scores if scores[c] >= BAND_REACH * best]  # only these may go first: read no others' bands
+    verdicts |= {code: fit(asked, texts.get(code, "")) for code in near if code not in verdicts}
+    holding = [c for c in near if verdicts[c] > 0]
     return holding + [c for c in kept if c not in holding]
 
 

@@ -7,7 +7,7 @@ practitioner nouns a question uses ('anesthesiologist', 'internist').
 
 from __future__ import annotations
 
-__all__ = ["SCHEDULE_WORDS", "SPECIALTY_ALIASES"]
+__all__ = ["SCHEDULE_PHRASES", "SCHEDULE_WORDS", "SPECIALTY_ALIASES"]
 
 # alias (lower case, words separated by one space) -> specialty code in the Schedule's table of contents
 SPECIALTY_ALIASES: dict[str, str] = {
@@ -61,4 +61,40 @@ SPECIALTY_ALIASES: dict[str, str] = {
 SCHEDULE_WORDS: dict[str, tuple[str, ...]] = {
     "phone": ("telephone",),
     "er": ("emergency", "department"),
+    # a clinician's shorthand, written as the Schedule spells the word out
+    "lac": ("laceration",),
+    "lacs": ("laceration",),
+    "bx": ("biopsy",),
+    "bxs": ("biopsy",),
+    "shot": ("injection",),
+    "shots": ("injection",),
+    "mgmt": ("management",),
+    "resus": ("resuscitation",),
+    "pts": ("patients",),
+    "stitch": ("suture",),
+    "stitches": ("suture",),
+    "stitched": ("suture",),
+    "glue": ("tissue", "adhesive"),
+    "glued": ("tissue", "adhesive"),
+}
+
+# everyday phrases whose words are not the Schedule's one by one (a letter and a slash, a hyphenated short form, a
+# plain name for a service the Schedule titles otherwise): the question's text is read as the phrase's Schedule words
+SCHEDULE_PHRASES: dict[str, str] = {
+    "c-section": "caesarean section",
+    "c section": "caesarean section",
+    "csection": "caesarean section",
+    "f/u": "follow-up",
+    "w/": "with",
+    "w/o": "without",
+    "e-consult": "e-consultation",
+    "econsult": "e-consultation",
+    "flu shot": "influenza immunization",  # a vaccine's shot is an immunization, not an injection of a drug
+    "flu vaccine": "influenza immunization",
+    "annual physical": "periodic health visit",
+    "yearly physical": "periodic health visit",
+    "annual checkup": "periodic health visit",
+    "annual check-up": "periodic health visit",
+    "yearly checkup": "periodic health visit",
+    "yearly check-up": "periodic health visit",
 }
