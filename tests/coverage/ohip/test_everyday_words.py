@@ -58,3 +58,12 @@ def test_a_teen_annual_physical_is_the_adolescent_periodic_health_visit(ohip_app
     result = asyncio.run(service.get(ScheduleGetArgs(q="16yo in for her yearly physical - which code + fee?")))
     assert result.items and result.items[0].code == "K130"
     assert "77.20" in result.summary and "K017" not in result.summary and "K131" not in result.summary
+
+
+def test_an_ordinal_in_figures_is_its_word() -> None:
+    """'4th degree tear' is the Schedule's 'fourth degree tear' (P046), so the twin titles' tails tell it from
+    P045's 'third degree tear': with the figures read as nothing, P045 was listed first at confidence 1.0."""
+    assert words_of("a 4th degree tear, 2nd visit") == ["a", "fourth", "degree", "tear", "second", "visit"]
+    assert words_of("Repair of fourth degree tear") == ["repair", "of", "fourth", "degree", "tear"]
+    assert stem("fourth") in _words("repaired a 4th degree tear after a vaginal delivery - separate code? fee?")
+    assert stem("third") not in _words("repaired a 4th degree tear after a vaginal delivery - separate code? fee?")

@@ -113,11 +113,17 @@ def in_schedule_phrases(text: str) -> str:
     return _PHRASES.sub(lambda m: SCHEDULE_PHRASES[m.group(1).lower()], text)
 
 
+_ORDINAL = re.compile(r"\b(1[0-2]|[1-9])(?:st|nd|rd|th)\b")
+_ORDINAL_WORDS = "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split()
+
+
 def words_of(text: str) -> list[str]:
     """Lower-case whole words (hyphenated words split: 'post-discharge' -> 'post', 'discharge'; but
     're-assessment' is one word, 'reassessment', or it would be an 'assessment', and 'e-consultation' one,
-    'econsultation', or it would be a telephone 'consultation')."""
-    return re.findall(r"[a-z][a-z']*", _RE_PREFIX.sub(r"\1", text.lower().replace("’", "'")))
+    'econsultation', or it would be a telephone 'consultation'). An ordinal in figures is its word: the
+    Schedule writes 'fourth degree tear' where a clerk writes '4th degree'."""
+    text = _ORDINAL.sub(lambda m: _ORDINAL_WORDS[int(m.group(1)) - 1], text.lower().replace("’", "'"))
+    return re.findall(r"[a-z][a-z']*", _RE_PREFIX.sub(r"\1", text))
 
 
 @dataclass(frozen=True, slots=True)
