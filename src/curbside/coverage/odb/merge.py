@@ -252,21 +252,33 @@ def _member(row: DrugRow, lowest: pricing.LowestCost | None) -> InterchangeableM
 
 def _lu(sql: SqlFindings, request: Request) -> list[LuCriterion]:
     named = set(norm(f"{sql.primary.name} {sql.primary.generic_name}").split()) if sql.primary else set()
-    words = {w for w in norm(request.condition or "").split() if len(w) > 3 and w not in named}
+    groups = group_notes(sql.lu_notes)
+    texts = [f"{group.heading or ''} {group.full_text()}".lower() for group in groups]
+    if request.condition:
+        words = {w for w in norm(request.condition).split() if len(w) > 3 and w not in named}
+    else:
+        # no condition stated: a word of the question that some criteria say and others do not tells them apart
+        # ('palliative pt … ondansetron ODT … LU code?': the palliative-care criterion, not the chemotherapy ones)
+        asked = {w for w in norm(request.question or "").split() if len(w) > 4 and w not in named}
+        words = {w for w in asked if 0 < sum(_says(t, w) for t in texts) < len(texts)}
     items = []
-    for group in group_notes(sql.lu_notes):
-        text = group.full_text()
+    for group, text in zip(groups, texts, strict=True):
         items.append(
             LuCriterion(
                 reason_for_use_code=group.code,
                 indication=group.heading,
-                text=text,
+                text=group.full_text(),
                 authorization_period=group.authorization_period,
                 note_types=[t for t, _ in group.notes if t],
-                matches_condition=bool(words) and any(w in f"{group.heading or ''} {text}".lower() for w in words),
+                matches_condition=bool(words) and any((w in text) if request.condition else _says(text, w) for w in words),
             )
         )
     return sorted(items, key=lambda c: not c.matches_condition)  # stable: formulary order otherwise
+
+
+def _says(text: str, word: str) -> bool:
+    """Whether ``text`` (lower case) holds ``word`` as a word or a word's start ('palliative' in 'palliative care')."""
+    return re.search(rf"\b{re.escape(word)}", text) is not None
 
 
 def _alternatives(rows: list[DrugRow], request: Request, exclude_generic: int | None) -> list[Alternative]:
@@ -453,9 +465,12 @@ def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str, other_st
             "It is covered only when the Limited Use criteria are met and the Reason for Use code "
             f"({', '.join(codes) or 'see the criteria'}) is on the prescription."
         )
-        for criterion in [c for c in result.lu_criteria if c.reason_for_use_code][:MAX_LU_SAID]:
+        coded = [c for c in result.lu_criteria if c.reason_for_use_code]
+        some_match = any(c.matches_condition for c in coded) and not all(c.matches_condition for c in coded)
+        for criterion in coded[:MAX_LU_SAID]:
             # the criterion's first paragraph says for whom ('established on Prolia … prior to November 29, 2024')
-            parts.append(f"LU {criterion.reason_for_use_code}: {_first_paragraph(criterion.text)}")
+            mark = " (matches the question)" if some_match and criterion.matches_condition else ""
+            parts.append(f"LU {criterion.reason_for_use_code}{mark}: {_first_paragraph(criterion.text)}")
         periods = list(dict.fromkeys(c.authorization_period for c in result.lu_criteria if c.authorization_period))
         if periods:
             parts.append(f"LU authorization period: {', '.join(periods)}.")

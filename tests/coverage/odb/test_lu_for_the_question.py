@@ -1,0 +1,50 @@
+"""The Limited Use criterion a question describes is said first, from the real formulary's gastrointestinal class."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from coverage_helpers import loaded_home
+from odb_subset import write_subset
+
+from curbside.app import Curbside
+from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
+
+GASTROINTESTINAL = "560000000"  # the class of ondansetron (formulary: pcg2 id 560000000)
+
+
+@pytest.fixture(scope="module")
+def gi_app(odb_xml: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Curbside]:
+    directory = tmp_path_factory.mktemp("odb-gi")
+    write_subset(odb_xml, directory / odb_xml.name, keep=(GASTROINTESTINAL,))
+    for app, _ in loaded_home(directory, tmp_path_factory.mktemp("odb-gi-home")):
+        yield app
+
+
+def ask(app: Curbside, question: str) -> OdbGetResult:
+    service = app.coverage_service("odb")
+    service.warm_up()
+    return asyncio.run(service.get(OdbGetArgs(q=question)))
+
+
+def test_the_criterion_a_question_describes_is_said_first(gi_app: Curbside) -> None:
+    # ondansetron ODT 4mg (DIN 02481723): lccNotes 215, 216, 217, 218, 454 (chemotherapy, radiation) and 696 "For the
+    # treatment of emesis in patients receiving palliative care who are refractory to, intolerant to, or have a
+    # contraindication to at least two other anti-emetics."
+    # (the blind question also named haldol, whose class this home does not hold)
+    r = ask(gi_app, "palliative pt, nausea not controlled on metoclopramide - ondansetron ODT on ODB? LU code?")
+    assert r.lu_criteria[0].reason_for_use_code == "696" and r.lu_criteria[0].matches_condition
+    assert not any(c.matches_condition for c in r.lu_criteria[1:])
+    assert (
+        "LU 696 (matches the question): For the treatment of emesis in patients receiving palliative care" in r.summary
+    )
+    assert r.summary.index("LU 696") < r.summary.index("LU 215:")
+
+
+def test_without_a_word_that_tells_them_apart_the_formularys_order_stands(gi_app: Curbside) -> None:
+    r = ask(gi_app, "ondansetron ODT on ODB? LU code?")
+    assert r.lu_criteria[0].reason_for_use_code == "215"
+    assert not any(c.matches_condition for c in r.lu_criteria) and "(matches the question)" not in r.summary
