@@ -61,7 +61,7 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
 # on hold for an error, how long do we have to fix it?" asks no repair
 _PAPERWORK = re.compile(r"\b(?:invoices?|forms?|claims?|applications?|paperwork|submissions?|records?)\b", re.I)
 _NAMES_DEVICE = re.compile(rf"\b{_DEVICE_NOUN}", re.I)
-_BY_PRONOUN = re.compile(r"\b(?:it|them)$|^(?:was|were|got|been|is|are)\b", re.I)  # 'fix it', 'was lost
+_BY_PRONOUN = re.compile(r"\b(?:it|them)$|^(?:was|were|got|been|is|are)\b", re.I)  # 'fix it', 'was lost'
 _PROGRAMS_EXACT = re.compile(r"\b(OW|ODSP|ACSD)\b")  # upper case only: 'ow' is not a word to read as a program
 _PROGRAMS_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("OW", re.compile(r"\bontario works\b", re.I)),

@@ -9,6 +9,7 @@ answers from the passages' own items instead.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from curbside.coverage.confidence import ConfidenceInputs, confidence
 from curbside.coverage.conflicts import Conflict, FieldComparison, detect
@@ -253,24 +254,28 @@ def _member(row: DrugRow, lowest: pricing.LowestCost | None) -> InterchangeableM
 def _lu(sql: SqlFindings, request: Request) -> list[LuCriterion]:
     named = set(norm(f"{sql.primary.name} {sql.primary.generic_name}").split()) if sql.primary else set()
     groups = group_notes(sql.lu_notes)
-    texts = [f"{group.heading or ''} {group.full_text()}".lower() for group in groups]
+    full = [group.full_text() for group in groups]
+    texts = [f"{group.heading or ''} {text}".lower() for group, text in zip(groups, full, strict=True)]
+    says: Callable[[str, str], bool]
     if request.condition:
+        says = str.__contains__  # the condition's words anywhere ('arthritis' in 'osteoarthritis')
         words = {w for w in norm(request.condition).split() if len(w) > 3 and w not in named}
     else:
         # no condition stated: a word of the question that some criteria say and others do not tells them apart
         # ('palliative pt … ondansetron ODT … LU code?': the palliative-care criterion, not the chemotherapy ones)
+        says = _says
         asked = {w for w in norm(request.question or "").split() if len(w) > 4 and w not in named}
         words = {w for w in asked if 0 < sum(_says(t, w) for t in texts) < len(texts)}
     items = []
-    for group, text in zip(groups, texts, strict=True):
+    for group, text, lowered in zip(groups, full, texts, strict=True):
         items.append(
             LuCriterion(
                 reason_for_use_code=group.code,
                 indication=group.heading,
-                text=group.full_text(),
+                text=text,
                 authorization_period=group.authorization_period,
                 note_types=[t for t, _ in group.notes if t],
-                matches_condition=bool(words) and any((w in text) if request.condition else _says(text, w) for w in words),
+                matches_condition=any(says(lowered, w) for w in words),
             )
         )
     return sorted(items, key=lambda c: not c.matches_condition)  # stable: formulary order otherwise
