@@ -20,19 +20,23 @@ __all__ = ["WITHHELD", "phi_redactor", "redact_or_withhold"]
 WITHHELD = "[withheld: PHI redaction failed]"
 
 
-def phi_redactor(settings: Settings | None = None) -> Callable[[str], str]:
-    """``redact(text)`` through ``curbside.phi.get_detector(settings)``; raises if the detector cannot load."""
-    detector: list[Any] = []
+def phi_redactor(settings: Settings | None = None, detector: Callable[[], Any] | None = None) -> Callable[[str], str]:
+    """``redact(text)`` through ``detector()`` (by default ``curbside.phi.get_detector(settings)``), asked
+    for on the first text; raises if the detector cannot load."""
+    loaded: list[Any] = []
     lock = threading.Lock()
 
     def redact(text: str) -> str:
-        if not detector:
+        if not loaded:
             with lock:
-                if not detector:
-                    from curbside.phi import get_detector
+                if not loaded:
+                    if detector is not None:
+                        loaded.append(detector())
+                    else:
+                        from curbside.phi import get_detector
 
-                    detector.append(get_detector(settings))
-        redacted: str = detector[0].redact(text)
+                        loaded.append(get_detector(settings))
+        redacted: str = loaded[0].redact(text)
         return redacted
 
     return redact

@@ -199,7 +199,7 @@ def test_the_cli_ask_is_recorded_as_the_operator(
     home = tmp_path / "home"
     shutil.copytree(kb_home, home)
     monkeypatch.setenv("CURBSIDE_HOME", str(home))
-    monkeypatch.setattr("curbside.redaction.phi_redactor", lambda settings: fake_redact)
+    monkeypatch.setattr("curbside.redaction.phi_redactor", lambda settings, detector=None: fake_redact)
     result = CliRunner().invoke(cli, ["ask", QUESTION, "--json"])
     assert result.exit_code == 0, result.output
     core = Curbside(Settings(home=home))

@@ -90,7 +90,7 @@ def test_export_to_an_unwritable_path_is_a_usage_error(trail: AuditTrail, tmp_pa
 
 
 def test_acknowledge_resumes_a_truncated_trail(trail: AuditTrail, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("curbside.redaction.phi_redactor", lambda settings: fake_redact)  # the reason is screened too
+    monkeypatch.setattr("curbside.redaction.phi_redactor", lambda settings, detector=None: fake_redact)  # the reason is screened too
     hand_edit(trail, "DELETE FROM audit_log WHERE seq = 3")
     trail.close()
     assert run("audit", "verify")[0] == 6

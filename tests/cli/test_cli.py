@@ -287,3 +287,25 @@ def test_tool_takes_key_value_arguments_as_json_or_text(runner: CliRunner, inges
     # anything that is not JSON is text: the tool says what is wrong with it
     code, out, _ = run(runner, "tool", "source.passages", "chunk_ids=af:v1:0")
     assert code == 2 and json.loads(out)["error"]["code"] == "VALIDATION_ERROR"
+
+
+def test_a_cold_ask_screens_the_question_in_a_child_process(ingested: Path, home: Path) -> None:
+    """A fresh `curbside ask` process: its detector loads in a child (it has none of its own), and finds and
+    redacts the PHI in the question as the detector in process would."""
+    import os
+
+    question = "Maria Gonzalez, MRN 00123456: which drugs control the ventricular rate in atrial fibrillation?"
+    env = {**os.environ, "CURBSIDE_HOME": str(home)}
+    done = subprocess.run(
+        [sys.executable, "-m", "curbside.cli", "ask", question, "--no-llm", "--json"],
+        capture_output=True, text=True, env=env, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    meta = json.loads(done.stdout)["metadata"]
+    assert (meta["phi_detected"], meta["phi_types"], meta.get("phi_screen_error")) == (True, ["ID", "PERSON"], None)
+    exported = subprocess.run(
+        [sys.executable, "-m", "curbside.cli", "audit", "export", "--since", "2000-01-01"],
+        capture_output=True, text=True, env=env, timeout=300, check=True,
+    ).stdout  # fmt: skip
+    row = [json.loads(line) for line in exported.splitlines() if '"action": "ask"' in line][-1]
+    assert row["question"].startswith("[PERSON], MRN [ID]: which drugs")

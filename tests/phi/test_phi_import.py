@@ -62,3 +62,22 @@ def test_the_package_imports_without_presidio_until_the_detector_is_wanted() -> 
     done = subprocess.run([sys.executable, "-c", CHEAP_PROBE], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.split() == ["[]", "True", "True"]
+
+
+# spaCy's command line is a stand-in while Presidio first imports spaCy; afterwards the real one imports.
+SPACY_CLI_PROBE = """
+import sys
+from curbside.phi._presidio_import import import_presidio
+import_presidio()
+import spacy
+print("spacy.cli" in sys.modules, "spacy.cli.info" in sys.modules, "weasel" in sys.modules)
+import spacy.cli
+print(callable(spacy.cli.download), spacy.cli.__file__.endswith("spacy/cli/__init__.py"))
+print(sorted(spacy.info(markdown=False)) == sorted(spacy.cli.info(markdown=False)))
+"""
+
+
+def test_spacy_imports_without_its_command_line_which_still_imports_later() -> None:
+    done = subprocess.run([sys.executable, "-c", SPACY_CLI_PROBE], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines() == ["False False False", "True True", "True"]

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from curbside.kb.ingest import Ingestor
     from curbside.kb.jobs import JobStore
     from curbside.llm.endpoints import ModelRouter
+    from curbside.phi import SpanDetector
+    from curbside.phi.child import ChildDetector
     from curbside.search.embedders.base import Embedder
     from curbside.search.engine import SearchEngine
     from curbside.sessions import SessionStore
@@ -52,6 +54,7 @@ class Curbside:
         self._coverage_services: dict[str, SourceService[Any]] = {}
         self._coverage_lock = threading.Lock()
         self._opened: list[Callable[[], None]] = []  # how to close each part holding a resource, in opening order
+        self._phi_child: ChildDetector | None = None
 
     def _holds(self, close: Callable[[], None]) -> None:
         """Remember how to close a part just opened (a file, a pool of threads, connections)."""
@@ -175,12 +178,34 @@ class Curbside:
         """PHI screening of text before it may leave the machine (the detector loads on first use)."""
         from curbside.ask.screening import PromptScreen
 
-        def detector():  # noqa: ANN202 - the PHI package loads spaCy: only when text is first screened
-            from curbside.phi import get_detector
+        return PromptScreen(self.phi_detector)
 
-            return get_detector(self.settings)
+    def phi_detector(self) -> SpanDetector:
+        """The PHI detector: the child process ``detect_phi_in_child`` started, else this process's own
+        (the PHI package loads spaCy: only when text is first screened)."""
+        if self._phi_child is not None:
+            return self._phi_child
+        from curbside.phi import get_detector
 
-        return PromptScreen(detector)
+        return get_detector(self.settings)
+
+    def detect_phi_in_child(self, child: ChildDetector | None = None) -> None:
+        """For a command that runs once: detect PHI in a child process (``phi/child.py``), ``child`` if given
+        (started earlier, so it is loading already), else one started now; none when this process has its
+        own detector loaded already."""
+        from curbside.phi import detector_loaded
+
+        if self._phi_child is not None or detector_loaded():
+            if child is not None:
+                child.close()
+            return
+        if child is None:
+            from curbside.phi.child import ChildDetector
+
+            child = ChildDetector()
+        self._holds(child.close)
+        child.configure(self.settings)
+        self._phi_child = child
 
     @cached_property
     def outbound(self) -> OutboundClient:
@@ -255,7 +280,7 @@ class Curbside:
         from curbside.redaction import phi_redactor
 
         self.make_home()
-        trail = AuditTrail.from_settings(self.settings, redact=phi_redactor(self.settings))
+        trail = AuditTrail.from_settings(self.settings, redact=phi_redactor(self.settings, self.phi_detector))
         self._holds(trail.close)
         return trail
 

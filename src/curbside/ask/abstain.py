@@ -222,6 +222,14 @@ def process_noun(word: str) -> bool:
     return bool(_PROCESS_NOUN.search(word))
 
 
+def warm_word_frequencies() -> None:
+    """Load ``wordfreq``'s English list now (a third of a second, once a process), so that a cold ``ask``
+    does it while its search runs rather than after."""
+    from wordfreq import zipf_frequency
+
+    zipf_frequency("the", "en")
+
+
 def common_in_english(word: str) -> bool:
     from wordfreq import zipf_frequency  # loaded only when the knowledge base lacks a word (~0.2 s once)
 

@@ -33,6 +33,7 @@ from curbside.ask.abstain import (
     subject_word,
     typed_answer,
     unknown_words,
+    warm_word_frequencies,
     weighted_share,
     withheld_payment,
     withheld_value,
@@ -115,15 +116,35 @@ class Asker:
 
     async def _ask(self, request: AskRequest, on_event: EventSink | None = None) -> Answer:
         started = time.perf_counter()
-        s = self.settings
         text, context = self.check(request)
-        meta: dict[str, object] = {"query": text, "embedder": self.engine.embedder.model_id}
         # the user's own words, screened on every path so the answer and the audit trail can say whether they held
-        # PHI. The local search runs meanwhile (it sends nothing anywhere): on a cold start the detector's first
-        # load overlaps the embedder's, and the encoders release the GIL.
+        # PHI. The answer is worked out meanwhile (nothing leaves the machine before the screen's verdict): on a
+        # cold start the detector's first load overlaps the search and the judging (``phi/child.py``).
         screening = asyncio.ensure_future(
             asyncio.to_thread(self.screen.screen, request.question, request.condition, *request.findings, context)
         )
+        try:
+            answer = await self._answer(request, text, context, screening, on_event)
+        finally:
+            screened = await screening  # never fails: a detector that fails reads as PHI found
+        answer.metadata = (
+            screened.metadata() | {"routing_mode": self.router.mode, "model_used": "extractive"} | answer.metadata
+        )
+        answer.metadata["took_ms"] = _ms(started)
+        return answer
+
+    async def _answer(
+        self,
+        request: AskRequest,
+        text: str,
+        context: str | None,
+        screening: asyncio.Future[ScreenResult],
+        on_event: EventSink | None,
+    ) -> Answer:
+        s = self.settings
+        meta: dict[str, object] = {"query": text, "embedder": self.engine.embedder.model_id}
+        # the guards' English word frequencies load while the search runs (the encoder releases the GIL)
+        warming = asyncio.ensure_future(asyncio.to_thread(warm_word_frequencies))
         clarify = clarifying_question(text)
         k = request.k or s.answer_passages
         filters = SearchFilters(
@@ -139,11 +160,9 @@ class Asker:
                 response = await asyncio.to_thread(self.engine.search, text, k=k, filters=filters)
             search_ms = _ms(searched)
         finally:
-            screened = await screening  # never fails: a detector that fails reads as PHI found
-        meta |= screened.metadata() | {"routing_mode": self.router.mode, "model_used": "extractive"}
+            await warming
 
         if response is None:  # the question needs a clarification first
-            meta["took_ms"] = _ms(started)
             return Answer(status="clarify", answer="", clarifying_question=clarify, metadata=meta)
 
         meta |= {
@@ -158,7 +177,6 @@ class Asker:
             if below is not None:
                 response = below
         if not response.hits:
-            meta["took_ms"] = _ms(started)
             return await self._no_source(text, filters, warnings, meta)
         hits = response.hits
         meta["top_similarity"] = _round(max((h.similarity or 0.0) for h in hits))
@@ -167,23 +185,21 @@ class Asker:
         extract = extractive_answer(text, pool, s.answer_max_sentences)
         withheld = await asyncio.to_thread(self._judge, text, hits, extract, all_off, meta)
         if withheld is not None:
-            meta["took_ms"] = _ms(started)
             return self._abstained(withheld, warnings, meta)
 
         if not request.use_llm:
             meta["routing_reason"] = "the request asked for the extractive answer"
             answer = self._extractive(text, pool, warnings, meta, status="answered", extract=extract)
         elif not self.router.has_model:
-            meta["routing_reason"] = self.router.route(screened.phi).reason
+            meta["routing_reason"] = self.router.route((await screening).phi).reason
             answer = self._extractive(text, pool, warnings, meta, status="answered", extract=extract)
         else:
             shown = hits[: s.llm_passages]  # the fallback below still draws on every hit
             messages = answer_messages(
                 _prompt_question(request, text), shown, passage_chars=s.llm_passage_chars, patient_context=context
             )
-            answer = await self._routed(messages, screened, text, hits, shown, warnings, meta, on_event)
+            answer = await self._routed(messages, await screening, text, hits, shown, warnings, meta, on_event)
         self._check_population(request.question, answer)
-        answer.metadata["took_ms"] = _ms(started)
         return answer
 
     # --- stay on the question, abstain honestly ------------------------------------------

@@ -89,21 +89,38 @@ def _echo_error(code: str, message: str) -> None:
 
 
 @contextmanager
-def app_context() -> Iterator[Any]:
-    from pydantic import ValidationError as PydanticValidationError
+def app_context(*, phi_in_child: bool = False) -> Iterator[Any]:
+    """The application for one command. ``phi_in_child``: its PHI detector loads in a child process, started
+    before anything else here, so it loads on the other core while this one imports and works."""
+    child = None
+    if phi_in_child:
+        from curbside.phi import detector_loaded
 
-    from curbside.app import Curbside
-    from curbside.errors import ConfigError
-    from curbside.settings import Settings
+        if not detector_loaded():
+            from curbside.phi.child import ChildDetector
 
+            child = ChildDetector()
     try:
-        settings = Settings()
-    except PydanticValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in exc.errors())
-        raise ConfigError(f"Invalid CURBSIDE_* settings: {problems}") from exc
-    _configure_logging_once(settings)
-    core = Curbside(settings)
+        from pydantic import ValidationError as PydanticValidationError
+
+        from curbside.app import Curbside
+        from curbside.errors import ConfigError
+        from curbside.settings import Settings
+
+        try:
+            settings = Settings()
+        except PydanticValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'settings'}: {e['msg']}" for e in exc.errors())
+            raise ConfigError(f"Invalid CURBSIDE_* settings: {problems}") from exc
+        _configure_logging_once(settings)
+        core = Curbside(settings)
+    except BaseException:
+        if child is not None:
+            child.close()
+        raise
     try:
+        if child is not None:
+            core.detect_phi_in_child(child)
         yield core
     finally:
         core.close()

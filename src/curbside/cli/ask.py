@@ -54,25 +54,26 @@ def ask(
     curbside ask --condition malaria --finding pregnant --finding "first trimester"
     curbside ask "dose adjustment?" --context-file chart.txt
     """
-    import asyncio
-    import contextlib
+    # the question is screened for PHI in a child process that starts loading now, on the other core
+    with app_context(phi_in_child=True) as core:
+        import asyncio
+        import contextlib
 
-    from curbside.auth import operator_caller
-    from curbside.types import AskRequest
+        from curbside.auth import operator_caller
+        from curbside.types import AskRequest
 
-    request = AskRequest(
-        question=question,
-        condition=condition,
-        findings=list(findings),
-        k=k,
-        source_type=source_type,
-        specialty=specialty,
-        doc_key=doc_key,
-        namespace=namespace,
-        use_llm=not no_llm,
-        patient_context=context_file.read() if context_file is not None else None,
-    )
-    with app_context() as core:
+        request = AskRequest(
+            question=question,
+            condition=condition,
+            findings=list(findings),
+            k=k,
+            source_type=source_type,
+            specialty=specialty,
+            doc_key=doc_key,
+            namespace=namespace,
+            use_llm=not no_llm,
+            patient_context=context_file.read() if context_file is not None else None,
+        )
         status: contextlib.AbstractContextManager[object] = contextlib.nullcontext()
         if stderr_is_tty() and core.models.has_model and not no_llm:
             from rich.console import Console

@@ -10,6 +10,7 @@ scope, and a caller can start the detector's build on another thread, before any
 """
 
 import os
+import sys
 from typing import TYPE_CHECKING, Any
 
 # Presidio's email recognizer calls tldextract, whose module-level extractor fetches the public
@@ -18,14 +19,29 @@ from typing import TYPE_CHECKING, Any
 os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
 
 from curbside.phi._memo import remembered_detections  # noqa: E402
+from curbside.phi._span_detector import SpanDetector  # noqa: E402
 from curbside.phi._spans import PHI_TYPES, PhiSpan  # noqa: E402
 
 if TYPE_CHECKING:
     from curbside.phi._detector import PhiDetector, get_detector
 
-__all__ = ["PHI_TYPES", "PhiDetector", "PhiSpan", "get_detector", "remembered_detections"]
+__all__ = [
+    "PHI_TYPES",
+    "PhiDetector",
+    "PhiSpan",
+    "SpanDetector",
+    "detector_loaded",
+    "get_detector",
+    "remembered_detections",
+]
 
 _LOADED_ON_FIRST_USE = ("PhiDetector", "get_detector")
+
+
+def detector_loaded() -> bool:
+    """Whether this process has built a detector already (asked without importing Presidio)."""
+    module = sys.modules.get("curbside.phi._detector")
+    return module is not None and bool(module.detector_loaded())
 
 
 def __getattr__(name: str) -> Any:

@@ -6,12 +6,12 @@ import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from curbside.errors import CurbsideError, PhiDetectorError, ValidationError
+from curbside.errors import CurbsideError, PhiDetectorError
 from curbside.phi._digests import digest_ranges, outside_digests
 from curbside.phi._medication import outside_medication
-from curbside.phi._memo import MEMO
 from curbside.phi._propagate import propagate
 from curbside.phi._runs import run_on
+from curbside.phi._span_detector import SpanDetector
 from curbside.phi._spans import PhiSpan, merge_spans
 
 if TYPE_CHECKING:
@@ -20,10 +20,10 @@ if TYPE_CHECKING:
     from curbside.phi._lexicon import Lexicon
     from curbside.settings import Settings
 
-__all__ = ["PhiDetector", "get_detector", "windows"]
+__all__ = ["PhiDetector", "detector_for", "detector_key", "detector_loaded", "get_detector", "load_parts", "windows"]
 
 
-class PhiDetector:
+class PhiDetector(SpanDetector):
     """PHI spans in text, from Presidio with Curbside's clinical recognizers.
 
     ``detect`` is safe to call from several threads (one analysis runs at a time). Text longer
@@ -52,25 +52,6 @@ class PhiDetector:
         self.score_threshold = score_threshold
         self._lock = threading.Lock()
 
-    def detect(self, text: str) -> list[PhiSpan]:
-        """PHI spans in ``text``, sorted by position, overlapping finds merged; ``[]`` for ``""``."""
-        if not isinstance(text, str):
-            raise ValidationError(f"PHI detection needs text (str), got {type(text).__name__}.")
-        if len(text) > self.max_chars:
-            raise ValidationError(
-                f"Text of {len(text):,} characters is longer than the PHI detector accepts "
-                f"({self.max_chars:,}, CURBSIDE_PHI_MAX_CHARS). Split it, or raise the limit."
-            )
-        if not text.strip():
-            return []
-        memo = MEMO.get()
-        if memo is not None and text in memo:
-            return list(memo[text])
-        spans = self._detect(text)
-        if memo is not None:
-            memo[text] = tuple(spans)
-        return spans
-
     def _detect(self, text: str) -> list[PhiSpan]:
         found: list[tuple[int, int, str, float]] = []
         for start, end in windows(text, self.window_chars):
@@ -80,20 +61,6 @@ class PhiDetector:
             found += propagate(text, found, self._lexicon)
             found = run_on(text, found, self._lexicon)
         return merge_spans(text, outside_digests(found, digest_ranges(text)))
-
-    def contains_phi(self, text: str) -> bool:
-        return bool(self.detect(text))
-
-    def redact(self, text: str) -> str:
-        """``text`` with every PHI span replaced by ``[TYPE]``, e.g. ``"[PERSON] called"``."""
-        parts: list[str] = []
-        last = 0
-        for span in self.detect(text):
-            parts.append(text[last : span.start])
-            parts.append(f"[{span.type}]")
-            last = span.end
-        parts.append(text[last:])
-        return "".join(parts)
 
     def _analyze(self, text: str) -> list[tuple[int, int, str, float]]:
         from curbside.phi._engine import PRESIDIO_TYPES
@@ -135,11 +102,19 @@ def windows(text: str, size: int, overlap: int = 200) -> list[tuple[int, int]]:
 
 def get_detector(settings: Settings | None = None) -> PhiDetector:
     """The process-wide detector for these settings (built once; loading takes a few seconds)."""
+    return detector_for(detector_key(settings))
+
+
+def detector_key(settings: Settings | None = None) -> tuple[int, int, float]:
+    """The settings a detector is built with: (max_chars, window_chars, score_threshold)."""
     if settings is None:
         from curbside.settings import Settings
 
         settings = Settings()
-    key = (settings.phi_max_chars, settings.phi_window_chars, settings.phi_score_threshold)
+    return (settings.phi_max_chars, settings.phi_window_chars, settings.phi_score_threshold)
+
+
+def detector_for(key: tuple[int, int, float]) -> PhiDetector:
     with _build_lock:  # one build even when several threads ask at once
         detector = _detectors.get(key)
         if detector is None:
@@ -154,6 +129,19 @@ def get_detector(settings: Settings | None = None) -> PhiDetector:
             )
             _detectors[key] = detector
     return detector
+
+
+def load_parts() -> None:
+    """Load what every detector shares (the analyzer with spaCy's model, the word lists), whatever its settings."""
+    from curbside.phi._lexicon import load_lexicon
+
+    _load_analyzer()
+    load_lexicon()
+
+
+def detector_loaded() -> bool:
+    """Whether this process has built a detector already (then a child process would only cost)."""
+    return bool(_detectors)
 
 
 _build_lock = threading.Lock()

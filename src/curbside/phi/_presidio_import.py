@@ -15,6 +15,12 @@ first imported, that check is skipped; it is restored at once, so every ``Patter
 checked as before. A pattern Curbside does use still compiles before its first match, and a bad
 one fails there (the detector fails, so the text counts as PHI). Should Presidio rename the check,
 nothing is skipped and the import is simply slower.
+
+spaCy's package imports its command line (``spacy.cli``: downloads, training, project tools, with
+``requests``, ``httpx`` and ``weasel``) only to offer ``spacy.info``; that is a sixth of a cold
+detector's load. While Presidio (and so spaCy) is first imported, ``spacy.cli.info`` is a stand-in
+whose ``info`` imports the real one when called; then the stand-ins go, and a later
+``import spacy.cli`` loads the real package. Detection never uses it.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from typing import Any
 __all__ = ["import_presidio"]
 
 _NOT_NEEDED = ("transformers", "torch")
+_SPACY_CLI = ("spacy.cli", "spacy.cli.info")
 _PATTERN_MODULE = "presidio_analyzer.pattern"
 _PATTERN_CHECK = "_Pattern__validate_regex"  # Pattern.__validate_regex, name-mangled
 
@@ -38,6 +45,9 @@ def import_presidio() -> None:
     hidden = [name for name in _NOT_NEEDED if name not in sys.modules]
     for name in hidden:
         sys.modules[name] = None  # type: ignore[assignment]  # None in sys.modules: 'import name' fails
+    stand_ins = [] if "spacy" in sys.modules else [name for name in _SPACY_CLI if name not in sys.modules]
+    for name in stand_ins:
+        sys.modules[name] = _spacy_cli_stand_in(name)
     unchecked = _UncheckedPatterns()
     sys.meta_path.insert(0, unchecked)
     try:
@@ -45,6 +55,9 @@ def import_presidio() -> None:
     finally:
         sys.meta_path.remove(unchecked)
         unchecked.restore()
+        for name in stand_ins:
+            if getattr(sys.modules.get(name), "__curbside_stand_in__", False):
+                del sys.modules[name]
         for name in hidden:
             if sys.modules.get(name, "") is None:
                 del sys.modules[name]
@@ -86,6 +99,21 @@ class _UncheckedPatterns:
         if self._pattern is not None:
             setattr(self._pattern, _PATTERN_CHECK, self._check)
             self._pattern = None
+
+
+def _spacy_cli_stand_in(name: str) -> ModuleType:
+    """A module standing in for ``name`` while spaCy is first imported; its ``info`` is spaCy's, imported on call."""
+    module = ModuleType(name)
+    module.__curbside_stand_in__ = True  # type: ignore[attr-defined]  # so only a stand-in is removed
+
+    def info(*args: Any, **kwargs: Any) -> Any:
+        from spacy.cli.info import info as real_info
+
+        return real_info(*args, **kwargs)
+
+    module.info = info  # type: ignore[attr-defined]
+    module.__path__ = []  # type: ignore[attr-defined]  # a package, so spacy.cli.info resolves under it
+    return module
 
 
 def _unchecked(regex: str) -> None:
