@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable
 
 from curbside.clinical_words import CHART_SHORTHAND
+from curbside.coverage.adp.asked_clause import asked_clause
 from curbside.coverage.adp.store import ParagraphRow
 from curbside.coverage.parties import Parties
 from curbside.coverage.policy_quotes import PolicyIndex, PolicyText, Vocabulary
@@ -59,6 +60,9 @@ VOCABULARY = Vocabulary(
         "conditions": re.compile(
             r"\b(conditions?|requirements?|criteria|catch|minimum|need(s|ed)? to (have|be|meet))\b", re.I
         ),
+        # what someone must do or have: 'is the vendor supposed to give her one?', 'what does she have to sign?',
+        # 'what does ADP need as proof?'
+        "obligation": re.compile(r"\b(supposed to|ha(ve|s|d) to|needs?|require[sd]?|obliged|obligated)\b", re.I),
         # a yes or no: any question with its verb first ('can the vendor charge more …?')
         "allowed": re.compile(
             r"\b(can|could|may|will|would|does|do|did|is|are|should|must|has|have)\b|"
@@ -77,6 +81,8 @@ VOCABULARY = Vocabulary(
             r"are not|is not|only|eligible|entitled|must be|will consider|available)\b",
             re.I,
         ),
+        # an obligation is answered by what must be done, or must not
+        "obligation": re.compile(r"\b(must|required|requires?|shall|is to be|are to be|cannot|may not)\b", re.I),
         "conditions": re.compile(r"\b(must|required|requires?|only (if|when)|not eligible|unless|minimum|may only)\b", re.I),
         # how it is done, or what follows: a sentence that says what must, will or may happen
         "how": re.compile(r"\b(must|will|may|should|shall|required|is to be|are to be)\b", re.I),
@@ -161,6 +167,7 @@ VOCABULARY = Vocabulary(
     # the Policies and Procedures Manual governs every category's Policy and Administration Manual
     governing="core",
     parties=PARTIES,
+    asking=asked_clause,
 )
 
 
