@@ -66,3 +66,21 @@ def test_the_proof_of_delivery_the_program_needs_is_quoted(adp: AdpService) -> N
     r = ask(adp, "we dropped off a rollator at the client's home - what does the Program need from us as proof?")
     assert "the Program requires an original Client signature" in r.summary
     assert "(ADP Manual §935.00, p. 115)" in r.summary
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # ADP Policies and Procedures Manual, §(invoices on hold): "… will be retained in the database for ninety (90) days."
+        'The "on hold" invoice will be retained in the database for ninety (90) days.',
+        # the same manual, appeals: "… within five (5) working days from the date …"
+        "requesting the appeal within five (5) working days from the date the Program",
+    ],
+)
+def test_a_duration_written_in_words_with_its_figure_is_a_time(sentence: str) -> None:
+    assert VOCABULARY.says["time"].search(sentence) is not None
+
+
+def test_should_not_answers_a_yes_or_no() -> None:
+    # Mobility Devices manual: "A wheelchair should not be authorized until both the individual's ambulatory …"
+    assert VOCABULARY.says["allowed"].search("A wheelchair should not be authorized until both") is not None

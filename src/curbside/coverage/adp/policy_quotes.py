@@ -47,6 +47,11 @@ PARTIES = Parties(
     everyone=frozenset({"program"}),
 )
 
+_NUMBER_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|eighteen|twenty|thirty|forty|"
+    "forty-five|sixty|ninety"
+)
+
 VOCABULARY = Vocabulary(
     asks={  # most specific first
         # who pays whom: 'who pays for those and to whom?'
@@ -73,12 +78,13 @@ VOCABULARY = Vocabulary(
     says={
         # who pays whom: a sentence saying a payment and to or from whom ('must pay the Vendor directly')
         "payer": re.compile(r"\b(pa(y|ys|id)|payment|charge)\b[^.]*\b(directly|vendor|client|applicant|program)\b", re.I),
+        # a duration as the manuals write it: 'ninety (90) days', 'five (5) working days', '30 business days'
         "time": re.compile(
-            r"\b(\d+|one|two|three|four|five|six|twelve|thirty)\s(\(\d+\)\s)?(business\s)?(days|months|years)\b", re.I
+            rf"\b(\d+|{_NUMBER_WORDS})\s(\(\d+\)\s)?((business|working|calendar)\s)?(days?|weeks?|months?|years?)\b", re.I
         ),
         "allowed": re.compile(
             r"\b(not (eligible|entitled|funded|provided|considered|processed)|does not|will not|may not|must not|"
-            r"are not|is not|only|eligible|entitled|must be|will consider|available)\b",
+            r"are not|is not|should not|only|eligible|entitled|must be|will consider|available)\b",
             re.I,
         ),
         # an obligation is answered by what must be done, or must not
