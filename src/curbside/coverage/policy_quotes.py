@@ -96,6 +96,18 @@ class Vocabulary:
     phrased: Mapping[re.Pattern[str], str] = field(default_factory=dict)  # a phrase -> the source's words for it
     governing: str = ""  # the source whose policy governs every other ('core': the ADP Policies and Procedures)
     parties: Parties | None = None  # whom its rules are written for ('the Applicant', 'the Vendor'); None: not told
+    # the clause of a question that asks, when others only tell what happened ('residents have to buy from the
+    # home's vendor - is that allowed?' asks a yes or no, not an obligation); None: the whole question asks
+    asking: Callable[[str], str | None] | None = None
+
+    def kind(self, question: str) -> str | None:
+        """What ``question`` asks (a key of ``asks``): the first kind its asking clause asks, else its own."""
+        clause = self.asking(question) if self.asking is not None else None
+        for text in filter(None, (clause, question)):
+            kind = next((kind for kind, pattern in self.asks.items() if pattern.search(text)), None)
+            if kind is not None:
+                return kind
+        return None
 
     def stems(self, text: str) -> set[str]:
         low = text.lower()
@@ -170,7 +182,7 @@ class PolicyIndex:
         vocabulary = self.vocabulary
         if not question or (vocabulary.amount is not None and vocabulary.amount.search(question)):
             return []
-        asked = next((kind for kind, pattern in vocabulary.asks.items() if pattern.search(question)), None)
+        asked = vocabulary.kind(question)
         wanted = vocabulary.stems(question)
         if asked is None or not wanted:
             return []

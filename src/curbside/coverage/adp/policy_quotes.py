@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable
 
 from curbside.clinical_words import CHART_SHORTHAND
+from curbside.coverage.adp.asked_clause import asked_clause
 from curbside.coverage.adp.store import ParagraphRow
 from curbside.coverage.parties import Parties
 from curbside.coverage.policy_quotes import PolicyIndex, PolicyText, Vocabulary
@@ -46,6 +47,11 @@ PARTIES = Parties(
     everyone=frozenset({"program"}),
 )
 
+_NUMBER_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|eighteen|twenty|thirty|forty|"
+    "forty-five|sixty|ninety"
+)
+
 VOCABULARY = Vocabulary(
     asks={  # most specific first
         # who pays whom: 'who pays for those and to whom?'
@@ -59,6 +65,9 @@ VOCABULARY = Vocabulary(
         "conditions": re.compile(
             r"\b(conditions?|requirements?|criteria|catch|minimum|need(s|ed)? to (have|be|meet))\b", re.I
         ),
+        # what someone must do or have: 'is the vendor supposed to give her one?', 'what does she have to sign?',
+        # 'what does ADP need as proof?'
+        "obligation": re.compile(r"\b(supposed to|ha(ve|s|d) to|needs?|require[sd]?|obliged|obligated)\b", re.I),
         # a yes or no: any question with its verb first ('can the vendor charge more …?')
         "allowed": re.compile(
             r"\b(can|could|may|will|would|does|do|did|is|are|should|must|has|have)\b|"
@@ -69,14 +78,17 @@ VOCABULARY = Vocabulary(
     says={
         # who pays whom: a sentence saying a payment and to or from whom ('must pay the Vendor directly')
         "payer": re.compile(r"\b(pa(y|ys|id)|payment|charge)\b[^.]*\b(directly|vendor|client|applicant|program)\b", re.I),
+        # a duration as the manuals write it: 'ninety (90) days', 'five (5) working days', '30 business days'
         "time": re.compile(
-            r"\b(\d+|one|two|three|four|five|six|twelve|thirty)\s(\(\d+\)\s)?(business\s)?(days|months|years)\b", re.I
+            rf"\b(\d+|{_NUMBER_WORDS})\s(\(\d+\)\s)?((business|working|calendar)\s)?(days?|weeks?|months?|years?)\b", re.I
         ),
         "allowed": re.compile(
             r"\b(not (eligible|entitled|funded|provided|considered|processed)|does not|will not|may not|must not|"
-            r"are not|is not|only|eligible|entitled|must be|will consider|available)\b",
+            r"are not|is not|should not|only|eligible|entitled|must be|will consider|available)\b",
             re.I,
         ),
+        # an obligation is answered by what must be done, or must not
+        "obligation": re.compile(r"\b(must|required|requires?|shall|is to be|are to be|cannot|may not)\b", re.I),
         "conditions": re.compile(r"\b(must|required|requires?|only (if|when)|not eligible|unless|minimum|may only)\b", re.I),
         # how it is done, or what follows: a sentence that says what must, will or may happen
         "how": re.compile(r"\b(must|will|may|should|shall|required|is to be|are to be)\b", re.I),
@@ -161,6 +173,7 @@ VOCABULARY = Vocabulary(
     # the Policies and Procedures Manual governs every category's Policy and Administration Manual
     governing="core",
     parties=PARTIES,
+    asking=asked_clause,
 )
 
 

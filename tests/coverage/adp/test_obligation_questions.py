@@ -1,0 +1,86 @@
+"""A question asking what someone must do is answered by the manual's sentence saying what must be done.
+
+"is the vendor supposed to give her the warranty?" asks an obligation: its answer says "must" (ADP Manual
+§665.00 p. 88 "The Vendor must provide the Client with the manufacturer’s written warranty …"; §935.00 p. 115
+"… the Program requires an original Client signature …"), a sentence the yes-or-no kind ('eligible', 'not
+funded', 'only' …) never let through. The kind is read from the clause that asks: "residents have to buy from
+the home's vendor - is that allowed?" tells an obligation and asks a yes or no.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from curbside.coverage.adp.policy_quotes import VOCABULARY
+from curbside.coverage.adp.service import AdpService
+from curbside.coverage.adp.tool import AdpGetArgs, AdpGetResult
+
+
+def ask(adp: AdpService, q: str) -> AdpGetResult:
+    return asyncio.run(adp.get(AdpGetArgs(q=q)))
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("is the supplier supposed to hand over warranty papers with a new walker?", "obligation"),
+        ("what does an authorizer have to keep on file?", "obligation"),
+        ("does the program need a signature as proof that a scooter was delivered?", "obligation"),
+        # the story's obligation is not what is asked: the last clause asks a yes or no
+        ("the retirement home says tenants have to rent from its own supplier - is that allowed?", "allowed"),
+        ("can ADP pay for a second walker?", "allowed"),
+    ],
+)
+def test_the_kind_asked_is_read_from_the_asking_clause(question: str, kind: str) -> None:
+    assert VOCABULARY.kind(question) == kind
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The Vendor must provide the Client with the manufacturer’s written warranty at the time of providing the "
+        "Device to the Client.",
+        "In order to confirm receipt of the Device, the Program requires an original Client signature.",
+    ],
+)
+def test_an_obligation_is_said_by_must_or_requires(sentence: str) -> None:
+    assert VOCABULARY.says["obligation"].search(sentence) is not None
+    # the yes-or-no kind does not let these through: the reason for the kind
+    assert VOCABULARY.says["allowed"].search(sentence) is None
+
+
+def test_a_sentence_saying_what_is_available_states_no_obligation() -> None:
+    sentence = "There are several options available to Vendors to record proof of delivery signatures."
+    assert VOCABULARY.says["obligation"].search(sentence) is None
+
+
+def test_the_vendors_duty_to_give_the_warranty_is_quoted(adp: AdpService) -> None:
+    r = ask(adp, "my client just got her ADP equipment - is the vendor required to give her the warranty in writing?")
+    assert "The Vendor must provide the Client with the manufacturer’s written warranty" in r.summary
+    assert "(ADP Manual §665.00, p. 88)" in r.summary
+
+
+def test_the_proof_of_delivery_the_program_needs_is_quoted(adp: AdpService) -> None:
+    r = ask(adp, "we dropped off a rollator at the client's home - what does the Program need from us as proof?")
+    assert "the Program requires an original Client signature" in r.summary
+    assert "(ADP Manual §935.00, p. 115)" in r.summary
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # ADP Policies and Procedures Manual, §(invoices on hold): "… will be retained in the database for ninety (90) days."
+        'The "on hold" invoice will be retained in the database for ninety (90) days.',
+        # the same manual, appeals: "… within five (5) working days from the date …"
+        "requesting the appeal within five (5) working days from the date the Program",
+    ],
+)
+def test_a_duration_written_in_words_with_its_figure_is_a_time(sentence: str) -> None:
+    assert VOCABULARY.says["time"].search(sentence) is not None
+
+
+def test_should_not_answers_a_yes_or_no() -> None:
+    # Mobility Devices manual: "A wheelchair should not be authorized until both the individual's ambulatory …"
+    assert VOCABULARY.says["allowed"].search("A wheelchair should not be authorized until both") is not None
