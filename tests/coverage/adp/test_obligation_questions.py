@@ -13,6 +13,7 @@ import asyncio
 
 import pytest
 
+from curbside.coverage.adp.need_length import asks_duty
 from curbside.coverage.adp.policy_quotes import VOCABULARY
 from curbside.coverage.adp.service import AdpService
 from curbside.coverage.adp.tool import AdpGetArgs, AdpGetResult
@@ -84,3 +85,25 @@ def test_a_duration_written_in_words_with_its_figure_is_a_time(sentence: str) ->
 def test_should_not_answers_a_yes_or_no() -> None:
     # Mobility Devices manual: "A wheelchair should not be authorized until both the individual's ambulatory …"
     assert VOCABULARY.says["allowed"].search("A wheelchair should not be authorized until both") is not None
+
+
+@pytest.mark.parametrize(
+    ("question", "duty"),
+    [
+        ("is the vendor supposed to give me the warranty papers for my new walker?", True),
+        ("does the authorizer have to keep the form on file?", True),
+        ("is ADP supposed to pay for repairs under warranty?", False),  # the program's paying: an exclusion decides it
+        ("does the client have to pay the 25%?", False),
+        ("will ADP replace the walker while it is under warranty?", False),
+    ],
+)
+def test_a_partys_duty_other_than_paying_is_told_apart(question: str, duty: bool) -> None:
+    assert asks_duty(question) is duty
+
+
+def test_a_vendors_duty_is_not_answered_by_the_warranty_exclusions_no(adp: AdpService) -> None:
+    # the exclusion (Mobility Devices manual §605.04: no funding while the manufacturer's warranty is in effect)
+    # answered this "No" at 0.92; the question asks what the vendor must give (ADP Manual §665.00, p. 88)
+    r = ask(adp, "is the vendor supposed to give me the warranty papers for my new walker?")
+    assert not r.summary.startswith("No")
+    assert "The Vendor must provide the Client with the manufacturer’s written warranty" in r.summary

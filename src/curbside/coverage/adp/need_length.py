@@ -7,14 +7,16 @@ p. 18). "a wheelchair for ~6 wks after her hip replacement" states a need that i
 device's share would be.
 
 "what minimum warranty does a walker need to have?" asks a requirement the device must meet, not whether
-ADP pays while a warranty runs: an exclusion's "No" does not answer it.
+ADP pays while a warranty runs: an exclusion's "No" does not answer it. Nor does it answer what a party must
+do: "is the vendor supposed to give me the warranty papers?" asks the vendor's duty (§665.00: "The Vendor
+must provide the Client with the manufacturer's written warranty"), not whether ADP funds a device under warranty.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["MIN_NEED_MONTHS", "asks_requirement", "short_term_need"]
+__all__ = ["MIN_NEED_MONTHS", "asks_duty", "asks_requirement", "short_term_need"]
 
 MIN_NEED_MONTHS = 6  # §300.04: "for six months or longer"
 _MONTHS_PER = {"day": 1 / 30.4, "d": 1 / 30.4, "wk": 12 / 52, "week": 12 / 52, "month": 1.0, "mo": 1.0}
@@ -34,6 +36,23 @@ _SHORT_TERM = re.compile(
 _REQUIREMENT = re.compile(
     r"\b(?:minimum|need(?:s|ed)?\s+to\s+(?:have|be|meet|carry)|(?:must|should)\s+(?:it|they|the\s+\w+)\s+have)\b", re.I
 )
+
+_PARTY = r"(?:the\s+|my\s+|our\s+|her\s+|his\s+)?(?:vendors?|suppliers?|authori[sz]ers?|ots?|clients?|applicants?|prescribers?|pts?|patients?|they|we|i|he|she)"
+# a party's duty: 'is the vendor supposed to …', 'does the authorizer have to …', 'the client is required to …'
+_DUTY = re.compile(
+    rf"\b(?:{_PARTY}\s+(?:is\s+|are\s+|am\s+|was\s+)?(?:supposed|required|obliged|obligated)\s+to|"
+    rf"(?:is|are|am|was)\s+{_PARTY}\s+(?:supposed|required|obliged|obligated)\s+to|"
+    rf"(?:do|does|did)\s+{_PARTY}\s+(?:have|need)\s+to|{_PARTY}\s+(?:has|have|had|needs?)\s+to)\s+(\w+)",
+    re.I,
+)
+_PAYING = re.compile(r"^(?:pay|fund|cover|buy|purchase|replace|repair)\w*$", re.I)
+
+
+def asks_duty(question: str | None) -> bool:
+    """Whether the question asks what a party must do ('is the vendor supposed to give me …?'), other than pay."""
+    if not question:
+        return False
+    return any(not _PAYING.match(m.group(1)) for m in _DUTY.finditer(question))
 
 
 def short_term_need(question: str | None) -> str | None:

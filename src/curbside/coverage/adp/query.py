@@ -17,7 +17,7 @@ from typing import Literal
 
 from curbside.coverage.adp.asked_clause import GENERIC_TOPICS, asked_clause
 from curbside.coverage.adp.meaning import QuestionMeaning
-from curbside.coverage.adp.need_length import asks_requirement, short_term_need
+from curbside.coverage.adp.need_length import asks_duty, asks_requirement, short_term_need
 from curbside.coverage.adp.tool import AdpCheck, AdpGetArgs, UseCase
 
 __all__ = ["AdpRequest", "Decision", "Resolution", "TermIndex", "by_meaning", "norm", "plan", "resolve"]
@@ -114,7 +114,7 @@ class AdpRequest:
     # will ADP replace it?') and the asking clause names a topic of its own; None: every topic is asked
     asked: frozenset[str] | None = None
     short_term: str | None = None  # the words saying the need is short-term ('after her hip replacement')
-    requirement: bool = False  # it asks what the device must have ('what minimum warranty does it need?')
+    requirement: bool = False  # it asks what the device must have or a party must do ('what warranty must it have?')
 
     @property
     def empty(self) -> bool:
@@ -228,7 +228,7 @@ def plan(args: AdpGetArgs) -> AdpRequest:
         follow_up=follow_up,
         asked=asked if asked and asked - GENERIC_TOPICS else None,
         short_term=short_term,
-        requirement=asks_requirement(question),
+        requirement=asks_requirement(question) or asks_duty(question),
     )
 
 
