@@ -94,3 +94,19 @@ def test_a_yes_no_question_is_not_answered_by_passages_that_never_name_its_subje
     # a yes/no question whose subject the passages name is answered
     answered = ask(make_core(), "is breastfeeding linked to colorectal cancer risk?")
     assert answered.status == "answered" and answered.citations
+
+
+def test_a_choosing_question_answered_from_one_drug_section_is_flagged(make_core) -> None:
+    answer = ask(make_core(), "which SSRI is easiest to come off of?")
+    assert answer.status == "answered"
+    drawn = answer.metadata.get("one_option")
+    assert drawn and drawn["parent"] == "First-line medication options", answer.metadata
+    cited = {(c.section_path or "").rsplit(" > ", 1)[-1] for c in answer.citations}
+    assert set(drawn["headings"]) <= cited
+    assert any("does not compare them" in w for w in answer.warnings), answer.warnings
+
+
+def test_a_question_naming_its_drug_gets_no_choice_warning(make_core) -> None:
+    answer = ask(make_core(), "which sertraline dose to start at?")
+    assert "one_option" not in answer.metadata
+    assert not any("does not compare them" in w for w in answer.warnings), answer.warnings

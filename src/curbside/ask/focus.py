@@ -29,6 +29,15 @@ the answer is flagged. The other way round, a line quoted as the answer may be
 reserved for a group the question never names ("Talk4Healing: 24/7 talk, text, and
 chat to support Indigenous women" for "24/7 crisis line I can give any age pt?"):
 that answer is flagged too.
+
+A question that asks to choose or compare ("which SSRI is easiest to come off of?", "remission in GAD vs just
+response?", "best first-line AD for …") names no one option, so nothing above holds its passages to it, and the
+answer is often a line from one drug's section that happens to share the question's words. The outline says which
+sections are options of one kind: the children of a shared parent that are short headings naming a subject (the
+drug sections under "First-line medication options") or that file the same sub-headings (the "Depression" and
+"Anxiety" branches, each with "Overall approach"). An answer to a choosing question whose lines come from such
+options the question does not name, or from one of the two options it compares, answers for that option only and
+is flagged (``one_option``).
 """
 
 from __future__ import annotations
@@ -43,9 +52,12 @@ from curbside.llm.extractive import terms
 __all__ = [
     "AGE",
     "OffSubject",
+    "OneOption",
     "Outline",
+    "asks_choice",
     "missing_population",
     "off_subject",
+    "one_option",
     "question_populations",
     "served_groups",
     "unasked_groups",
@@ -55,6 +67,7 @@ SEPARATOR = " > "
 # A heading of at most this many words names a subject ("Anxiety", "Sertraline (Zoloft®)", "Older
 # adults"); longer ones describe a topic, and a question sharing a word with them says little
 SUBJECT_MAX_TERMS = 3
+PARALLEL_MIN = 2  # sub-sections of the same names that make two sibling headings options of one kind
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,11 +84,13 @@ class Outline:
     def __init__(self, paths: Iterable[str]) -> None:
         self.children: dict[tuple[str, ...], set[str]] = {}
         self.levels: dict[int, set[str]] = {}  # every heading at each depth, whatever its parent
+        self.paths: set[tuple[str, ...]] = set()  # every section and every section above one
         for path in paths:
             parts = tuple(p for p in path.split(SEPARATOR) if p) if path else ()
             for i, part in enumerate(parts):
                 self.children.setdefault(parts[:i], set()).add(part)
                 self.levels.setdefault(i, set()).add(part)
+                self.paths.add(parts[: i + 1])
 
     def siblings(self, parts: Sequence[str], depth: int) -> set[str]:
         return self.children.get(tuple(parts[:depth]), set()) - {parts[depth]}
@@ -83,6 +98,30 @@ class Outline:
     def cousins(self, parts: Sequence[str], depth: int) -> set[str]:
         """The other headings at the depth of ``parts[depth]`` anywhere in the document, siblings included."""
         return self.levels.get(depth, set()) - {parts[depth]}
+
+    def options(self, parts: Sequence[str], depth: int) -> set[str]:
+        """The options of one kind among which ``parts[depth]`` is filed, itself included, or an empty set.
+
+        Options are children of a shared parent (never the document's top level, its parts): short headings naming
+        a subject ("Sertraline (Zoloft®)" beside "Citalopram (Celexa®)"), when most of the parent's children are
+        such headings, or headings filing the same outline below
+        them, at least ``PARALLEL_MIN`` sub-sections of the same names ("Depression > Overall approach > Ongoing
+        treatment options" beside "Anxiety > Overall approach > Ongoing treatment options"; one "Talking tips" that
+        "Medication counselling" shares with "First-line medication options" makes no two options)."""
+        if depth < 1 or depth >= len(parts):
+            return set()
+        parent = tuple(parts[:depth])
+        children = self.children.get(parent, set())
+        named = {c for c in children if _subject_heading(c)}
+        if parts[depth] in named and len(named) > 1 and len(named) * 2 > len(children):
+            return named  # a list of subjects ("Results" beside three of six sub-headings naming one is none)
+        below: dict[str, set[tuple[str, ...]]] = {c: set() for c in children}
+        for path in self.paths:
+            if len(path) > depth + 1 and path[:depth] == parent and path[depth] in below:
+                below[path[depth]].add(path[depth + 1 :])
+        own = below.get(parts[depth], set())
+        parallel = {c for c, subs in below.items() if c != parts[depth] and len(subs & own) >= PARALLEL_MIN}
+        return parallel | {parts[depth]} if parallel else set()
 
 
 def off_subject(question: str, section_path: str, outline: Outline, body: str = "") -> OffSubject | None:
@@ -119,6 +158,13 @@ def off_subject(question: str, section_path: str, outline: Outline, body: str = 
     return None
 
 
+def _subject_heading(heading: str) -> bool:
+    """A short heading with a word naming a subject: a drug, a disease by its form, a brand ("Bupropion
+    (Wellbutrin®)", "Hyponatremia"); not "Talking tips" or "Role of benzodiazepines for anxiety disorders"."""
+    own = _subject_terms(heading)
+    return 0 < len(own) <= SUBJECT_MAX_TERMS and any(map(names_subject, _words(heading)))
+
+
 def _words(text: str) -> set[str]:
     """The whole words of ``text`` that ``terms`` keeps, singular: "Brexpiprazole (Rexulti®)" -> brexpiprazole, rexulti."""
     lowered = re.sub(r"(?<=[a-z])-(?=[a-z])", "", text.lower())
@@ -139,6 +185,66 @@ def _named_subject(heading: str, own: set[str], naming: set[str]) -> set[str]:
 def _subject_terms(heading: str) -> set[str]:
     """The words of a heading that say what it is about (numbering like "520" or "Part 5" left out)."""
     return {t for t in terms(heading) if not t[0].isdigit() and t != "part"}
+
+
+# --- a question that chooses among options, answered from one ---------------------------------------
+# The forms of a question that asks to choose among options or to compare them: "which SSRI", "X vs Y", "compared
+# with", "the difference between", "best / preferred / of choice", a superlative ("safest", "easiest", "least").
+_CHOICE = re.compile(
+    r"\b(?:which|vs|versus|compar(?:e|ed|ing|ison)|differen(?:ce|t) between|better|best|worse|worst|prefer(?:red|able)?"
+    r"|of choice|first choice|safer|safest|least|\w{3,}iest)\b",
+    re.I,
+)
+
+
+def asks_choice(question: str) -> bool:
+    """Whether the question asks to choose among options or to compare them ("which SSRI …?", "X vs Y?")."""
+    return bool(_CHOICE.search(question))
+
+
+@dataclass(frozen=True, slots=True)
+class OneOption:
+    """An answer to a choosing question drawn from some options' sections: those headings, and their parent."""
+
+    headings: tuple[str, ...]
+    parent: str
+    options: int  # how many options the parent files
+
+
+def one_option(question: str, cited: Sequence[tuple[str, Outline]]) -> OneOption | None:
+    """Whether the answer to a question that chooses or compares (``asks_choice``), citing passages filed under
+    ``cited`` (section path, outline of its document), is drawn from options the question does not name, or from
+    only one of the options it names; None when the question does not choose, or the answer keeps to what it names.
+
+    The options are read from the outline (``Outline.options``), at each level of a cited path. Options that are
+    populations ("Peri/post natal" beside "Older adults") are what a question naming a population ("preferred
+    antidepressant while breastfeeding?") is about, not what it chooses among: its answer from one is not flagged."""
+    if not asks_choice(question):
+        return None
+    asked = set(terms(question, question=True))
+    populations = bool(question_populations(question))
+    # per parent (the path above the options): the options cited, the options the question names, all options
+    drawn: dict[tuple[str, ...], tuple[set[str], set[str], set[str]]] = {}
+    for path, outline in cited:
+        parts = [p for p in path.split(SEPARATOR) if p]
+        for depth in range(1, len(parts)):
+            options = outline.options(parts, depth)
+            if not options or (populations and any(map(_population_heading, options))):
+                continue  # no options, or populations while the question names its own: it chooses among others
+            used, named, _ = drawn.setdefault(tuple(parts[:depth]), (set(), set(), options))
+            used.add(parts[depth])
+            named.update(o for o in options if _subject_terms(o) & asked)
+    for parent, (used, named, options) in sorted(drawn.items(), key=lambda item: -len(item[0])):  # deepest first
+        unnamed = sorted(used - named)
+        if unnamed or (len(named) > 1 and len(used & named) < len(named)):
+            return OneOption(tuple(unnamed or sorted(used)), parent[-1], len(options))
+    return None
+
+
+def _population_heading(heading: str) -> bool:
+    """Whether a heading names a population ("Older adults", "Pregnancy"): a word of it opens with a population stem."""
+    stems = tuple(stem for group in _POPULATIONS.values() for stem in group)
+    return any(word.startswith(stems) for word in re.findall(r"[a-z0-9]+", heading.lower()))
 
 
 # --- populations --------------------------------------------------------------------------------

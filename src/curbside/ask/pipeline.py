@@ -40,7 +40,7 @@ from curbside.ask.abstain import (
 )
 from curbside.ask.below_threshold import best_key_share, holds_key_words
 from curbside.ask.clarify import clarifying_question
-from curbside.ask.focus import Outline, missing_population, off_subject, unasked_groups
+from curbside.ask.focus import Outline, missing_population, off_subject, one_option, unasked_groups
 from curbside.ask.named import NAMED_KINDS, named_subject, unnamed, withheld_unnamed, yes_no
 from curbside.ask.neighbours import with_neighbours
 from curbside.ask.query import compose_query
@@ -200,6 +200,7 @@ class Asker:
             )
             answer = await self._routed(messages, await screening, text, hits, shown, warnings, meta, on_event)
         self._check_population(request.question, answer)
+        self._check_choice(text, answer, pool)
         return answer
 
     # --- stay on the question, abstain honestly ------------------------------------------
@@ -352,6 +353,23 @@ class Asker:
                 f"Part of the answer is for {' and '.join(groups)}, whom the question does not name; "
                 "check that it applies to the patient."
             )
+
+    def _check_choice(self, text: str, answer: Answer, passages: Sequence[Passage]) -> None:
+        """Flag an answer to a question that chooses or compares ("which SSRI …?", "X vs Y") drawn from the sections
+        of options it does not name, or from one of those it compares (``focus.one_option``)."""
+        found = {p.chunk_id: p for p in passages}
+        cited = [found[c.chunk_id] for c in answer.citations if c.chunk_id in found]
+        outlines = {key: Outline(self.engine.outline(*key)) for key in {(p.doc_key, p.version) for p in cited}}
+        drawn = one_option(text, [(p.section_path, outlines[p.doc_key, p.version]) for p in cited])
+        if drawn is None:
+            return
+        answer.metadata["one_option"] = {"headings": list(drawn.headings), "parent": drawn.parent}
+        quoted = " and ".join(f"'{h}'" for h in drawn.headings)
+        answer.warnings.append(
+            f"The question chooses among or compares options, but the answer is drawn from the section on {quoted}, "
+            f"{'one' if len(drawn.headings) == 1 else 'some'} of the {drawn.options} under '{drawn.parent}', so it "
+            "does not compare them; check the others before choosing."
+        )
 
     async def _routed(
         self,
