@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
@@ -124,16 +124,31 @@ class PathRunner:
         sql: Callable[[Cancel], S],
         search: Callable[[], F] | None,
         timeouts: PathTimeouts,
+        wait_for_sql: Callable[[F | None], bool] | None = None,
     ) -> PathResults[S, F]:
-        """Both paths at once (``search=None``: the SQL path alone, with no search entry in the trace)."""
+        """Both paths at once (``search=None``: the SQL path alone, with no search entry in the trace).
+
+        ``wait_for_sql``: given what the search path found (None: it failed or was not run), whether the SQL
+        path, past its own timeout, is still worth waiting for: then it is not interrupted there but runs on
+        until the call's total timeout. Its own timeout is wall-clock time, and on a loaded machine a path that
+        needs 100 ms of work can take 500 ms: the answer should not change to a worse one for that.
+        """
         cancel = Cancel()
-        sql_task = asyncio.ensure_future(
-            self._timed("sql", lambda: sql(cancel), _records, timeouts.sql_ms, cancel.interrupt)
-        )
-        tasks: set[asyncio.Future[Any]] = {sql_task}
-        search_task = None
+        search_task: asyncio.Future[tuple[F | None, PathTrace]] | None = None
         if search is not None:
             search_task = asyncio.ensure_future(self._timed("search", search, _passages, timeouts.search_ms))
+
+        async def patience() -> bool:
+            if wait_for_sql is None:
+                return False
+            found = (await asyncio.shield(search_task))[0] if search_task is not None else None
+            return wait_for_sql(found)
+
+        sql_task = asyncio.ensure_future(
+            self._timed("sql", lambda: sql(cancel), _records, timeouts.sql_ms, cancel.interrupt, patience)
+        )
+        tasks: set[asyncio.Future[Any]] = {sql_task}
+        if search_task is not None:
             tasks.add(search_task)
         _, pending = await asyncio.wait(tasks, timeout=timeouts.total_ms / 1000)
         for task in pending:
@@ -153,7 +168,10 @@ class PathRunner:
         count: Callable[[Any], int],
         timeout_ms: int,
         on_timeout: Callable[[], None] | None = None,
+        patience: Callable[[], Awaitable[bool]] | None = None,
     ) -> tuple[T | None, PathTrace]:
+        """``work`` on a worker thread under ``timeout_ms``; past it, ``patience`` (when given and it says so)
+        lets it run on (the caller's total timeout still cancels this task)."""
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
         future = loop.run_in_executor(self._executor, work)
@@ -161,7 +179,12 @@ class PathRunner:
         error: str | None = None
         value: T | None = None
         try:
-            value = await asyncio.wait_for(future, timeout_ms / 1000)
+            try:
+                value = await asyncio.wait_for(asyncio.shield(future), timeout_ms / 1000)
+            except TimeoutError:
+                if patience is None or not await patience():
+                    raise
+                value = await future
         except TimeoutError:
             status, error = "timeout", f"no answer within {timeout_ms} ms"
             if on_timeout is not None:

@@ -40,6 +40,7 @@ class SourceParts:
     open_store: Callable[[], object]  # the home exists and migrations are applied (before a reader's first query)
     search_engine: Callable[[], SearchEngine]
 
+
 R = TypeVar("R", bound=ThreadReader)
 S = TypeVar("S", bound=SqlFound)
 F = TypeVar("F", bound=SearchFound)
@@ -102,12 +103,16 @@ class SourceService(ABC, Generic[R]):
         sql: Callable[[Cancel], S],
         search: Callable[[PassageSearch], F] | None,
         timeouts: PathTimeouts,
+        wait_for_sql: Callable[[F | None], bool] | None = None,
     ) -> PathResults[S, F]:
         """Run ``sql`` and ``search`` (given the search to use) as the call's two paths; ``search=None``: SQL only.
+        ``wait_for_sql``: whether the SQL path past its own timeout is worth waiting for (``PathRunner.run``).
 
         With no edition loaded, raise NotLoadedError instead: passages without their tables
         (or no passages at all) would answer with nothing, and waiting would not change that.
         """
         self.require_loaded()
         engine = self.search
-        return await self.paths.run(sql, (lambda: search(engine)) if search is not None else None, timeouts)
+        return await self.paths.run(
+            sql, (lambda: search(engine)) if search is not None else None, timeouts, wait_for_sql
+        )

@@ -89,8 +89,28 @@ def test_sql_times_out_passages_answer(tuned: Make) -> None:
     assert r.warnings[-1].startswith("Answered from indexed passages only")
 
 
+def test_a_late_sql_path_is_waited_for_when_the_passages_answer_nothing_better(tuned: Make) -> None:
+    # a question naming no code: the passages would answer with whatever codes the first ones name, so the SQL
+    # path past its 50 ms (the slow reader pauses 300 ms, as a loaded machine does) answers, within the total
+    service = tuned(slow_sql=True, ohip_sql_timeout_ms=50, ohip_search_timeout_ms=10_000, ohip_total_timeout_ms=15_000)
+    r = _get(service, q="fee for a general assessment by a family doctor?")
+    sql = r.trace[0]
+    assert (sql.status, sql.error) == ("ok", None) and sql.duration_ms >= 50
+    assert "sql" in r.provenance
+    first = next(i for i in r.items if i.relation == "matched")
+    assert (first.code, first.fee) == ("A003", 87.35)  # Family Practice (00), A1
+
+
+def test_a_late_sql_path_is_still_cut_by_the_total(tuned: Make) -> None:
+    service = tuned(slow_sql=True, ohip_sql_timeout_ms=50, ohip_search_timeout_ms=10_000, ohip_total_timeout_ms=150)
+    r = _get(service, q="fee for a general assessment by a family doctor?")
+    assert (r.trace[0].status, r.trace[0].error) == ("timeout", "the call's 150 ms total ran out first")
+    assert "sql" not in r.provenance
+
+
 def test_both_paths_fail(tuned: Make) -> None:
-    r = _get(tuned(broken_search, slow_sql=True, ohip_sql_timeout_ms=50), codes=["C124"])
+    # with no passage, the SQL path is waited for to the call's total (150 ms, under the slow SQL's pause)
+    r = _get(tuned(broken_search, slow_sql=True, ohip_sql_timeout_ms=50, ohip_total_timeout_ms=150), codes=["C124"])
     assert [t.status for t in r.trace] == ["timeout", "error"]
     assert r.needs_more_info and r.items == [] and r.confidence == 0.0
     assert r.summary == "The Schedule could not be read for this request; its tables and its passages both failed."

@@ -25,6 +25,7 @@ from curbside.coverage.ohip.words import SCHEDULE_PHRASES, SCHEDULE_WORDS
 
 __all__ = [
     "Request",
+    "asker_words",
     "WordIndex",
     "asked_days",
     "asked_hours",
@@ -302,6 +303,29 @@ def without_negations(question: str) -> str:
     return question
 
 
+# a practitioner the question names as someone other than the asker: one it denies being ('FP (not a paed)'), one
+# who did something before or for the asker ('set by ortho 3 wks ago', 'OB asked me to stand by', 'referred by her
+# GP'): that practitioner's section is not the one the asker bills under. A service 'by a family doctor' (a noun
+# before 'by', not a verb's past participle) is the asker's own.
+_SOMEONE_ELSE = (
+    re.compile(r"\bnot (?:an? |the )?([\w'’]+)", re.I),
+    re.compile(
+        r"\b(?:\w+ed|set|seen|done|made|given|sent|put|taken) by (?:(?:the|an?|her|his|their|my|our|your) )?([\w'’]+)",
+        re.I,
+    ),
+    re.compile(r"\b([\w'’]+) (?:asked|referred|sent|requested|wanted) (?:me|us)\b", re.I),
+)
+
+
+def asker_words(question: str | None) -> tuple[str, ...]:
+    """The question's words that may name the asker's specialty: without the practitioners it names as someone
+    else (``_SOMEONE_ELSE``)."""
+    text = question or ""
+    for pattern in _SOMEONE_ELSE:
+        text = pattern.sub(lambda m: m.group(0).replace(m.group(1), " "), text)
+    return tuple(words_of(in_schedule_phrases(_AGE.sub(" ", _PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", text))))))
+
+
 def _mrp(question: str) -> bool | None:
     if _NOT_MRP.search(question):
         return False
@@ -367,7 +391,7 @@ def plan(args: ScheduleGetArgs) -> Request:
         question=question,
         codes=codes,
         specialty=args.specialty,
-        specialty_words=tuple(plain),
+        specialty_words=asker_words(question),
         section=args.section,
         words=tuple(dict.fromkeys(content)),
         day=day,

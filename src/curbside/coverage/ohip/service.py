@@ -13,8 +13,8 @@ from curbside.coverage.edition_cache import EditionCache
 from curbside.coverage.ohip.merge import merge
 from curbside.coverage.ohip.passages import NAMESPACE
 from curbside.coverage.ohip.prose_answer import cap_unspecific, with_prose
-from curbside.coverage.ohip.query import plan
-from curbside.coverage.ohip.search_path import run_search_path
+from curbside.coverage.ohip.query import Request, plan
+from curbside.coverage.ohip.search_path import SearchFindings, codes_stated, run_search_path
 from curbside.coverage.ohip.sql_path import IndexCache, SqlFindings, run_sql_path
 from curbside.coverage.ohip.store import NOT_LOADED, OhipReader
 from curbside.coverage.ohip.title_meaning import TitleMeaning, cap_by_meaning
@@ -23,7 +23,7 @@ from curbside.coverage.ohip.unit_fees import UnitFee, asks_unit_value, unit_fees
 from curbside.coverage.paths import PassageSearch, PathTimeouts
 from curbside.coverage.source_service import SourceParts, SourceService
 
-__all__ = ["OhipService"]
+__all__ = ["OhipService", "nothing_better"]
 
 
 class OhipService(SourceService[OhipReader]):
@@ -55,6 +55,7 @@ class OhipService(SourceService[OhipReader]):
             lambda cancel: run_sql_path(self.reader, self.index, request, cancel, self.meaning),
             lambda search: run_search_path(search, request.text, limits.search_k),
             PathTimeouts(limits.sql_timeout_ms, limits.search_timeout_ms, limits.total_timeout_ms),
+            lambda searched: nothing_better(request, searched),
         )
         if found.sql is not None:
             found.trace[0].detail = _detail(found.sql)
@@ -68,6 +69,18 @@ class OhipService(SourceService[OhipReader]):
         edition = found.sql.edition
         fees = self.unit_fees.get((edition.id, edition.loaded_at), lambda: unit_fees(self.reader))
         return with_unit_fee(result, request.question, bool(request.codes), fees)
+
+
+def nothing_better(request: Request, found: SearchFindings | None) -> bool:
+    """Whether the passages found answer nothing the SQL path would not answer better, so that a SQL path past its
+    own timeout is waited for (to the call's total): a question naming no code is answered from passages by the
+    codes the first passages happen to name (``fallback.answer_from_passages``), not by the titles holding its
+    words; codes asked that no passage states are not answered at all. Codes asked and stated in a passage's
+    listing line are answered from it, and the SQL path is not waited for."""
+    if found is None or not request.codes:
+        return True
+    stated = {code for passage in found.passages for code in codes_stated(passage)}
+    return not set(request.codes) & stated
 
 
 def _detail(sql: SqlFindings) -> str:

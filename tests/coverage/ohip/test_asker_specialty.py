@@ -1,0 +1,63 @@
+"""The section billed under is the asker's, not that of a practitioner the question names as someone else.
+
+Section names and codes are the Schedule's own (ohip-schedule-of-benefits-2025-03-03.txt, table of contents):
+"Family Practice & Practice in General (00)", "Orthopaedic Surgery (06)", "Paediatrics (26)". H007 "Attendance at
+maternal delivery for care of high risk baby(ies)" is a Family Practice listing (A11); Z203 "Arm, forearm or wrist"
+(cast application) is under General Fees (N7), in no specialty's section.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from curbside.app import Curbside
+from curbside.coverage.ohip.query import asker_words, plan
+from curbside.coverage.ohip.service import OhipService
+from curbside.coverage.ohip.sql_path import Specialty, SqlFindings, _specialty
+from curbside.coverage.ohip.tool import ScheduleGetArgs
+
+
+def specialty_of(app: Curbside, question: str) -> Specialty | None:
+    service = app.coverage_service("ohip")
+    assert isinstance(service, OhipService)
+    reader = service.reader
+    edition = reader.edition()
+    index = service.index.get(reader, edition).words
+    out = SqlFindings(edition)
+    found = _specialty(
+        plan(ScheduleGetArgs(q=question)),
+        reader.sections(),
+        out,
+        lambda word: any(f in index.by_word for f in index.forms(word)),
+    )
+    assert out.problem is None
+    return found
+
+
+def test_a_practitioner_denied_or_acting_before_the_asker_names_no_specialty() -> None:
+    assert "paed" not in asker_words("FP (not a paed) - OB asked me to stand by at a delivery")
+    assert "ob" not in asker_words("FP (not a paed) - OB asked me to stand by at a delivery")
+    assert "ortho" not in asker_words("kid's wrist fracture was set by ortho 3 wks ago, I re-applied a cast")
+    assert "gp" not in asker_words("respirologist - 45 yo referred by her GP for chronic cough")
+    # a service 'by' a practitioner is the asker's own: the noun before 'by' is no past participle
+    assert {"family", "doctor"} <= set(asker_words("fee for a general assessment by a family doctor?"))
+    assert "gp" in asker_words("general re-assessment by the GP: code and fee?")
+    assert "respirologist" in asker_words("respirologist - 45 yo referred by her GP for chronic cough")
+
+
+# the test home holds the sections of Family Practice (00), Anaesthesia (01), Cardiology (60) and Paediatrics (26)
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # these assumed Paediatrics (26) and Cardiology (60), the sections of someone else named
+        ("FP (not a paed) - OB asked me to stand by at a delivery, I assessed the newborn. what do I bill?", None),
+        ("pt was seen by the cardiologist last week, today I did a general assessment - code?", None),
+        # the asker's own practitioner word still chooses the section
+        ("cardiologist saw my 62 yo with a new murmur on referral, regular office consult - fee?", "60"),
+        ("what does a standard paeds consult pay? 4 yo referred to a paediatrician for recurrent wheeze", "26"),
+        ("fee for a general assessment by a family doctor?", "00"),
+    ],
+)
+def test_the_section_assumed_is_the_askers(ohip_app: Curbside, question: str, expected: str | None) -> None:
+    found = specialty_of(ohip_app, question)
+    assert (found.code if found else None) == expected
