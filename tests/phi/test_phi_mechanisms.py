@@ -201,3 +201,22 @@ def test_a_name_runs_on_over_name_words_beside_it_only() -> None:
     assert grown("Seen at Boston Medical today", "Boston", "LOCATION") == "Boston"  # common words stay out
     # at most two words on a side
     assert grown("per lago whittall palmitessa abernethy", "lago", "PERSON") == "lago whittall palmitessa"
+
+
+@pytest.mark.parametrize(
+    ("text", "redacted"),
+    [
+        # surnames that are also clinical words (a catheter, an eponym, an abbreviation) run on after the name
+        ("Anna Foley, DOB 1950-02-03", "[PERSON], DOB [DATE]"),
+        ("seen with her husband Robert Parkinson", "seen with her husband [PERSON]"),
+        ("Jane Doe, 54F", "[PERSON], 54F"),
+        ("Dr. Sarah Cushing reviewed", "Dr. [PERSON] reviewed"),
+        # not where the word is the eponym or the device
+        ("John Foley catheter changed", "[PERSON] Foley catheter changed"),
+        ("John Smith with Parkinson disease", "[PERSON] with Parkinson disease"),
+    ],
+)
+def test_a_surname_that_is_a_clinical_word_runs_on_after_the_name(
+    phi_detector: PhiDetector, text: str, redacted: str
+) -> None:
+    assert phi_detector.redact(text) == redacted

@@ -16,7 +16,11 @@ neighbour counts when it can be nothing but a name here:
 The other name of 'A and B', when one of them is a found name, counts too if it is a listed
 name that is not a common word, or a rare word in no list ('chess and arguijo', 'suzette and ank').
 
-Never a stop word, a clinical term, a word that triggers the rules ('RN', 'aware', 'son'), a
+A person's surname that is also a clinical word ('Anna Foley', 'Robert Parkinson', 'Jane Doe': a catheter,
+an eponym, an abbreviation) counts after the name when it is a listed surname written in title case where
+case means something and no eponym's head word follows it ('Parkinson disease', 'Foley catheter').
+
+Otherwise never a stop word, a clinical term, a word that triggers the rules ('RN', 'aware', 'son'), a
 month or weekday, a state or a nationality. At most two words on each side; apart from the
 other name of a pair a span only grows, and nothing found here spreads to other mentions. Linear: each span
 looks at the few tokens beside it, found by bisection.
@@ -110,10 +114,32 @@ def _grow_forward(text: str, tokens: tuple[Token, ...], i: int, end: int, kind: 
         ):
             end, i = tokens[i + 1].end, i + 2  # "Kim T.", and a place's "Avon C." (not "Boston C.diff")
             continue
-        if not _name_word(token, lex):
+        if not (_name_word(token, lex) or (kind == "PERSON" and _clinical_surname(tokens, i, lex))):
             break
         end, i = token.end, i + 1
     return end
+
+
+# what follows an eponym or a device named after a person: 'Parkinson disease', 'Foley catheter', 'Graves' disease'
+_EPONYM_HEADS = frozenset(
+    "disease diseases syndrome syndromes sign signs palsy catheter catheters criteria score scale test tests reflex "
+    "phenomenon procedure operation maneuver manoeuvre tube tubes fracture lymphoma ulcer ulcers".split()
+)
+
+
+def _clinical_surname(tokens: tuple[Token, ...], i: int, lex: Lexicon) -> bool:
+    """A listed surname kept out by the clinical list, written 'Foley' where case means something, with no
+    eponym's head word after it ('Foley catheter') nor a possessive ('Graves' disease', 'Parkinson's')."""
+    token = tokens[i]
+    key = token.key
+    if not (key in lex.clinical and key in lex.surnames and token.title_signal and token.text[1:].islower()):
+        return False
+    if token.text.endswith("s") and i + 1 < len(tokens) and tokens[i + 1].text in {"'", "’"}:
+        return False
+    following = tokens[i + 1] if i + 1 < len(tokens) else None
+    if following is not None and following.text in {"'s", "’s", "'", "’"}:
+        return False
+    return following is None or following.key not in _EPONYM_HEADS
 
 
 def _grow_back(text: str, tokens: tuple[Token, ...], i: int, start: int, kind: str, lex: Lexicon) -> int:
