@@ -11,7 +11,7 @@ from curbside.phi._digests import digest_ranges, outside_digests
 from curbside.phi._medication import outside_medication
 from curbside.phi._propagate import propagate
 from curbside.phi._runs import run_on
-from curbside.phi._span_detector import SpanDetector
+from curbside.phi._span_detector import SpanDetector, detector_key
 from curbside.phi._spans import PhiSpan, merge_spans
 
 if TYPE_CHECKING:
@@ -103,15 +103,6 @@ def windows(text: str, size: int, overlap: int = 200) -> list[tuple[int, int]]:
 def get_detector(settings: Settings | None = None) -> PhiDetector:
     """The process-wide detector for these settings (built once; loading takes a few seconds)."""
     return detector_for(detector_key(settings))
-
-
-def detector_key(settings: Settings | None = None) -> tuple[int, int, float]:
-    """The settings a detector is built with: (max_chars, window_chars, score_threshold)."""
-    if settings is None:
-        from curbside.settings import Settings
-
-        settings = Settings()
-    return (settings.phi_max_chars, settings.phi_window_chars, settings.phi_score_threshold)
 
 
 def detector_for(key: tuple[int, int, float]) -> PhiDetector:

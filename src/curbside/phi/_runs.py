@@ -134,12 +134,8 @@ def _clinical_surname(tokens: tuple[Token, ...], i: int, lex: Lexicon) -> bool:
     key = token.key
     if not (key in lex.clinical and key in lex.surnames and token.title_signal and token.text[1:].islower()):
         return False
-    if token.text.endswith("s") and i + 1 < len(tokens) and tokens[i + 1].text in {"'", "’"}:
-        return False
     following = tokens[i + 1] if i + 1 < len(tokens) else None
-    if following is not None and following.text in {"'s", "’s", "'", "’"}:
-        return False
-    return following is None or following.key not in _EPONYM_HEADS
+    return following is None or (following.text not in {"'s", "’s", "'", "’"} and following.key not in _EPONYM_HEADS)
 
 
 def _grow_back(text: str, tokens: tuple[Token, ...], i: int, start: int, kind: str, lex: Lexicon) -> int:

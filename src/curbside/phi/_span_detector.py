@@ -6,11 +6,27 @@ spans for the same text, so the screen and the audit trail cannot tell which one
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from curbside.errors import ValidationError
 from curbside.phi._memo import MEMO
 from curbside.phi._spans import PhiSpan
 
-__all__ = ["SpanDetector"]
+if TYPE_CHECKING:
+    from curbside.settings import Settings
+
+__all__ = ["DetectorKey", "SpanDetector", "detector_key"]
+
+DetectorKey = tuple[int, int, float]
+
+
+def detector_key(settings: Settings | None = None) -> DetectorKey:
+    """The settings a detector is built with: (max_chars, window_chars, score_threshold)."""
+    if settings is None:
+        from curbside.settings import Settings
+
+        settings = Settings()
+    return (settings.phi_max_chars, settings.phi_window_chars, settings.phi_score_threshold)
 
 
 class SpanDetector:

@@ -23,7 +23,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from curbside.errors import PhiDetectorError
-from curbside.phi._span_detector import SpanDetector
+from curbside.phi._span_detector import SpanDetector, detector_key
 from curbside.phi._spans import PhiSpan
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class ChildDetector(SpanDetector):
 
     def configure(self, settings: Settings) -> None:
         """The settings the child's detector is built with (its limits, windows and score threshold)."""
-        key = (settings.phi_max_chars, settings.phi_window_chars, settings.phi_score_threshold)
+        key = detector_key(settings)
         with self._lock:
             self._send({"key": key})
         self.max_chars = settings.phi_max_chars
