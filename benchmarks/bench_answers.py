@@ -15,7 +15,9 @@ model (extractive answers). Figures:
 * no_source precision and recall as a detector of the unanswerable questions;
 * wrong condition: answered questions marked with ``wrong_conditions`` whose cited passages include
   one under a heading of the wrong condition (the deepest heading naming a right or wrong term
-  decides), with no warning in ``answer.warnings``.
+  decides), with no warning in ``answer.warnings``;
+* needless warnings: answers holding the gold fact, none of whose citations is from a wrong condition,
+  that still carry a warning (noise a reader learns to skip).
 
 BioASQ: the first --limit-questions factoid and list questions of ../shared/data/qa/bioasq-answers-dev.jsonl
 over a corpus of their gold snippets plus --distractors other snippets (bioasq-snippets-dev, file order);
@@ -160,6 +162,8 @@ def score_item(item: QAItem, out: Outcome) -> dict[str, Any]:
             out.baseline_paths, item.right_conditions, item.wrong_conditions
         )
         row["warned"] = bool(out.warnings)
+    if row.get("hit") and not row.get("wrong_condition"):
+        row["needless_warning"] = bool(out.warnings)
     row |= {
         "abstention": out.abstention,
         "search": out.search,
@@ -224,6 +228,8 @@ def summarise_guidelines(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "wrong_condition_unwarned": sum(r["wrong_condition"] and not r["warned"] for r in marked),
         "wrong_top_citation": sum(r["wrong_top_citation"] for r in marked),
         "baseline_wrong_condition": sum(r["baseline_wrong_condition"] for r in marked),
+        "right_answers": sum("needless_warning" in r for r in rows),
+        "needless_warnings": sum(r.get("needless_warning", False) for r in rows),
     }
 
 
@@ -365,6 +371,7 @@ def print_guidelines(s: dict[str, Any], embedder: str) -> None:
         f"{s['baseline_wrong_condition']:>9} / {n:<3}{'':>8}{TARGETS['wrong']:>14}"
     )
     print(f"{'  of which the top citation is wrong':<44}{s['wrong_top_citation']:>5} / {n:<3}")
+    print(f"{'right answers with a needless warning':<44}{s['needless_warnings']:>5} / {s['right_answers']:<3}")
     for name, part in s.get("splits", {}).items():
         ns = part["no_source"]
         print(
