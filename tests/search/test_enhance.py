@@ -100,3 +100,13 @@ def test_specialty_hint() -> None:
     assert enhance_query("banana bread recipe").specialties == []
     # "heartburn" is not "heart"
     assert "cardiology" not in enhance_query("heartburn at night").specialties
+
+
+def test_mental_health_abbreviations() -> None:
+    # the CEP anxiety-and-depression page spells these out; a clinician types the letters ("first line for GAD?")
+    assert enhance_query("first line for GAD?").expanded == "first line for GAD (generalized anxiety disorder)?"
+    assert enhance_query("SNRIs in PTSD").expanded == (
+        "SNRIs (serotonin norepinephrine reuptake inhibitor) in PTSD (post-traumatic stress disorder)"
+    )
+    # "gad" is an ordinary word: the acronym expands only in capitals
+    assert enhance_query("gad about").expanded == "gad about"

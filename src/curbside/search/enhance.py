@@ -106,6 +106,14 @@ ABBREVIATIONS: dict[str, str] = {
     "PPI": "proton pump inhibitor",
     "SSRI": "selective serotonin reuptake inhibitor",
     "MDD": "major depressive disorder",
+    "GAD": "generalized anxiety disorder",
+    "SNRI": "serotonin norepinephrine reuptake inhibitor",
+    "PTSD": "post-traumatic stress disorder",
+    "OCD": "obsessive-compulsive disorder",
+    "ADHD": "attention deficit hyperactivity disorder",
+    "CBT": "cognitive behavioural therapy",
+    "TCA": "tricyclic antidepressant",
+    "MAOI": "monoamine oxidase inhibitor",
     "BPH": "benign prostatic hyperplasia",
     # lower-case clinical shorthand (matched in any case)
     "mgmt": "management",
@@ -118,7 +126,7 @@ ABBREVIATIONS: dict[str, str] = {
 }
 
 # acronyms whose lower-case form is an ordinary word: capitals only
-_WORDLIKE = frozenset({"CAD", "CAP", "PAD", "HAP", "ARB", "OSA"})
+_WORDLIKE = frozenset({"CAD", "CAP", "PAD", "HAP", "ARB", "OSA", "GAD"})
 
 STOPWORDS: frozenset[str] = frozenset(
     """
