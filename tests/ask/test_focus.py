@@ -56,6 +56,29 @@ def test_words_the_passage_itself_uses_do_not_make_it_off_subject() -> None:
     assert off_subject("how long to continue an antidepressant for depression?", ANXIETY_DURATION, CEP, body) is None
 
 
+# the shape of the ADP policies manual's Part 10
+ADP_APPEALS = Outline(
+    [
+        "Part 10: Appeals and Complaints > 1000 Appealing a Program Decision",
+        "Part 10: Appeals and Complaints > 1005 Complaints",
+        "Part 6: How the Program Makes Decisions > 600 Approval of a Program Decision",
+        "Part 7: Vendors > 700 Program Decision Letters",
+    ]
+)
+
+
+def test_a_word_only_one_sibling_heading_uses_names_it() -> None:
+    # "appealing" names one of three words of the sibling heading, but no heading outside Part 10 speaks of appeals
+    complaints = "Part 10: Appeals and Complaints > 1005 Complaints"
+    verdict = off_subject("pt appealing an ADP denial - what must the letter include?", complaints, ADP_APPEALS)
+    assert verdict is not None and verdict.named == "1000 Appealing a Program Decision"
+    # "decision" is a word of the sibling heading too, but other headings use it: it names no one section
+    assert off_subject("when is the decision letter sent?", complaints, ADP_APPEALS) is None
+    # the passage's own text speaking of appeals keeps it
+    body = "A complaint about an appeal is reviewed by the Program."
+    assert off_subject("pt appealing an ADP denial", complaints, ADP_APPEALS, body) is None
+
+
 # the CEP page files its adjunct drugs in another branch than its first-line ones
 CEP_BRANCHES = Outline(
     [

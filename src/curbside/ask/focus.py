@@ -85,12 +85,15 @@ class Outline:
         self.children: dict[tuple[str, ...], set[str]] = {}
         self.levels: dict[int, set[str]] = {}  # every heading at each depth, whatever its parent
         self.paths: set[tuple[str, ...]] = set()  # every section and every section above one
+        self.headed: dict[str, set[str]] = {}  # each heading word: the headings that use it
         for path in paths:
             parts = tuple(p for p in path.split(SEPARATOR) if p) if path else ()
             for i, part in enumerate(parts):
                 self.children.setdefault(parts[:i], set()).add(part)
                 self.levels.setdefault(i, set()).add(part)
                 self.paths.add(parts[: i + 1])
+                for term in _subject_terms(part):
+                    self.headed.setdefault(term, set()).add(part)
 
     def siblings(self, parts: Sequence[str], depth: int) -> set[str]:
         return self.children.get(tuple(parts[:depth]), set()) - {parts[depth]}
@@ -139,7 +142,7 @@ def off_subject(question: str, section_path: str, outline: Outline, body: str = 
         if own & asked:
             continue  # the question names this heading: on subject at this level
         for sibling in sorted(outline.siblings(parts, depth)):
-            distinct = _named_subject(sibling, own, naming)
+            distinct = _named_subject(sibling, own, naming) or _peculiar(sibling, parts[:depth], naming, outline)
             if distinct:
                 return OffSubject(heading, sibling)
     if any(_subject_terms(heading) & asked for heading in parts):
@@ -180,6 +183,18 @@ def _named_subject(heading: str, own: set[str], naming: set[str]) -> set[str]:
         return set()
     distinct = subject - own
     return distinct if distinct and len(distinct & naming) * 2 >= len(distinct) else set()
+
+
+def _peculiar(heading: str, above: Sequence[str], naming: set[str], outline: Outline) -> set[str]:
+    """The words of a short ``heading`` the question names (``naming``) that no other heading of the document uses
+    but those ``above`` it: "appealing" names "1000 Appealing a Program Decision" beside "1005 Complaints" although
+    "Program" and "Decision" go unnamed, for no other section speaks of appeals but their parent "Appeals and
+    Complaints"."""
+    subject = _subject_terms(heading)
+    if len(subject) > SUBJECT_MAX_TERMS:
+        return set()
+    allowed = {heading, *above}
+    return {t for t in subject & naming if outline.headed.get(t, set()) <= allowed}
 
 
 def _subject_terms(heading: str) -> set[str]:
