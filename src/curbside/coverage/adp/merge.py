@@ -109,6 +109,8 @@ class _Answer:
         # it asks ('will ADP replace it?'): no verdict on it
         self.set_aside: list[Rule] = []
         self.short_term: list[Rule] = []  # the long-term-need rules a short-term need fails (need_length)
+        # the question names no device the loaded manuals list: it may be one of a category whose manual is not loaded
+        self.unlisted_device = False
         topics = request.topics
         # 'is my patient CEP eligible?' asks about the income thresholds, not the device's criteria
         self.eligibility_asked = "eligibility" in topics and not ("cep" in topics and sql.category is None)
@@ -207,6 +209,7 @@ class _Answer:
                 "ADP pays depends on the device."
             )
             follow_ups.insert(0, _WHICH_DEVICE)
+            self.unlisted_device = True
 
         checks = request.checks if sql.not_listed is None else frozenset()  # nothing to fund, exclude or assess
         if "funding" in checks:
@@ -565,6 +568,8 @@ class _Answer:
         if self.sql.decision.resolution.by_meaning:  # the category was recognised by meaning, not named
             result.confidence = min(result.confidence, MEANING_CATEGORY_CONFIDENCE)
         device = result.device
+        if self.unlisted_device:  # the general share, for a device perhaps in a category whose manual is not loaded
+            result.confidence = min(result.confidence, UNLOADED_CATEGORY_CONFIDENCE)
         if device is not None and device.category and not device.policy_manual_loaded:
             # the share comes from the general rules; the category's own manual sets its funding model
             # (fixed price, maximum contribution or grant, ADP Manual §305) and it is not loaded
@@ -616,6 +621,9 @@ class _Answer:
                 for said in self.policy
             )
             parts.append(f"The manual: {quoted}")
+        unloaded_note = self.unloaded_manuals_note()
+        if unloaded_note:
+            parts.append(unloaded_note)
         unloaded = self.unloaded_candidates()
         if unloaded:
             parts.append(
@@ -668,6 +676,26 @@ class _Answer:
             parts.append("[" + "][".join(str(c.n) for c in result.citations[:3]) + "]")
         parts.append(f"({result.edition})")
         return " ".join(p.strip() for p in parts if p)
+
+    def unloaded_manuals_note(self) -> str | None:
+        """Which manuals an answer lacks when the funding sentence does not say it: the category's own, or, for a
+        device the loaded manuals do not list, those of every category but the loaded ones (§105.05 names them
+        all; each category's devices are listed in its own manual)."""
+        device, funding = self.result.device, self.result.funding
+        said_with_share = self.say_share and funding is not None and not self.short_term
+        if device is not None and device.category and not device.policy_manual_loaded and not said_with_share:
+            return f"The {device.category} Policy and Administration Manual, which sets that category's rules, is not loaded."
+        if not self.unlisted_device:
+            return None
+        loaded = [name for name, _, manual in self.sql.categories if manual is not None]
+        others = len(self.sql.categories) - len(loaded)
+        if not loaded or not others:
+            return None
+        return (
+            f"The loaded manuals list the devices of {', '.join(loaded)} only; the Policy and Administration Manuals "
+            f"of the other {others} ADP device categories (ADP Manual §105.05), which list their devices and set "
+            "their funding, are not loaded."
+        )
 
     def unloaded_candidates(self) -> list[str]:
         """The candidate categories of an ambiguous request ('a prosthetic ear': five kinds of prostheses) when
