@@ -76,6 +76,7 @@ class PolicyQuote:
     governs: bool = False  # the governing manual's sentence on the same asked words as a category manual's quote
     other_party: bool = False  # the sentence is about a party the question neither names nor implies
     by_meaning: bool = False  # ranked first by what the question means: by its words alone another was, or none
+    off_clause: bool = False  # the sentence holds none of the words of the question's asking clause (only its story)
 
 
 @dataclass(frozen=True)
@@ -190,6 +191,8 @@ class PolicyIndex:
         about = vocabulary.stems(subject)
         forms = {stem: self._forms(stem) for stem in wanted}
         party_of = self._party_judge(question, asked)
+        clause = vocabulary.asking(question) if vocabulary.asking is not None else None
+        clause_stems = (vocabulary.stems(clause) - about) & wanted if clause else set()
         near = _neighbourhood(cosines)
         # a sentence this far from the nearest one's meaning tells another situation, whatever words it shares
         # ('lost or stolen' devices for 'lost his licence, wants a scooter instead of driving')
@@ -227,7 +230,9 @@ class PolicyIndex:
                 evidence_of[n] = evidence
                 holds[n] = held
         scored.sort(reverse=True)
-        quotes = self._with_companion(scored, evidence_of, others)[:MAX_QUOTES]
+        # the sentences holding none of the asking clause's words, when the question tells a story before it asks
+        off_clause = {n for n in holds if clause_stems and not holds[n] & clause_stems}
+        quotes = self._with_companion(scored, evidence_of, others, off_clause)[:MAX_QUOTES]
         if quotes and (by_words is None or by_words[1] != scored[0][1]):
             quotes[0] = dataclasses.replace(quotes[0], by_meaning=True)
         governing = self._governing(scored, evidence_of, holds, others)
@@ -296,7 +301,11 @@ class PolicyIndex:
         return all(stem in self.idf for stem in stems)
 
     def _with_companion(
-        self, scored: list[tuple[float, int]], evidence_of: dict[int, float], others: set[int]
+        self,
+        scored: list[tuple[float, int]],
+        evidence_of: dict[int, float],
+        others: set[int],
+        off_clause: set[int],
     ) -> list[PolicyQuote]:
         """The quotes, best first; the best is joined by another qualifying sentence of its own paragraph, in
         the paragraph's order ("Occupational Therapists and Physiotherapists … must be registered as
@@ -320,12 +329,30 @@ class PolicyIndex:
             scored = [s for s in scored if s[1] not in numbers or s[1] == best]
         b = self.units[best].block
         text = gap.join(self.units[n].text for n in numbers)
-        out = [PolicyQuote(b.source, b.ref, b.page, text, best_evidence + 2.0, other_party=best in others)]
+        out = [
+            PolicyQuote(
+                b.source,
+                b.ref,
+                b.page,
+                text,
+                best_evidence + 2.0,
+                other_party=best in others,
+                off_clause=all(n in off_clause for n in numbers if n in evidence_of),
+            )
+        ]
         for _, n in scored[1:]:
             other = self.units[n].block
             text = self.units[n].text
             out.append(
-                PolicyQuote(other.source, other.ref, other.page, text, evidence_of[n] + 2.0, other_party=n in others)
+                PolicyQuote(
+                    other.source,
+                    other.ref,
+                    other.page,
+                    text,
+                    evidence_of[n] + 2.0,
+                    other_party=n in others,
+                    off_clause=n in off_clause,
+                )
             )
         return out
 

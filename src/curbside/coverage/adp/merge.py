@@ -557,10 +557,12 @@ class _Answer:
         elif self.policy and not self.say_share:  # the quote is the answer, not a checked rule beside it
             # a sentence about another party ('The ADP Authorizers …' for 'can she apply?') may answer another
             # question; one found by the question's meaning rather than its words is a candidate, not a verdict
+            # one holding none of the words its asking clause asks ('what does she have to sign?') answers its story
             strong = (
                 self.policy[0].score >= STRONG_QUOTE
                 and not all(q.other_party for q in self.policy)
                 and not self.policy[0].by_meaning
+                and not self.policy[0].off_clause
             )
             result.confidence = min(result.confidence, QUOTED_CONFIDENCE if strong else WEAK_QUOTE_CONFIDENCE)
         elif self.policy and self.policy[0].by_meaning:
