@@ -45,6 +45,12 @@ NEAREST = 20
 NEAR_EVIDENCE = 2.5
 MEANING_WEIGHT = 20.0
 FAR = 0.3
+# a rule's exception: a sentence that excepts the one before it ('The only exception to this policy is …'), or one
+# that allows what a rule just before it forbids on a condition ('The Program may accept a verbal appeal if …')
+_EXCEPTS_PREVIOUS = re.compile(r"^(?:The only exception|However|Except|Notwithstanding)\b", re.I)
+_EXCEPTION = re.compile(
+    r"^(?:The only exception|However|Except|Notwithstanding)\b|\bunless\b|\bmay\b[^.;]*\bif\b", re.I
+)
 _SENTENCE = re.compile(r"(?<=[.;])\s+(?=[A-Z(])")
 # a labelled sub-heading a list runs into: "… (e.g. social assistance) Section 2 – Devices and Eligibility"
 _SUBHEAD = re.compile(r"\s((?:Section|Part|Step|Schedule) \d+[A-Z]? [–-] [^•]+?)\s*$")
@@ -76,6 +82,7 @@ class PolicyQuote:
     governs: bool = False  # the governing manual's sentence on the same asked words as a category manual's quote
     other_party: bool = False  # the sentence is about a party the question neither names nor implies
     by_meaning: bool = False  # ranked first by what the question means: by its words alone another was, or none
+    exception: bool = False  # the exception the next paragraph makes to the best quote's rule, quoted with it
     off_clause: bool = False  # the sentence holds none of the words of the question's asking clause (only its story)
 
 
@@ -172,7 +179,8 @@ class PolicyIndex:
     def quotes(
         self, question: str | None, subject: str = "", cosines: np.ndarray | None = None
     ) -> list[PolicyQuote]:
-        """Up to two sentences that answer what ``question`` asks, best first; none when the evidence is thin.
+        """Up to two sentences that answer what ``question`` asks, best first (and the exception the manual makes to
+        the best one's rule, ``_exception``); none when the evidence is thin.
 
         ``subject`` is what the question is about ('walker'): a sentence must share a word beyond it, or
         "does ADP cover a walker?" would be answered by any sentence that names walkers. ``cosines`` (one per
@@ -238,7 +246,29 @@ class PolicyIndex:
         governing = self._governing(scored, evidence_of, holds, others)
         if governing is not None and governing.text != quotes[0].text:
             quotes = [quotes[0], governing]
+
+        def shares(n: int) -> bool:
+            return bool({stem for stem, its in forms.items() if its & self.units[n].stems} - about)
+
+        exception = self._exception(scored[0][1], shares) if scored else None
+        if exception is not None and all(exception.text not in q.text for q in quotes):
+            quotes = [quotes[0], exception, *quotes[1:]]
         return quotes
+
+    def _exception(self, best: int, shares: Callable[[int], bool]) -> PolicyQuote | None:
+        """The exception the next sentences of the best one's section make to its rule, when one follows within
+        ``MAX_BETWEEN`` sentences and shares a word of the question: a rule quoted without its exception
+        misleads ('The appeal must be submitted in writing' and §1000.07's verbal appeal)."""
+        unit = self.units[best]
+        section = unit.block.ref.split(".")[0]
+        for n in range(best + 1, min(best + MAX_BETWEEN + 2, len(self.units))):
+            other = self.units[n]
+            if other.block.source != unit.block.source or other.block.ref.split(".")[0] != section:
+                return None
+            if other.block is not unit.block and _EXCEPTION.search(other.text) and shares(n):
+                b = other.block
+                return PolicyQuote(b.source, b.ref, b.page, other.text, 0.0, exception=True)
+        return None
 
     def _party_judge(self, question: str, asked: str) -> Callable[[_Unit], bool | None]:
         """Whether a sentence is about the question's party (True), about a party the question neither names nor
@@ -328,6 +358,13 @@ class PolicyIndex:
             gap = " " if len(numbers) == last - first + 1 else " … "
             scored = [s for s in scored if s[1] not in numbers or s[1] == best]
         b = self.units[best].block
+        if (
+            numbers == [best]
+            and best > 0
+            and self.units[best - 1].block is b
+            and _EXCEPTS_PREVIOUS.search(self.units[best].text)
+        ):
+            numbers = [best - 1, best]  # an exception is quoted with the rule it excepts
         text = gap.join(self.units[n].text for n in numbers)
         out = [
             PolicyQuote(

@@ -266,7 +266,9 @@ class _Answer:
 
         # a second sentence that matches the question about as well is part of the answer too
         # and so is the governing manual's rule on the same words as a category manual's best sentence
-        self.policy = [q for q in self.policy if q.governs or q.score >= RUNNER_UP * self.policy[0].score]
+        self.policy = [
+            q for q in self.policy if q.governs or q.exception or q.score >= RUNNER_UP * self.policy[0].score
+        ]
         for said in self.policy:
             self.sources.append(self.source(said.source, said.ref, int(said.page), said.text))
         result.needs_more_info = bool(problem) or bool(result.device and len(result.device.candidates) > 1)
