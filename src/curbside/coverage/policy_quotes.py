@@ -40,6 +40,10 @@ OTHER_PARTY_WEIGHT = 0.5
 # the meaning (``quotes``' cosines): the sentences at most NEIGHBOURHOOD below the nearest one's cosine, and
 # among the NEAREST, are its neighbourhood; they qualify on NEAR_EVIDENCE of shared words; a cosine counts
 # MEANING_WEIGHT (a sentence 0.1 nearer outranks one with a rare shared word more)
+# a sentence of the best quote's paragraph that does not say the kind asked joins it when it holds this share of the
+# best one's evidence: the paragraph's condition beside its verdict (Mobility §405's 'may be … basic' and its
+# 'must confirm … cannot be met by … a generic/transport chair')
+COMPANION_SHARE = 0.8
 NEIGHBOURHOOD = 0.15
 NEAREST = 20
 NEAR_EVIDENCE = 2.5
@@ -208,6 +212,7 @@ class PolicyIndex:
         closeness = cosines if cosines is not None and meant else np.zeros(len(self.units), dtype=np.float32)
         far = float(closeness.max()) - FAR if meant else -math.inf
         scored: list[tuple[float, int]] = []  # rank (evidence plus meaning), unit number
+        unsaid: dict[int, float] = {}  # unit number -> evidence, of sentences that do not say the kind asked
         evidence_of: dict[int, float] = {}
         by_words: tuple[float, int] | None = None  # the best sentence by words alone
         holds: dict[int, set[str]] = {}  # unit number -> the question's stems it holds in its own words
@@ -237,7 +242,20 @@ class PolicyIndex:
                 scored.append((evidence + MEANING_WEIGHT * float(closeness[n]), n))
                 evidence_of[n] = evidence
                 holds[n] = held
+            else:
+                unsaid[n] = evidence
         scored.sort(reverse=True)
+        if scored:  # a sentence of the best one's paragraph holding as much of the question joins it, whatever it says
+            best = scored[0][1]
+            joining = [
+                (e, n) for n, e in unsaid.items()
+                if self.units[n].block is self.units[best].block and e >= COMPANION_SHARE * evidence_of[best]
+            ]  # fmt: skip
+            if joining and not any(self.units[n].block is self.units[best].block for _, n in scored[1:]):
+                e, n = max(joining)
+                scored.insert(1, (scored[0][0], n))
+                evidence_of[n] = e
+                holds[n] = {stem for stem, its in forms.items() if its & self.units[n].stems}
         # the sentences holding none of the asking clause's words, when the question tells a story before it asks
         off_clause = {n for n in holds if clause_stems and not holds[n] & clause_stems}
         quotes = self._with_companion(scored, evidence_of, others, off_clause)[:MAX_QUOTES]
