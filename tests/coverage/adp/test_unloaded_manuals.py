@@ -40,3 +40,8 @@ def test_a_category_not_loaded_is_said_beside_a_short_term_verdict(adp: AdpServi
     assert "Not for a short-term need" in r.summary
     assert "The Maxillofacial Intraoral Prostheses Policy and Administration Manual" in r.summary
     assert "is not loaded" in r.summary and r.confidence <= 0.5
+
+
+def test_a_question_on_no_funding_is_not_told_of_other_categories_manuals(adp: AdpService) -> None:
+    r = ask(adp, "who can be an authorizer?")
+    assert "other 18 ADP device categories" not in r.summary

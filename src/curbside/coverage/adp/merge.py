@@ -209,7 +209,8 @@ class _Answer:
                 "ADP pays depends on the device."
             )
             follow_ups.insert(0, _WHICH_DEVICE)
-            self.unlisted_device = True
+            # a question on what ADP pays for it ('who can be an authorizer?' asks none: no manual's funding is missed)
+            self.unlisted_device = bool(request.topics & {"funding", "social_assistance"})
 
         checks = request.checks if sql.not_listed is None else frozenset()  # nothing to fund, exclude or assess
         if "funding" in checks:
