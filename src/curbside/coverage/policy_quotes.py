@@ -40,11 +40,21 @@ OTHER_PARTY_WEIGHT = 0.5
 # the meaning (``quotes``' cosines): the sentences at most NEIGHBOURHOOD below the nearest one's cosine, and
 # among the NEAREST, are its neighbourhood; they qualify on NEAR_EVIDENCE of shared words; a cosine counts
 # MEANING_WEIGHT (a sentence 0.1 nearer outranks one with a rare shared word more)
+# a sentence of the best quote's paragraph that does not say the kind asked joins it when it holds this share of the
+# best one's evidence: the paragraph's condition beside its verdict (Mobility §405's 'may be … basic' and its
+# 'must confirm … cannot be met by … a generic/transport chair')
+COMPANION_SHARE = 0.8
 NEIGHBOURHOOD = 0.15
 NEAREST = 20
 NEAR_EVIDENCE = 2.5
 MEANING_WEIGHT = 20.0
 FAR = 0.3
+# a rule's exception: a sentence that excepts the one before it ('The only exception to this policy is …'), or one
+# that allows what a rule just before it forbids on a condition ('The Program may accept a verbal appeal if …')
+_EXCEPTS_PREVIOUS = re.compile(r"^(?:The only exception|However|Except|Notwithstanding)\b", re.I)
+_EXCEPTION = re.compile(
+    r"^(?:The only exception|However|Except|Notwithstanding)\b|\bunless\b|\bmay\b[^.;]*\bif\b", re.I
+)
 _SENTENCE = re.compile(r"(?<=[.;])\s+(?=[A-Z(])")
 # a labelled sub-heading a list runs into: "… (e.g. social assistance) Section 2 – Devices and Eligibility"
 _SUBHEAD = re.compile(r"\s((?:Section|Part|Step|Schedule) \d+[A-Z]? [–-] [^•]+?)\s*$")
@@ -76,6 +86,8 @@ class PolicyQuote:
     governs: bool = False  # the governing manual's sentence on the same asked words as a category manual's quote
     other_party: bool = False  # the sentence is about a party the question neither names nor implies
     by_meaning: bool = False  # ranked first by what the question means: by its words alone another was, or none
+    exception: bool = False  # the exception the next paragraph makes to the best quote's rule, quoted with it
+    off_clause: bool = False  # the sentence holds none of the words of the question's asking clause (only its story)
 
 
 @dataclass(frozen=True)
@@ -171,7 +183,8 @@ class PolicyIndex:
     def quotes(
         self, question: str | None, subject: str = "", cosines: np.ndarray | None = None
     ) -> list[PolicyQuote]:
-        """Up to two sentences that answer what ``question`` asks, best first; none when the evidence is thin.
+        """Up to two sentences that answer what ``question`` asks, best first (and the exception the manual makes to
+        the best one's rule, ``_exception``); none when the evidence is thin.
 
         ``subject`` is what the question is about ('walker'): a sentence must share a word beyond it, or
         "does ADP cover a walker?" would be answered by any sentence that names walkers. ``cosines`` (one per
@@ -190,6 +203,8 @@ class PolicyIndex:
         about = vocabulary.stems(subject)
         forms = {stem: self._forms(stem) for stem in wanted}
         party_of = self._party_judge(question, asked)
+        clause = vocabulary.asking(question) if vocabulary.asking is not None else None
+        clause_stems = (vocabulary.stems(clause) - about) & wanted if clause else set()
         near = _neighbourhood(cosines)
         # a sentence this far from the nearest one's meaning tells another situation, whatever words it shares
         # ('lost or stolen' devices for 'lost his licence, wants a scooter instead of driving')
@@ -197,6 +212,7 @@ class PolicyIndex:
         closeness = cosines if cosines is not None and meant else np.zeros(len(self.units), dtype=np.float32)
         far = float(closeness.max()) - FAR if meant else -math.inf
         scored: list[tuple[float, int]] = []  # rank (evidence plus meaning), unit number
+        unsaid: dict[int, float] = {}  # unit number -> evidence, of sentences that do not say the kind asked
         evidence_of: dict[int, float] = {}
         by_words: tuple[float, int] | None = None  # the best sentence by words alone
         holds: dict[int, set[str]] = {}  # unit number -> the question's stems it holds in its own words
@@ -226,14 +242,51 @@ class PolicyIndex:
                 scored.append((evidence + MEANING_WEIGHT * float(closeness[n]), n))
                 evidence_of[n] = evidence
                 holds[n] = held
+            else:
+                unsaid[n] = evidence
         scored.sort(reverse=True)
-        quotes = self._with_companion(scored, evidence_of, others)[:MAX_QUOTES]
+        if scored:  # a sentence of the best one's paragraph holding as much of the question joins it, whatever it says
+            best = scored[0][1]
+            joining = [
+                (e, n) for n, e in unsaid.items()
+                if self.units[n].block is self.units[best].block and e >= COMPANION_SHARE * evidence_of[best]
+            ]  # fmt: skip
+            if joining and not any(self.units[n].block is self.units[best].block for _, n in scored[1:]):
+                e, n = max(joining)
+                scored.insert(1, (scored[0][0], n))
+                evidence_of[n] = e
+                holds[n] = {stem for stem, its in forms.items() if its & self.units[n].stems}
+        # the sentences holding none of the asking clause's words, when the question tells a story before it asks
+        off_clause = {n for n in holds if clause_stems and not holds[n] & clause_stems}
+        quotes = self._with_companion(scored, evidence_of, others, off_clause)[:MAX_QUOTES]
         if quotes and (by_words is None or by_words[1] != scored[0][1]):
             quotes[0] = dataclasses.replace(quotes[0], by_meaning=True)
         governing = self._governing(scored, evidence_of, holds, others)
         if governing is not None and governing.text != quotes[0].text:
             quotes = [quotes[0], governing]
+
+        def shares(n: int) -> bool:
+            return bool({stem for stem, its in forms.items() if its & self.units[n].stems} - about)
+
+        exception = self._exception(scored[0][1], shares) if scored else None
+        if exception is not None and all(exception.text not in q.text for q in quotes):
+            quotes = [quotes[0], exception, *quotes[1:]]
         return quotes
+
+    def _exception(self, best: int, shares: Callable[[int], bool]) -> PolicyQuote | None:
+        """The exception the next sentences of the best one's section make to its rule, when one follows within
+        ``MAX_BETWEEN`` sentences and shares a word of the question: a rule quoted without its exception
+        misleads ('The appeal must be submitted in writing' and §1000.07's verbal appeal)."""
+        unit = self.units[best]
+        section = unit.block.ref.split(".")[0]
+        for n in range(best + 1, min(best + MAX_BETWEEN + 2, len(self.units))):
+            other = self.units[n]
+            if other.block.source != unit.block.source or other.block.ref.split(".")[0] != section:
+                return None
+            if other.block is not unit.block and _EXCEPTION.search(other.text) and shares(n):
+                b = other.block
+                return PolicyQuote(b.source, b.ref, b.page, other.text, 0.0, exception=True)
+        return None
 
     def _party_judge(self, question: str, asked: str) -> Callable[[_Unit], bool | None]:
         """Whether a sentence is about the question's party (True), about a party the question neither names nor
@@ -296,7 +349,11 @@ class PolicyIndex:
         return all(stem in self.idf for stem in stems)
 
     def _with_companion(
-        self, scored: list[tuple[float, int]], evidence_of: dict[int, float], others: set[int]
+        self,
+        scored: list[tuple[float, int]],
+        evidence_of: dict[int, float],
+        others: set[int],
+        off_clause: set[int],
     ) -> list[PolicyQuote]:
         """The quotes, best first; the best is joined by another qualifying sentence of its own paragraph, in
         the paragraph's order ("Occupational Therapists and Physiotherapists … must be registered as
@@ -319,13 +376,38 @@ class PolicyIndex:
             gap = " " if len(numbers) == last - first + 1 else " … "
             scored = [s for s in scored if s[1] not in numbers or s[1] == best]
         b = self.units[best].block
+        if (
+            numbers == [best]
+            and best > 0
+            and self.units[best - 1].block is b
+            and _EXCEPTS_PREVIOUS.search(self.units[best].text)
+        ):
+            numbers = [best - 1, best]  # an exception is quoted with the rule it excepts
         text = gap.join(self.units[n].text for n in numbers)
-        out = [PolicyQuote(b.source, b.ref, b.page, text, best_evidence + 2.0, other_party=best in others)]
+        out = [
+            PolicyQuote(
+                b.source,
+                b.ref,
+                b.page,
+                text,
+                best_evidence + 2.0,
+                other_party=best in others,
+                off_clause=all(n in off_clause for n in numbers if n in evidence_of),
+            )
+        ]
         for _, n in scored[1:]:
             other = self.units[n].block
             text = self.units[n].text
             out.append(
-                PolicyQuote(other.source, other.ref, other.page, text, evidence_of[n] + 2.0, other_party=n in others)
+                PolicyQuote(
+                    other.source,
+                    other.ref,
+                    other.page,
+                    text,
+                    evidence_of[n] + 2.0,
+                    other_party=n in others,
+                    off_clause=n in off_clause,
+                )
             )
         return out
 

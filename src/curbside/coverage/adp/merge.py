@@ -109,6 +109,8 @@ class _Answer:
         # it asks ('will ADP replace it?'): no verdict on it
         self.set_aside: list[Rule] = []
         self.short_term: list[Rule] = []  # the long-term-need rules a short-term need fails (need_length)
+        # the question names no device the loaded manuals list: it may be one of a category whose manual is not loaded
+        self.unlisted_device = False
         topics = request.topics
         # 'is my patient CEP eligible?' asks about the income thresholds, not the device's criteria
         self.eligibility_asked = "eligibility" in topics and not ("cep" in topics and sql.category is None)
@@ -207,6 +209,8 @@ class _Answer:
                 "ADP pays depends on the device."
             )
             follow_ups.insert(0, _WHICH_DEVICE)
+            # a question on what ADP pays for it ('who can be an authorizer?' asks none: no manual's funding is missed)
+            self.unlisted_device = bool(request.topics & {"funding", "social_assistance"})
 
         checks = request.checks if sql.not_listed is None else frozenset()  # nothing to fund, exclude or assess
         if "funding" in checks:
@@ -263,7 +267,9 @@ class _Answer:
 
         # a second sentence that matches the question about as well is part of the answer too
         # and so is the governing manual's rule on the same words as a category manual's best sentence
-        self.policy = [q for q in self.policy if q.governs or q.score >= RUNNER_UP * self.policy[0].score]
+        self.policy = [
+            q for q in self.policy if q.governs or q.exception or q.score >= RUNNER_UP * self.policy[0].score
+        ]
         for said in self.policy:
             self.sources.append(self.source(said.source, said.ref, int(said.page), said.text))
         result.needs_more_info = bool(problem) or bool(result.device and len(result.device.candidates) > 1)
@@ -554,10 +560,12 @@ class _Answer:
         elif self.policy and not self.say_share:  # the quote is the answer, not a checked rule beside it
             # a sentence about another party ('The ADP Authorizers …' for 'can she apply?') may answer another
             # question; one found by the question's meaning rather than its words is a candidate, not a verdict
+            # one holding none of the words its asking clause asks ('what does she have to sign?') answers its story
             strong = (
                 self.policy[0].score >= STRONG_QUOTE
                 and not all(q.other_party for q in self.policy)
                 and not self.policy[0].by_meaning
+                and not self.policy[0].off_clause
             )
             result.confidence = min(result.confidence, QUOTED_CONFIDENCE if strong else WEAK_QUOTE_CONFIDENCE)
         elif self.policy and self.policy[0].by_meaning:
@@ -565,6 +573,8 @@ class _Answer:
         if self.sql.decision.resolution.by_meaning:  # the category was recognised by meaning, not named
             result.confidence = min(result.confidence, MEANING_CATEGORY_CONFIDENCE)
         device = result.device
+        if self.unlisted_device:  # the general share, for a device perhaps in a category whose manual is not loaded
+            result.confidence = min(result.confidence, UNLOADED_CATEGORY_CONFIDENCE)
         if device is not None and device.category and not device.policy_manual_loaded:
             # the share comes from the general rules; the category's own manual sets its funding model
             # (fixed price, maximum contribution or grant, ADP Manual §305) and it is not loaded
@@ -616,6 +626,9 @@ class _Answer:
                 for said in self.policy
             )
             parts.append(f"The manual: {quoted}")
+        unloaded_note = self.unloaded_manuals_note()
+        if unloaded_note:
+            parts.append(unloaded_note)
         unloaded = self.unloaded_candidates()
         if unloaded:
             parts.append(
@@ -668,6 +681,26 @@ class _Answer:
             parts.append("[" + "][".join(str(c.n) for c in result.citations[:3]) + "]")
         parts.append(f"({result.edition})")
         return " ".join(p.strip() for p in parts if p)
+
+    def unloaded_manuals_note(self) -> str | None:
+        """Which manuals an answer lacks when the funding sentence does not say it: the category's own, or, for a
+        device the loaded manuals do not list, those of every category but the loaded ones (§105.05 names them
+        all; each category's devices are listed in its own manual)."""
+        device, funding = self.result.device, self.result.funding
+        said_with_share = self.say_share and funding is not None and not self.short_term
+        if device is not None and device.category and not device.policy_manual_loaded and not said_with_share:
+            return f"The {device.category} Policy and Administration Manual, which sets that category's rules, is not loaded."
+        if not self.unlisted_device:
+            return None
+        loaded = [name for name, _, manual in self.sql.categories if manual is not None]
+        others = len(self.sql.categories) - len(loaded)
+        if not loaded or not others:
+            return None
+        return (
+            f"The loaded manuals list the devices of {', '.join(loaded)} only; the Policy and Administration Manuals "
+            f"of the other {others} ADP device categories (ADP Manual §105.05), which list their devices and set "
+            "their funding, are not loaded."
+        )
 
     def unloaded_candidates(self) -> list[str]:
         """The candidate categories of an ambiguous request ('a prosthetic ear': five kinds of prostheses) when

@@ -102,9 +102,10 @@ VOCABULARY = Vocabulary(
         "count": re.compile(r"\b(up to|one|two|three|maximum|more than one)\b", re.I),
     },
     # a question about the amount is answered by the funding rules, not by a policy sentence
+    # ('what % does ADP pay?': the sign is the word)
     amount=re.compile(
         r"\b(how much|what (share|percent\w*|portion|part)|what (do|does|will|would) (adp|it|the program|they|"
-        r"the patient|the client|i|we) (cover|pay))\b",
+        r"the patient|the client|i|we) (cover|pay))\b|\bwhat\s?%",
         re.I,
     ),
     # abbreviations and words a clinician writes for what the manuals spell out
