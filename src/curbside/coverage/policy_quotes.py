@@ -55,6 +55,8 @@ _EXCEPTS_PREVIOUS = re.compile(r"^(?:The only exception|However|Except|Notwithst
 _EXCEPTION = re.compile(
     r"^(?:The only exception|However|Except|Notwithstanding)\b|\bunless\b|\bmay\b[^.;]*\bif\b", re.I
 )
+# a permission or prohibition with its verb: 'The Vendor may charge …' answers 'can the vendor charge …?'
+_MODAL_VERB = re.compile(r"\b(?:may|may not|can|cannot|can not|must not|will not)\s+(?:\w+ly\s+)?([a-z]+)", re.I)
 _SENTENCE = re.compile(r"(?<=[.;])\s+(?=[A-Z(])")
 # a labelled sub-heading a list runs into: "… (e.g. social assistance) Section 2 – Devices and Eligibility"
 _SUBHEAD = re.compile(r"\s((?:Section|Part|Step|Schedule) \d+[A-Z]? [–-] [^•]+?)\s*$")
@@ -238,7 +240,8 @@ class PolicyIndex:
                 continue
             if evidence >= MIN_EVIDENCE and says.search(unit.text) and (by_words is None or evidence > by_words[0]):
                 by_words = (evidence, n)
-            if says.search(unit.text):
+            said = bool(says.search(unit.text)) or (asked == "allowed" and self._permits(unit.text, forms, held - about))
+            if said:
                 scored.append((evidence + MEANING_WEIGHT * float(closeness[n]), n))
                 evidence_of[n] = evidence
                 holds[n] = held
@@ -272,6 +275,13 @@ class PolicyIndex:
         if exception is not None and all(exception.text not in q.text for q in quotes):
             quotes = [quotes[0], exception, *quotes[1:]]
         return quotes
+
+    @staticmethod
+    def _permits(text: str, forms: dict[str, frozenset[str]], asked: set[str]) -> bool:
+        """Whether ``text`` allows or forbids the very act a yes-or-no question names: a modal followed by one of
+        the question's own verbs ('The Vendor may refuse to provide the Device' for 'can the vendor refuse …?')."""
+        verbs = {_stem(m.group(1).lower()) for m in _MODAL_VERB.finditer(text)}
+        return any(forms[stem] & verbs for stem in asked)
 
     def _exception(self, best: int, shares: Callable[[int], bool]) -> PolicyQuote | None:
         """The exception the next sentences of the best one's section make to its rule, when one follows within

@@ -60,3 +60,14 @@ def test_the_verbal_appeal_is_said_beside_the_written_one(adp: AdpService) -> No
     )
     if "The appeal must be submitted in writing" in r.summary:
         assert "may accept a verbal appeal" in r.summary
+
+
+def test_a_permission_with_the_questions_own_verb_answers_a_yes_or_no() -> None:
+    # "may refuse" says neither "not" nor "only", yet it answers "can the vendor refuse …?" word for word; the
+    # sentence that merely shares the question's nouns under "must be" does not answer it
+    permits = "A Vendor may refuse to provide a Device that it believes is unsafe for the Applicant."
+    other = "The Device must be delivered to the Applicant by a Vendor registered with the Program."
+    (quote, *_) = index(PolicyText("core", "700.10", "7", permits), PolicyText("core", "700.02", "7", other)).quotes(
+        "can the vendor refuse to deliver a device that is unsafe for my pt?"
+    )
+    assert quote.text == permits
