@@ -152,3 +152,14 @@ def test_formulary_names_add_no_drug_to_billing_or_device_questions(odb_app: Cur
     lookup = _lookup(odb_app)
     assert classify(question, lookup=lookup).domains == classify(question).domains
     assert R not in classify(question, lookup=lookup).domains
+
+
+def test_a_name_the_schedule_lists_is_a_service_not_an_unlisted_drug() -> None:
+    # nothing routes 'is haemorrhoidectomy insured?' but a name English does not use; without the Schedule's words it
+    # reads as a drug ('… is not listed in the ODB Formulary'), with them it is a surgery the Schedule lists
+    question = "pt wants her piles removed surgically - is haemorrhoidectomy insured?"
+    assert classify(question).domains == (R,)
+    intent = classify(question, schedule_word=lambda word: word.lower() == "haemorrhoidectomy")
+    assert intent.domains == (B,) and intent.drugs == ()
+    # a drug's name is none of the Schedule's words: still a drug
+    assert classify("is Contrave covered for weight loss?", schedule_word=lambda word: False).domains == (R,)

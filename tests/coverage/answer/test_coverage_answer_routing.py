@@ -101,3 +101,12 @@ def test_a_billing_clause_naming_no_service_is_sent_with_the_whole_question() ->
     calls = {c.tool: c.arguments for c in plan_calls(request, intent).calls}
     assert calls["schedule.get"] == {"q": "injected a few cystic acne lesions with kenalog today; billable to OHIP?"}
     assert calls["odb.get"]["q"] == "injected a few cystic acne lesions with kenalog today"
+
+
+def test_the_loaded_schedules_words_say_which_names_are_services(coverage_app: Any) -> None:
+    from curbside.coverage.answer.service_names import schedule_words
+
+    lists = schedule_words(coverage_app.coverage_service("ohip"))
+    assert lists is not None
+    assert lists("discharge") and lists("Consultations")  # words of the loaded subset's code titles, any form
+    assert not lists("contrave") and not lists("semaglutide")

@@ -106,8 +106,14 @@ def split_clauses(question: str) -> list[str]:
     return [p for p in parts if p]
 
 
-def classify(question: str, hints: Hints | None = None, lookup: DrugLookup | None = None) -> Intent:
-    """The domains to route ``question`` to, with the evidence for each."""
+def classify(
+    question: str,
+    hints: Hints | None = None,
+    lookup: DrugLookup | None = None,
+    schedule_word: Callable[[str], bool] | None = None,
+) -> Intent:
+    """The domains to route ``question`` to, with the evidence for each. ``schedule_word`` says whether the loaded
+    Schedule lists a word: a name English does not use is a service then ('haemorrhoidectomy'), not a drug."""
     clauses = tuple(split_clauses(question))
     signals: list[Signal] = []
     codes: list[str] = []
@@ -131,6 +137,9 @@ def classify(question: str, hints: Hints | None = None, lookup: DrugLookup | Non
         # nothing routes: a name English does not use reads as a drug ('is Contrave covered?'); never
         # beside a code, a device or billing words, where it is 'WSIB' or 'ODSP'
         for name in unlisted_names(question):
+            if schedule_word is not None and schedule_word(name):
+                signals.append(Signal("billing", STRONG, f"service {name.lower()}", 0, True))
+                continue
             drugs.append(name.lower())
             signals.append(Signal("drug", STRONG, f"drug {name.lower()}", 0, True))
         scores = _scores(signals)

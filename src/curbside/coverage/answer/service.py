@@ -21,10 +21,12 @@ from curbside.coverage.answer.intent import DrugLookup, classify
 from curbside.coverage.answer.models import CoverageAnswerArgs, CoverageAnswerResult
 from curbside.coverage.answer.readers import READERS
 from curbside.coverage.answer.routing import TOOL_FOR, plan_calls
+from curbside.coverage.answer.service_names import ServiceWords, schedule_words
 from curbside.coverage.answer.synthesis import compose, nothing_to_route
 
 if TYPE_CHECKING:
     from curbside.coverage.odb.service import OdbService
+    from curbside.coverage.ohip.service import OhipService
     from curbside.coverage.source_service import SourceService
     from curbside.settings import Settings
     from curbside.tools.executor import ToolExecutor
@@ -63,7 +65,7 @@ class CoverageAnswerer:
         unloaded = unloaded_sources(self.sources)
         refuse_none_loaded(self.sources, unloaded)
         lookup = await self._drug_lookup(args)
-        intent = classify(args.question, args.hints, lookup)
+        intent = classify(args.question, args.hints, lookup, await self._schedule_words(args))
         plan = plan_calls(args, intent)
         if not plan.calls:
             result = nothing_to_route(args.question, intent, plan)
@@ -82,6 +84,12 @@ class CoverageAnswerer:
         if not args.question.strip() or odb is None:
             return None
         return await asyncio.to_thread(formulary_lookup, cast("OdbService", odb))  # the drug tool's own service
+
+    async def _schedule_words(self, args: CoverageAnswerArgs) -> ServiceWords | None:
+        ohip = self.sources.get(TOOL_FOR["billing"])
+        if not args.question.strip() or ohip is None:
+            return None
+        return await asyncio.to_thread(schedule_words, cast("OhipService", ohip))  # the billing tool's own service
 
     @staticmethod
     def _read(outcome: CallOutcome) -> DomainFinding:
