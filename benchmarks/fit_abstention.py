@@ -4,7 +4,7 @@
         benchmarks/bench_answers.py --parts qa --qa benchmarks/data/$f.jsonl --json /tmp/abst-$f.json; done
     CURBSIDE_ABSTAIN=false nice .venv/bin/python benchmarks/bench_answers.py --parts bioasq --json /tmp/abst-bioasq.json
     .venv/bin/python benchmarks/fit_abstention.py /tmp/abst-*.json [--rule precision|f1|cost] [--c 1.0]
-        [--features a,b,…] [--drop-rule NAME] [--compare] [--write]
+        [--features a,b,…] [--drop-rule NAME] [--compare] [--auc] [--write]
 
 Each question ``bench_answers.py`` asked carries the evidence ``ask`` judged (metadata "abstention"), the
 rule guard that withholds it outright if any ("rule": run with CURBSIDE_ABSTAIN=false, nothing is withheld
@@ -29,6 +29,8 @@ leave-one-set-out fits on all sets but one (plus BioASQ), chooses the threshold 
 precision, recall, false no_source and gold share on the one left out. --compare prints that pooled
 figure for candidate regularisation strengths, threshold rules, feature sets and rule guards dropped.
 --write stores the model fitted on every set (threshold chosen the same way) beside abstain.py.
+--auc prints each recorded feature's separating power alone (ROC AUC, answerable high) per set, on the questions
+the model decides and on those each rule guard withholds: measure a candidate feature there before building on it.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from typing import Any
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import StratifiedKFold
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -279,6 +282,34 @@ def rule_counts(rows: list[dict[str, Any]]) -> None:
         print(f"  {rule:<18}" + "".join(f"{c:>13}" for c in cells))
 
 
+def feature_auc(rows: list[dict[str, Any]], names: tuple[str, ...]) -> None:
+    """Each feature's ROC AUC alone (answerable scoring high) per guideline set and pooled, on the questions the model
+    decides, then pooled over the questions each rule guard withholds. 0.5 separates nothing; "-" is one class only."""
+    sets = sorted({r["set"] for r in rows if r["set"] != BIOASQ})
+
+    def auc(chosen: list[dict[str, Any]], name: str) -> str:
+        held = [r for r in chosen if name in r["evidence"]]
+        labels = [r["answerable"] for r in held]
+        if len(set(labels)) < 2:
+            return "-"
+        return f"{roc_auc_score(labels, [float(r['evidence'][name]) for r in held]):.2f}"
+
+    decided = [r for r in rows if r["judged"] and r["rule"] is None and r["set"] != BIOASQ]
+    print("\nfeature AUC alone, on the questions the model decides (answerable / unanswerable per set):")
+    labels = [[r["answerable"] for r in decided if r["set"] == s] for s in sets]
+    counts = [f"{sum(held)}/{len(held) - sum(held)}" for held in labels]
+    print(f"  {'feature':<24}" + "".join(f"{c:>9}" for c in counts) + f"{'pooled':>9}")
+    for name in names:
+        cells = [auc([r for r in decided if r["set"] == s], name) for s in sets] + [auc(decided, name)]
+        print(f"  {name:<24}" + "".join(f"{c:>9}" for c in cells))
+    ruled = [r for r in rows if r["rule"] is not None and r["set"] != BIOASQ]
+    guards = sorted({r["rule"] for r in ruled})
+    print("\nfeature AUC alone, on the questions each rule guard withholds (pooled over the guideline sets):")
+    print(f"  {'feature':<24}" + "".join(f"{g[:14]:>15}" for g in guards))
+    for name in names:
+        print(f"  {name:<24}" + "".join(f"{auc([r for r in ruled if r['rule'] == g], name):>15}" for g in guards))
+
+
 def candidates(base: Setup, extras: tuple[str, ...]) -> list[Setup]:
     """The setups --compare weighs: regularisation, threshold rule, features, rule guards."""
     out = [Setup(c=c, rule=base.rule, min_precision=base.min_precision, cost=base.cost) for c in (0.01, 0.1, 1.0, 10.0)]
@@ -313,6 +344,7 @@ def main() -> None:
     parser.add_argument("--features", help=f"comma-separated features (default {', '.join(FEATURES)})")
     parser.add_argument("--drop-rule", action="append", default=[], choices=RULES, help="a rule guard to leave out")
     parser.add_argument("--compare", action="store_true", help="leave-one-set-out figures of candidate setups")
+    parser.add_argument("--auc", action="store_true", help="each feature's AUC alone, per set and per rule guard")
     parser.add_argument("--write", action="store_true", help=f"write the fitted model to {OUT.relative_to(ROOT)}")
     args = parser.parse_args()
 
@@ -327,6 +359,8 @@ def main() -> None:
     rule_counts(rows)
     if any("p_answerable" in r["evidence"] for r in rows):
         print_table("\nthe model in abstention.toml (as the runs recorded it):", as_of_today(rows, setup))
+    if args.auc:
+        feature_auc(rows, FEATURES + extras)
     print_table(f"\nleave one set out, {setup.label()}:", leave_one_set_out(rows, setup))
     if args.compare:
         print("\nleave one set out, pooled over the left-out sets:")
