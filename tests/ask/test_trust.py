@@ -110,3 +110,12 @@ def test_a_question_naming_its_drug_gets_no_choice_warning(make_core) -> None:
     answer = ask(make_core(), "which sertraline dose to start at?")
     assert "one_option" not in answer.metadata
     assert not any("does not compare them" in w for w in answer.warnings), answer.warnings
+
+
+def test_a_us_brand_is_answered_from_its_ingredients_card(make_core) -> None:
+    # the CEP page names "Escitalopram (Cipralex®)", never Lexapro: the question is asked as escitalopram
+    answer = ask(make_core(), "lexapro max dose?")
+    assert answer.status == "answered", answer.answer
+    assert answer.metadata["generic_names"] == {"lexapro": "escitalopram"}
+    assert "Max: 20 mg daily" in answer.answer
+    assert "Escitalopram" in (answer.citations[0].section_path or "")

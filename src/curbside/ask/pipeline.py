@@ -41,6 +41,7 @@ from curbside.ask.abstain import (
 from curbside.ask.below_threshold import best_key_share, holds_key_words
 from curbside.ask.clarify import clarifying_question
 from curbside.ask.focus import Outline, missing_population, off_subject, one_option, unasked_groups
+from curbside.ask.generic_names import generic_names, with_generic_names
 from curbside.ask.named import NAMED_KINDS, named_subject, unnamed, withheld_unnamed, yes_no
 from curbside.ask.neighbours import with_neighbours
 from curbside.ask.query import compose_query
@@ -142,9 +143,14 @@ class Asker:
         on_event: EventSink | None,
     ) -> Answer:
         s = self.settings
-        meta: dict[str, object] = {"query": text, "embedder": self.engine.embedder.model_id}
         # the guards' English word frequencies load while the search runs (the encoder releases the GIL)
         warming = asyncio.ensure_future(asyncio.to_thread(warm_word_frequencies))
+        # 'lexapro' where the knowledge base writes only escitalopram: asked as the ingredient (``generic_names``)
+        renamed = await asyncio.to_thread(generic_names, text, lambda words: self.engine.word_frequencies(words)[0])
+        text = with_generic_names(text, renamed)
+        meta: dict[str, object] = {"query": text, "embedder": self.engine.embedder.model_id}
+        if renamed:
+            meta["generic_names"] = dict(renamed)
         clarify = clarifying_question(text)
         k = request.k or s.answer_passages
         filters = SearchFilters(

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from curbside.coverage.odb import drug_lexicon
+from curbside import drug_lexicon
 from curbside.coverage.odb.unlisted import class_of, drug_names, missing_combination, missing_drugs, unlisted_names
 
 

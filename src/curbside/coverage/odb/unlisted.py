@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 
-from curbside.coverage.odb import drug_lexicon
+from curbside import drug_lexicon
 from curbside.coverage.odb.words import CLASS_ALIASES, CLASS_STEMS, STOP
 
 __all__ = ["class_of", "drug_names", "is_warm", "missing_combination", "missing_drugs", "unlisted_names", "warm_up"]

@@ -1,4 +1,7 @@
-"""Drug names the formulary may lack, from an offline lexicon: is 'Ubrelvy' or 'phentermine' a drug?
+"""Drug names from an offline lexicon: is 'Ubrelvy' or 'phentermine' a drug, and which ingredient is 'Lexapro'?
+
+``odb.get`` asks it about names the formulary lacks (``coverage.odb.unlisted``); ``ask`` about brand names the
+knowledge base does not use ('lexapro' where the guideline writes 'Escitalopram (Cipralex®)', ``ask.generic_names``).
 
 The lexicon is the one the ``drug-named-entity-recognition`` package ships (MIT; its names come from
 DrugBank's open data, CC0, with MeSH, MedlinePlus and Wikipedia synonyms): about 107,000 brand and
@@ -19,7 +22,7 @@ from pathlib import Path
 
 __all__ = ["ingredient_of", "is_available", "is_loaded", "warm_up"]
 
-log = logging.getLogger("curbside.coverage.odb")
+log = logging.getLogger("curbside.drug_lexicon")
 
 PACKAGE = "drug_named_entity_recognition"
 DATA_FILE = "drug_ner_dictionary.pkl.bz2"
