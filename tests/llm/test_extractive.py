@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from curbside.llm.extractive import answer_kind, extractive_answer, terms
+from curbside.llm.extractive import answer_kind, extractive_answer, passage_units, terms
 from curbside.types import Passage
 
 
@@ -66,6 +66,52 @@ def test_label_lines_under_a_heading_answer_through_their_context() -> None:
     assert answer.text.startswith("Initial: 25-50 mg daily (am/pm) [1]")
     assert "Side effects" not in answer.text and "Dosing [1]" not in answer.text  # headings are context only
     assert "Max: 200 mg daily" in extractive_answer("maximum daily dose of sertraline?", [drug], 4).text
+
+
+def test_short_lines_under_a_heading_are_its_items_not_headings() -> None:
+    # the CEP page lists a drug's warnings as short lines under "Warnings": each is an item read under that
+    # heading, not the heading of the line after it
+    text = (
+        "Dosing\n\nInitial: 150 mg daily\n\nWarnings\n\nAngioedema\n\nHypersensitivity reactions\n\n"
+        "Caution in renal impairment\n\nNew-onset congestive heart failure in CV-compromised adults"
+    )
+    drug = passage("cep", text, "Anxiety and Depression", "Management > First-line medication options > Pregabalin")
+    units = {u.text: u for u in passage_units(drug, 0)}
+    assert "Caution in renal impairment" in units and "Hypersensitivity reactions" not in units  # two words: too short
+    assert "warnin" in units["New-onset congestive heart failure in CV-compromised adults"].context
+    assert "renal" not in units["New-onset congestive heart failure in CV-compromised adults"].context
+    answer = extractive_answer("pregabalin in CKD - any renal caution?", [drug], 4)
+    assert "Caution in renal impairment [1]" in answer.text
+    # a subheading over prose, or a numbered clause's title, still heads what follows
+    nested = "Treatment\n\nFirst-line drug classes\n\nFirst-line options are a thiazide diuretic or an ACE inhibitor."
+    assert {"firstl", "class"} <= passage_units(passage("htn", nested), 0)[0].context
+    clause = "Goals:\n\n525.01 Power Tilt or Power Recline\n\n1. Maintain skin integrity where there is a risk"
+    units = passage_units(passage("adp", clause), 0)
+    assert [u.text for u in units] == ["Maintain skin integrity where there is a risk"]
+    assert "tilt" in units[0].context
+
+
+def test_one_item_of_a_list_of_short_lines_unless_another_names_more_of_the_question() -> None:
+    text = (
+        "Grants are paid for\n\nEnteral Feeding Equipment and Supplies\n\nInsulin Pumps Supplies\n\n"
+        "Ostomy Supplies for Adults\n\nVentilator Equipment and Supplies"
+    )
+    grants = passage("adp", text, "ADP Policies and Procedures Manual", "Part 3 > Grants")
+    answer = extractive_answer("are grants paid for supplies?", [grants], 4)
+    assert answer.text.count("Supplies [1]") == 1
+    both = extractive_answer("are grants paid for insulin pumps and ostomy supplies?", [grants], 4)
+    assert "Insulin Pumps Supplies [1]" in both.text and "Ostomy Supplies for Adults [1]" in both.text
+
+
+def test_a_title_with_a_bracketed_figure_heads_the_label_lines_below_it() -> None:
+    # "($/100 days)" keeps the line from looking like a heading, yet it says what "SR: $66-207" is
+    text = "Cost for usual dose ($/100 days)\n\nSR: $66-207\n\nXL: $41-72\n\nDosing (SR)\n\nUsual: 100-150 mg daily"
+    drug = passage("cep", text, "Anxiety and Depression", "Management > Bupropion (Wellbutrin®)")
+    units = {u.text: u for u in passage_units(drug, 0)}
+    assert {"cost", "usual", "dose"} <= units["SR: $66-207"].context
+    assert "cost" not in units["Usual: 100-150 mg daily"].context
+    assert "Cost for usual dose ($/100 days)" in units  # still a unit of its own
+    assert "SR: $66-207 [1]" in extractive_answer("bupropion SR cost per 100 days?", [drug], 4).text
 
 
 def test_lead_in_lines_are_context_not_answers() -> None:
@@ -214,6 +260,14 @@ def test_what_a_payer_pays_for_something_asks_for_an_amount() -> None:
     assert asked_kind("what will ADP pay toward a walker?") == "amount"
     assert asked_kind("what does ADP pay for?") is None  # which things it pays for: a list, not an amount
     assert asked_kind("does ADP pay for walker batteries?") is None  # yes or no
+
+
+def test_the_cost_of_a_dose_asks_for_a_price() -> None:
+    from curbside.llm.extractive import asked_kind
+
+    assert asked_kind("wellbutrin XL - cost for 100 days of the usual dose?") == "price"
+    assert asked_kind("price per dose of sertraline?") == "price"
+    assert asked_kind("usual dose of sertraline?") == "dose"
 
 
 def test_an_intake_is_asked_as_a_dose() -> None:

@@ -103,6 +103,7 @@ _LABEL = re.compile(r"^[A-Z][^:.;]{0,48}:\s+\S")
 # an item of a list that names what each value is for: "Max: 200 mg daily", "2. Wheelchairs - 5 years"
 _ITEM_LABEL = re.compile(r"^([A-Z][^:.;]{0,48}?)\s*(:|\s[-–])\s+\S")
 _NUMBERED = re.compile(r"^\d{1,2}[.)]\s+")
+_BRACKETED = re.compile(r"\([^()]*\)")
 _DIGIT = re.compile(r"\d")
 _TIME_SPAN = (
     r"\d+(?:\.\d+)?\s*(?:(?:-|–|to)\s*\d+\s*)?(?:business |calendar |working )?(?:days?|weeks?|months?|years?|hours?|minutes?)\b"
@@ -230,7 +231,11 @@ def _kind_index(question: str) -> int | None:
         return next(i for i in timed if ANSWER_KINDS[i][0].search(question))
     if _ASKS_NO_VALUE.search(question) and not _ASKS_VALUE.search(question):
         return None
-    return next((i for i, (asks, _) in enumerate(ANSWER_KINDS) if asks.search(question)), None)
+    asked = [i for i, (asks, _) in enumerate(ANSWER_KINDS) if asks.search(question)]
+    dose, price = KIND_NAMES.index("dose"), KIND_NAMES.index("price")
+    if asked[:1] == [dose] and price in asked:
+        return price  # "cost of the usual dose", "price per dose": the dose is what is priced
+    return asked[0] if asked else None
 
 
 def answer_kind(question: str) -> re.Pattern[str] | None:
@@ -303,6 +308,7 @@ class Sentence:
     score: float = 0.0
     # the list of "Label: value" or "Label - value" lines it is an item of (counted within its passage), and its label
     item: tuple[int, frozenset[str]] | None = None
+    listed_under: int | None = None  # the line index of the heading whose list of short lines it is an item of
 
 
 @dataclass(slots=True)
@@ -323,13 +329,27 @@ def passage_units(passage: Passage, rank: int, asked: frozenset[str] = frozenset
     lines = [" ".join(line.split()) for line in passage.body.splitlines()]
     lines = [line for line in lines if line]
     block, separator = 0, ""  # a list of labelled lines ends at a heading, a line without a label or another separator
+    under_heading = False  # the line before was a heading, or an item of the short lines listed under one
+    heading_line = -1
     for index, text in enumerate(lines):
         item = _LIST_ITEM.match(text)
         if item:
             text = text[item.end() :]  # a bulleted line (PDF lists): a candidate however short, never a heading
         heads = index + 1 < len(lines)  # a title-like last line heads nothing: an article title, a short snippet
-        if not item and heads and _is_heading(text) and not _BOILERPLATE.search(text):
-            heading = frozenset(terms(text))
+        title_like = not item and _is_heading(text) and not _BOILERPLATE.search(text)
+        # short lines one after another are a list under the first of them ("Warnings" / "Angioedema" / "Caution in
+        # renal impairment" / …): each is an item read under that heading, not the heading of the next. One that
+        # titles prose is a subheading ("Treatment" / "First-line drug classes" / "For adults … blocker."), and a
+        # numbered one titles its clause ("525.01 Power Tilt or Power Recline")
+        listed = (
+            title_like
+            and under_heading
+            and not (text.endswith(":") or _CLAUSE_NUMBER.match(text))
+            and not (heads and _closed(lines[index + 1]))
+        )
+        under_heading = title_like
+        if title_like and heads and not listed:
+            heading, heading_line = frozenset(terms(text)), index
             block += 1
             continue
         labelled = _ITEM_LABEL.match(_NUMBERED.sub("", text))
@@ -353,7 +373,10 @@ def passage_units(passage: Passage, rank: int, asked: frozenset[str] = frozenset
             number = bool(_DIGIT.search(_CLAUSE_NUMBER.sub("", piece)))
             unit = Sentence(piece, rank, len(out), frozenset(words), len(words), context | before, number)
             unit.item = in_list
+            unit.listed_under = heading_line if listed else None
             out.append(unit)
+        if not item and heads and _titles_values(text, lines[index + 1]):
+            heading = frozenset(terms(text))  # and it stays a unit: its figures may be what is asked
     for text in _lists(lines, asked):
         if _candidate(text):
             words = terms(text)
@@ -397,8 +420,19 @@ def _is_heading(text: str) -> bool:
     text = _CLAUSE_NUMBER.sub("", text)  # "525.03 Power Elevating Leg Rests" titles a clause
     if _LABEL.match(text) or _DIGIT.search(text):
         return False
-    closed = text.rstrip("\"'”’)]").endswith((".", "!", "?", ";"))
-    return len(text.split()) <= HEADING_MAX_WORDS and not closed
+    return len(text.split()) <= HEADING_MAX_WORDS and not _closed(text, ".!?;")
+
+
+def _titles_values(text: str, following: str) -> bool:
+    """Whether a line titles the "Label: value" lines below it though a figure in brackets keeps it from looking
+    like a heading: "Cost for usual dose ($/100 days)" over "SR: $66-207" and "XL: $41-72"."""
+    bare = " ".join(_BRACKETED.sub(" ", text).split())
+    return bare != text and _is_heading(bare) and bool(_LABEL.match(following))
+
+
+def _closed(text: str, ends: str = ".!?") -> bool:
+    """Whether a line ends as a sentence does (before closing quotes and brackets): prose, not an item or a title."""
+    return text.rstrip("\"'”’)]").endswith(tuple(ends))
 
 
 def _candidate(text: str) -> bool:
@@ -502,7 +536,7 @@ def extractive_answer(question: str, passages: Sequence[Passage], max_sentences:
     for s in ranked:
         if len(chosen) >= max_sentences or s.score <= 0 or s.score < FOLLOW_SHARE * best:
             break
-        if any(_repeats(s, c, query_terms) or _other_item(s, c, query_terms) for c in chosen):
+        if any(_repeats(s, c, query_terms) or _other_item(s, c, query_terms) or _sibling(s, c, query_terms) for c in chosen):
             continue
         if chosen and _far_less_relevant(relevance[s.rank], top_relevance):
             continue  # 'pristiq max dose?': aripiprazole's "Max: 15 mg daily" (relevance 0.35 beside 0.95)
@@ -535,6 +569,15 @@ def _other_item(unit: Sentence, chosen: Sentence, query_terms: set[str]) -> bool
         return False  # another list, or the same label: "Light Therapy: …" lines are all about light therapy
     asked = chosen.terms & query_terms
     return bool(asked - unit.terms) and not (unit.terms & query_terms) - chosen.terms
+
+
+def _sibling(unit: Sentence, chosen: Sentence, query_terms: set[str]) -> bool:
+    """Whether ``unit`` is another short line of the list ``chosen`` is an item of, naming no question word it lacks:
+    "Insulin Pumps Supplies" beside "Enteral Feeding Equipment and Supplies" for a question about supplies tells
+    the reader nothing more about the question."""
+    if unit.listed_under is None or unit.listed_under != chosen.listed_under or unit.rank != chosen.rank:
+        return False
+    return not (unit.terms & query_terms) - chosen.terms
 
 
 def _far_less_relevant(relevance: float | None, top: float | None) -> bool:
