@@ -7,17 +7,11 @@ chair", which holds the question's words but says no 'only', 'eligible' or 'not'
 
 from __future__ import annotations
 
+from adp_policy_filler import FILLER
+
 from curbside.coverage.adp.policy_quotes import VOCABULARY
 from curbside.coverage.policy_quotes import PolicyIndex, PolicyText
 
-FILLER = [
-    PolicyText("core", f"300.{n:02d}", "3", f"The {thing} is kept by the {keeper} for {years} years.")
-    for n, (thing, keeper, years) in enumerate(
-        (thing, keeper, years)
-        for thing in ("invoice", "prescription", "quotation", "receipt", "delivery slip")
-        for keeper, years in (("Vendor", 7), ("Authorizer", 5), ("Ministry", 3), ("Applicant", 2))
-    )
-]
 SAYS = "A manual wheelchair is eligible where walking is not possible."
 HOLDS = "The Authorizer must confirm that a generic transport chair cannot meet the basic mobility needs."
 QUESTION = "the OT says a basic transport chair would not meet the needs - is a manual wheelchair eligible for funding?"

@@ -7,20 +7,13 @@ from __future__ import annotations
 
 import asyncio
 
+from adp_policy_filler import FILLER
+
 from curbside.coverage.adp.policy_quotes import VOCABULARY
 from curbside.coverage.adp.service import AdpService
 from curbside.coverage.adp.tool import AdpGetArgs
 from curbside.coverage.policy_quotes import PolicyIndex, PolicyText
 
-# sentences on other matters, so that the words of the rules below are rare, as in a manual
-FILLER = [
-    PolicyText("core", f"300.{n:02d}", "3", f"The {thing} is kept by the {keeper} for {years} years.")
-    for n, (thing, keeper, years) in enumerate(
-        (thing, keeper, years)
-        for thing in ("invoice", "prescription", "quotation", "receipt", "delivery slip")
-        for keeper, years in (("Vendor", 7), ("Authorizer", 5), ("Ministry", 3), ("Applicant", 2))
-    )
-]
 RULE = "A complaint must be submitted in writing to the Program."
 MAIL = "The Program will accept complaints by mail, e-mail or fax."
 EXCEPTION = "The Program may accept a verbal complaint if the individual cannot write because of a disability."
