@@ -92,8 +92,9 @@ class Outline:
                 self.children.setdefault(parts[:i], set()).add(part)
                 self.levels.setdefault(i, set()).add(part)
                 self.paths.add(parts[: i + 1])
-                for term in _subject_terms(part):
-                    self.headed.setdefault(term, set()).add(part)
+        for heading in set().union(*self.levels.values()):  # each heading once, however many paths repeat it
+            for term in _subject_terms(heading):
+                self.headed.setdefault(term, set()).add(heading)
 
     def siblings(self, parts: Sequence[str], depth: int) -> set[str]:
         return self.children.get(tuple(parts[:depth]), set()) - {parts[depth]}

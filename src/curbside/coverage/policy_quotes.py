@@ -52,9 +52,7 @@ FAR = 0.3
 # a rule's exception: a sentence that excepts the one before it ('The only exception to this policy is …'), or one
 # that allows what a rule just before it forbids on a condition ('The Program may accept a verbal appeal if …')
 _EXCEPTS_PREVIOUS = re.compile(r"^(?:The only exception|However|Except|Notwithstanding)\b", re.I)
-_EXCEPTION = re.compile(
-    r"^(?:The only exception|However|Except|Notwithstanding)\b|\bunless\b|\bmay\b[^.;]*\bif\b", re.I
-)
+_EXCEPTION = re.compile(_EXCEPTS_PREVIOUS.pattern + r"|\bunless\b|\bmay\b[^.;]*\bif\b", re.I)
 # a permission or prohibition with its verb: 'The Vendor may charge …' answers 'can the vendor charge …?'
 _MODAL_VERB = re.compile(r"\b(?:may|may not|can|cannot|can not|must not|will not)\s+(?:\w+ly\s+)?([a-z]+)", re.I)
 _SENTENCE = re.compile(r"(?<=[.;])\s+(?=[A-Z(])")
@@ -219,8 +217,12 @@ class PolicyIndex:
         by_words: tuple[float, int] | None = None  # the best sentence by words alone
         holds: dict[int, set[str]] = {}  # unit number -> the question's stems it holds in its own words
         others: set[int] = set()  # unit numbers about a party the question does not mention
+        def held_by(n: int) -> set[str]:
+            """The question's stems sentence ``n`` holds in its own words."""
+            return {stem for stem, its in forms.items() if its & self.units[n].stems}
+
         for n, unit in enumerate(self.units):
-            held = {stem for stem, its in forms.items() if its & unit.stems}
+            held = held_by(n)
             shared = sum(max(self.idf[f] for f in forms[stem] & unit.stems) for stem in held)
             shared += HEADING_WEIGHT * sum(
                 max(self.idf[f] for f in forms[stem] & unit.heading) for stem in forms if forms[stem] & unit.heading
@@ -258,7 +260,7 @@ class PolicyIndex:
                 e, n = max(joining)
                 scored.insert(1, (scored[0][0], n))
                 evidence_of[n] = e
-                holds[n] = {stem for stem, its in forms.items() if its & self.units[n].stems}
+                holds[n] = held_by(n)
         # the sentences holding none of the asking clause's words, when the question tells a story before it asks
         off_clause = {n for n in holds if clause_stems and not holds[n] & clause_stems}
         quotes = self._with_companion(scored, evidence_of, others, off_clause)[:MAX_QUOTES]
@@ -267,11 +269,7 @@ class PolicyIndex:
         governing = self._governing(scored, evidence_of, holds, others)
         if governing is not None and governing.text != quotes[0].text:
             quotes = [quotes[0], governing]
-
-        def shares(n: int) -> bool:
-            return bool({stem for stem, its in forms.items() if its & self.units[n].stems} - about)
-
-        exception = self._exception(scored[0][1], shares) if scored else None
+        exception = self._exception(scored[0][1], lambda n: bool(held_by(n) - about)) if scored else None
         if exception is not None and all(exception.text not in q.text for q in quotes):
             quotes = [quotes[0], exception, *quotes[1:]]
         return quotes
