@@ -58,7 +58,33 @@ def test_a_fee_question_quotes_nothing() -> None:
 
 
 def test_rules_that_only_mention_the_code_are_not_quoted() -> None:
-    assert rule_quotes("how often can I bill K133?", [_rule("K133", _K133, relation="mention")]) == []
+    k188 = (  # page A174: K188's rules, naming K189
+        "Payment rules: 1.K187 or K188 are both payable with K195, K196, K197 or K198 when rendered during the first "
+        "four (4) week period following discharge. 2.K188 is not eligible for payment in addition to K189 on the same "
+        "patient same day."
+    )
+    assert rule_quotes("is K189 payable on the same day?", [_rule("K189", k188, relation="mention")]) == []
+    # a numbered rule about several codes is each one's ('2.Only one of K133, K131, or K132 is eligible …')
+    assert rule_quotes("how often can I bill K131?", [_rule("K131", _K133, relation="mention")])
+
+
+_BMD = (  # page D16, under the heading 'Subsequent test - high risk patient' (X149, X155): X145/X146 and X152/X153
+    # are only mentioned by the block, but its numbered rules 1 and 2 are theirs
+    "Payment rules: 1.Patients are limited to one baseline test (X145 or X146) in their lifetime. 2.Second test - low "
+    "risk patient (X152/X153) is limited to a maximum of one test rendered not earlier than 36 months following the "
+    "baseline test (X145/X146). 3.Subsequent test - low risk patient (X142/X148) is not eligible for payment when "
+    "rendered earlier than 60 months following the second or any subsequent test."
+)
+
+
+def test_the_numbered_rule_about_a_mentioned_code_is_quoted() -> None:
+    rule = _rule("X146", _BMD, page="D16", heading="Subsequent test - high risk patient", relation="mention")
+    quotes = rule_quotes("can I order another baseline DXA (X146) - she had her baseline at another clinic?", [rule])
+    lifetime = "Patients are limited to one baseline test (X145 or X146) in their lifetime."
+    assert [q.text for q in quotes][:1] == [lifetime]
+    second = _rule("X152", _BMD, page="D16", heading="Subsequent test - high risk patient", relation="mention")
+    quotes = rule_quotes("had her baseline bone density 2 yrs ago, can she get the second test X152 now?", [second])
+    assert quotes and "36 months" in quotes[0].text
 
 
 def test_preamble_rules_govern_the_code_their_heading_names() -> None:
