@@ -5,7 +5,7 @@ Rule texts are the Schedule's own (ohip-schedule-of-benefits-2025-03-03.txt, pag
 
 from __future__ import annotations
 
-from curbside.coverage.ohip.rule_quotes import rule_quotes
+from curbside.coverage.ohip.rule_quotes import asked_rule_kinds, rule_quotes
 from curbside.coverage.ohip.sql_path import headed_rules
 from curbside.coverage.ohip.store import RuleRow
 
@@ -116,3 +116,14 @@ def test_the_setting_named_keeps_its_own_letter() -> None:
     assert in_setting(codes, "consultation in a long-term care home?") == ["W911", "E079"]
     assert in_setting(codes, "special family practice consultation?") == codes  # no setting named
     assert in_setting(["A911"], "consultation on an in-patient?") == ["A911"]  # nothing of that setting: keep
+
+
+def test_whether_both_can_be_billed_or_it_is_ok_asks_whether_payable() -> None:
+    j168 = (  # page G5
+        'Payment rules: Ultrasound services listed under the headings "Abdomen and Retroperitoneum" or "Pelvis" or '
+        '"Pregnancy" rendered on the same day to the same patient by any physician as J168 are not eligible for payment.'
+    )
+    question = "did the NT scan (J168) and a pelvic US same day same pt - can both be billed?"
+    assert asked_rule_kinds(question) == ["payable"]
+    assert [q.code for q in rule_quotes(question, [_rule("J168", j168, page="G5")])] == ["J168"]
+    assert asked_rule_kinds("I've only done 2 diabetic mgmt visits on this pt in the last 12 mo - ok?") == ["payable"]

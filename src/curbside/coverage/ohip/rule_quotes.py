@@ -54,7 +54,9 @@ ASKS = {
         r"allowed|billable|insured|covered)\b|\bhow (do|should|would|can) (i|we|you) (bill|claim|code|charge)\b|"
         r"\b(bill|charge|claim)\w* (to )?ohip\b|\bohip (cover|pay)s?\b|"
         # 'can OHIP be billed?', 'OHIP or do I charge them?': whether it is OHIP's or the patient's to pay
-        r"\bohip (be |get )?(billed|charged|claimed)\b|\bohip or (do|should|can) (i|we) charge\b",
+        r"\bohip (be |get )?(billed|charged|claimed)\b|\bohip or (do|should|can) (i|we) charge\b|"
+        # 'can both be billed?', '… only done 2 visits - ok?': whether it is payable as done
+        r"\b(can|may|could) (both|they|these|it|this|that) be (billed|claimed|paid)\b|\b(ok|okay)\s*\?",
         re.I,
     ),
 }
