@@ -127,3 +127,18 @@ def test_whether_both_can_be_billed_or_it_is_ok_asks_whether_payable() -> None:
     assert asked_rule_kinds(question) == ["payable"]
     assert [q.code for q in rule_quotes(question, [_rule("J168", j168, page="G5")])] == ["J168"]
     assert asked_rule_kinds("I've only done 2 diabetic mgmt visits on this pt in the last 12 mo - ok?") == ["payable"]
+
+
+_TWINS = (  # page K6, under E499's heading: P006 is only mentioned by the block, but rule 1 is about it
+    "Payment rules: 1.For vaginal deliveries of two or more infants, P006 or P020 as appropriate is eligible for payment "
+    "for the first delivery, in addition to 85% of P006 or P020 as appropriate for the second delivery, and E500 for "
+    "the third and each subsequent delivery."
+)
+
+
+def test_how_a_second_one_is_paid_asks_the_share_of_the_fee() -> None:
+    question = "delivered vaginal twins last night - how is the 2nd baby paid?"
+    assert asked_rule_kinds(question) == ["rate"]
+    quotes = rule_quotes(question, [_rule("P006", _TWINS, page="K6", relation="mention")])
+    assert quotes and "in addition to 85% of P006" in quotes[0].text
+    assert asked_rule_kinds("xray: only got 2 of the views listed - does the fee change?") == ["rate"]

@@ -59,6 +59,12 @@ ASKS = {
         r"\b(can|may|could) (both|they|these|it|this|that) be (billed|claimed|paid)\b|\b(ok|okay)\s*\?",
         re.I,
     ),
+    # 'how is the 2nd one paid?', 'does the fee change?': the share of the fee paid in a circumstance
+    "rate": re.compile(
+        r"\bhow (is|are|would|will|does|do) (the |a |an |my |it\b|they\b|that\b|this\b)[\w\s-]{0,30}?\b(paid|pay)\b|"
+        r"\b(does|will|would) the (fee|payment) (change|drop|go down)\b|\bpaid at (the )?full\b",
+        re.I,
+    ),
 }
 SAYS = {
     "limit": re.compile(
@@ -76,6 +82,7 @@ SAYS = {
         r"(must|should|is to) be billed to the patient|should not be (separately )?(billed|claimed))\b",
         re.I,
     ),
+    "rate": re.compile(r"\d+(\.\d+)?\s?%|\b\d+ per cent\b", re.I),
 }
 _GENERIC = frozenset(stem(w) for w in "patient patients physician doctor service services fee".split())
 # a clerk's pronouns and helper words ('I take the old one out'): they say nothing about the service
