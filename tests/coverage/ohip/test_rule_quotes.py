@@ -142,3 +142,12 @@ def test_how_a_second_one_is_paid_asks_the_share_of_the_fee() -> None:
     quotes = rule_quotes(question, [_rule("P006", _TWINS, page="K6", relation="mention")])
     assert quotes and "in addition to 85% of P006" in quotes[0].text
     assert asked_rule_kinds("xray: only got 2 of the views listed - does the fee change?") == ["rate"]
+
+
+def test_a_quoted_list_item_keeps_its_first_word_apart_from_its_marker() -> None:
+    text = "Payment rules: 1.R081 is eligible for payment at 85% for a second lesion excised on the same day."
+    quotes = rule_quotes("mohs on 2 lesions same day - how is the second lesion paid?", [_rule("R081", text)])
+    assert quotes[0].text == "R081 is eligible for payment at 85% for a second lesion excised on the same day."
+    rule = "S247 and Z565 are only insured when the patient has: a.failed a trial of therapy; b.Grade III or IV haemorrhoids"
+    quotes = rule_quotes("is a haemorrhoidectomy insured for grade II piles?", [_rule("S247", rule)])
+    assert "a. failed a trial of therapy; b. Grade III or IV" in quotes[0].text

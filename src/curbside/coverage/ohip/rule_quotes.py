@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from curbside.coverage.ohip.list_markers import spaced_markers
 from curbside.coverage.ohip.query import STOP, stem, words_of
 from curbside.coverage.ohip.rule_conditions import conditions_asked, conditions_met
 from curbside.coverage.ohip.store import RuleRow
@@ -200,6 +201,6 @@ def rule_quotes(question: str | None, rules: Iterable[RuleRow]) -> list[RuleQuot
             # a sentence that states the quantity asked about beats one that only talks about it
             quantity = 1.5 if _QUANTITY.search(text) else 0.0
             score = 3 * len(says) + shared + quantity + CONDITION_WEIGHT * met
-            scored.append((score, -order, RuleQuote(rule.code, rule.page, text)))
+            scored.append((score, -order, RuleQuote(rule.code, rule.page, spaced_markers(text))))
     scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
     return [quote for _, _, quote in scored[:MAX_QUOTES]]
