@@ -64,6 +64,9 @@ def test_rules_that_only_mention_the_code_are_not_quoted() -> None:
         "patient same day."
     )
     assert rule_quotes("is K189 payable on the same day?", [_rule("K189", k188, relation="mention")]) == []
+    this_service = "This service is not eligible for payment if a claim is submitted for K071 or K072 for the call."
+    question = "home care nurse called about my patient - can I bill K071 for the call?"
+    assert rule_quotes(question, [_rule("K071", this_service, relation="mention")]) == []
     # a numbered rule about several codes is each one's ('2.Only one of K133, K131, or K132 is eligible …')
     assert rule_quotes("how often can I bill K131?", [_rule("K131", _K133, relation="mention")])
 

@@ -93,6 +93,7 @@ CLERK_STOP = frozenset(
     "again pts".split()
 ) | frozenset("cover covers covered".split())  # how a clerk asks whether it is insured, not what the service is
 _CODE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]\d{3}(?![0-9])")
+_THIS_SERVICE = re.compile(r"^(?:\d{1,2}\.\s?)?(?:this|the|these|that) (?:services?|fee codes?|codes?)\b", re.I)
 _SUBJECT_RUN = re.compile(r"(?<![A-Za-z0-9])[A-Z]\d{3}(?:(?:\s*(?:,|/|\bor\b|\band\b|\()\s*)+[A-Z]\d{3}(?![0-9]))*")
 _ACRONYM = re.compile(r"\b[A-Z]{3,6}\b")
 _CAPITALISED = re.compile(r"[A-Z][a-z]*")
@@ -158,7 +159,11 @@ def _clean(text: str) -> str:
 
 def subject_codes(text: str) -> set[str]:
     """The codes a rule sentence is about: the first codes it names, with those joined to them ('1.Patients are
-    limited to one baseline test (X145 or X146) …'; '2.K188 is not eligible … in addition to K189': K188)."""
+    limited to one baseline test (X145 or X146) …'; '2.K188 is not eligible … in addition to K189': K188). A rule
+    about 'this service' is about its block's own code, whatever codes it names ('This service is not eligible for
+    payment if a claim is submitted for K071 or K072 for the same telephone call.', J102)."""
+    if _THIS_SERVICE.match(text):
+        return set()
     run = _SUBJECT_RUN.search(text)
     return set(_CODE.findall(run.group(0))) if run else set()
 
