@@ -154,3 +154,13 @@ def test_a_quoted_list_item_keeps_its_first_word_apart_from_its_marker() -> None
     rule = "S247 and Z565 are only insured when the patient has: a.failed a trial of therapy; b.Grade III or IV haemorrhoids"
     quotes = rule_quotes("is a haemorrhoidectomy insured for grade II piles?", [_rule("S247", rule)])
     assert "a. failed a trial of therapy; b. Grade III or IV" in quotes[0].text
+
+
+def test_a_percentage_in_words_is_no_limit() -> None:
+    age = (  # page GP64: the age premium names A003 among its services
+        "Payment rules: 2.Despite any other provision in this Schedule, the amount payable for the following services "
+        "to an insured person who is at least 65 years of age is increased by 15 per cent: a.A general assessment "
+        "(A003, C003, C903, W102, W109 or W903)."
+    )
+    question = "how many general assessments can the same doctor bill per patient per year?"
+    assert rule_quotes(question, [_rule("A003", age, page="GP64", relation="mention")]) == []

@@ -70,7 +70,7 @@ ASKS = {
 SAYS = {
     "limit": re.compile(
         r"\b(limited to|maximum of|per (patient|physician|provider)\b[^.]*\bperiod|per (week|day|month|year)|"
-        r"\d+ (units?|services?|per|times)|(one|two|three|once|twice) (per|every)|first (two|three|\w+) units|"
+        r"\d+ (units?|services?|per\b(?! cent)|times)|(one|two|three|once|twice) (per|every)|first (two|three|\w+) units|"
         r"up to \w+ times|every \d+ (years?|months?))",
         re.I,
     ),
