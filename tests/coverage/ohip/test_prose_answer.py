@@ -62,3 +62,19 @@ def test_one_word_is_not_a_service() -> None:
     assert out.confidence == UNSPECIFIC_CONFIDENCE
     asked = SqlFindings(_EDITION, asked=["A425"])
     assert cap_unspecific(_result("A425 …", 1.0), request, asked).confidence == 1.0
+
+
+def test_a_quoted_sentence_keeps_its_list_items_first_words_apart() -> None:
+    rule = PreambleQuote(  # S28
+        "Payment rules: S247 and Z565 are only insured when the patient has: a.failed a trial of non-surgical "
+        "therapy; b.Grade III or IV haemorrhoids; or c.haemorrhoids with substantial concomitant skin tags.",
+        "S28",
+        "S: Rectum > RECTUM EXCISION",
+        0.9,
+        frozenset({"S247", "Z565"}),
+    )
+    question = "pt wants her grade II piles removed surgically - is haemorrhoidectomy insured?"
+    sql = SqlFindings(_EDITION, matched=["S247"], match_coverage=0.3, prose=[rule])
+    before = _result("S247 Haemorrhoidectomy: $260.15. Source: X.", 0.5)
+    out = with_prose(before, plan(ScheduleGetArgs(q=question)), sql)
+    assert "b. Grade III or IV haemorrhoids" in out.summary

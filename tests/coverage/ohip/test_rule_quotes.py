@@ -5,7 +5,7 @@ Rule texts are the Schedule's own (ohip-schedule-of-benefits-2025-03-03.txt, pag
 
 from __future__ import annotations
 
-from curbside.coverage.ohip.rule_quotes import rule_quotes
+from curbside.coverage.ohip.rule_quotes import asked_rule_kinds, rule_quotes
 from curbside.coverage.ohip.sql_path import headed_rules
 from curbside.coverage.ohip.store import RuleRow
 
@@ -58,7 +58,36 @@ def test_a_fee_question_quotes_nothing() -> None:
 
 
 def test_rules_that_only_mention_the_code_are_not_quoted() -> None:
-    assert rule_quotes("how often can I bill K133?", [_rule("K133", _K133, relation="mention")]) == []
+    k188 = (  # page A174: K188's rules, naming K189
+        "Payment rules: 1.K187 or K188 are both payable with K195, K196, K197 or K198 when rendered during the first "
+        "four (4) week period following discharge. 2.K188 is not eligible for payment in addition to K189 on the same "
+        "patient same day."
+    )
+    assert rule_quotes("is K189 payable on the same day?", [_rule("K189", k188, relation="mention")]) == []
+    this_service = "This service is not eligible for payment if a claim is submitted for K071 or K072 for the call."
+    question = "home care nurse called about my patient - can I bill K071 for the call?"
+    assert rule_quotes(question, [_rule("K071", this_service, relation="mention")]) == []
+    # a numbered rule about several codes is each one's ('2.Only one of K133, K131, or K132 is eligible …')
+    assert rule_quotes("how often can I bill K131?", [_rule("K131", _K133, relation="mention")])
+
+
+_BMD = (  # page D16, under the heading 'Subsequent test - high risk patient' (X149, X155): X145/X146 and X152/X153
+    # are only mentioned by the block, but its numbered rules 1 and 2 are theirs
+    "Payment rules: 1.Patients are limited to one baseline test (X145 or X146) in their lifetime. 2.Second test - low "
+    "risk patient (X152/X153) is limited to a maximum of one test rendered not earlier than 36 months following the "
+    "baseline test (X145/X146). 3.Subsequent test - low risk patient (X142/X148) is not eligible for payment when "
+    "rendered earlier than 60 months following the second or any subsequent test."
+)
+
+
+def test_the_numbered_rule_about_a_mentioned_code_is_quoted() -> None:
+    rule = _rule("X146", _BMD, page="D16", heading="Subsequent test - high risk patient", relation="mention")
+    quotes = rule_quotes("can I order another baseline DXA (X146) - she had her baseline at another clinic?", [rule])
+    lifetime = "Patients are limited to one baseline test (X145 or X146) in their lifetime."
+    assert [q.text for q in quotes][:1] == [lifetime]
+    second = _rule("X152", _BMD, page="D16", heading="Subsequent test - high risk patient", relation="mention")
+    quotes = rule_quotes("had her baseline bone density 2 yrs ago, can she get the second test X152 now?", [second])
+    assert quotes and "36 months" in quotes[0].text
 
 
 def test_preamble_rules_govern_the_code_their_heading_names() -> None:
@@ -90,3 +119,48 @@ def test_the_setting_named_keeps_its_own_letter() -> None:
     assert in_setting(codes, "consultation in a long-term care home?") == ["W911", "E079"]
     assert in_setting(codes, "special family practice consultation?") == codes  # no setting named
     assert in_setting(["A911"], "consultation on an in-patient?") == ["A911"]  # nothing of that setting: keep
+
+
+def test_whether_both_can_be_billed_or_it_is_ok_asks_whether_payable() -> None:
+    j168 = (  # page G5
+        'Payment rules: Ultrasound services listed under the headings "Abdomen and Retroperitoneum" or "Pelvis" or '
+        '"Pregnancy" rendered on the same day to the same patient by any physician as J168 are not eligible for payment.'
+    )
+    question = "did the NT scan (J168) and a pelvic US same day same pt - can both be billed?"
+    assert asked_rule_kinds(question) == ["payable"]
+    assert [q.code for q in rule_quotes(question, [_rule("J168", j168, page="G5")])] == ["J168"]
+    assert asked_rule_kinds("I've only done 2 diabetic mgmt visits on this pt in the last 12 mo - ok?") == ["payable"]
+
+
+_TWINS = (  # page K6, under E499's heading: P006 is only mentioned by the block, but rule 1 is about it
+    "Payment rules: 1.For vaginal deliveries of two or more infants, P006 or P020 as appropriate is eligible for payment "
+    "for the first delivery, in addition to 85% of P006 or P020 as appropriate for the second delivery, and E500 for "
+    "the third and each subsequent delivery."
+)
+
+
+def test_how_a_second_one_is_paid_asks_the_share_of_the_fee() -> None:
+    question = "delivered vaginal twins last night - how is the 2nd baby paid?"
+    assert asked_rule_kinds(question) == ["rate"]
+    quotes = rule_quotes(question, [_rule("P006", _TWINS, page="K6", relation="mention")])
+    assert quotes and "in addition to 85% of P006" in quotes[0].text
+    assert asked_rule_kinds("xray: only got 2 of the views listed - does the fee change?") == ["rate"]
+
+
+def test_a_quoted_list_item_keeps_its_first_word_apart_from_its_marker() -> None:
+    text = "Payment rules: 1.R081 is eligible for payment at 85% for a second lesion excised on the same day."
+    quotes = rule_quotes("mohs on 2 lesions same day - how is the second lesion paid?", [_rule("R081", text)])
+    assert quotes[0].text == "R081 is eligible for payment at 85% for a second lesion excised on the same day."
+    rule = "S247 and Z565 are only insured when the patient has: a.failed a trial of therapy; b.Grade III or IV haemorrhoids"
+    quotes = rule_quotes("is a haemorrhoidectomy insured for grade II piles?", [_rule("S247", rule)])
+    assert "a. failed a trial of therapy; b. Grade III or IV" in quotes[0].text
+
+
+def test_a_percentage_in_words_is_no_limit() -> None:
+    age = (  # page GP64: the age premium names A003 among its services
+        "Payment rules: 2.Despite any other provision in this Schedule, the amount payable for the following services "
+        "to an insured person who is at least 65 years of age is increased by 15 per cent: a.A general assessment "
+        "(A003, C003, C903, W102, W109 or W903)."
+    )
+    question = "how many general assessments can the same doctor bill per patient per year?"
+    assert rule_quotes(question, [_rule("A003", age, page="GP64", relation="mention")]) == []

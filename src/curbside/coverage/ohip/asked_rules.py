@@ -21,7 +21,12 @@ __all__ = ["UNFOUND_CONFIDENCE", "cap_unfound_rule", "heading_quotes", "primary_
 
 UNFOUND_CONFIDENCE = 0.6  # below the 0.7 at which an answer reads as certain
 PRIMARY = 3  # the codes an answer states (merge shows three)
-_KIND_WORDS = {"limit": "a limit", "time": "a time", "payable": "whether it is payable"}
+_KIND_WORDS = {
+    "limit": "a limit",
+    "time": "a time",
+    "payable": "whether it is payable",
+    "rate": "the share of the fee paid",
+}
 
 
 def primary_codes(sql: SqlFindings) -> list[str]:

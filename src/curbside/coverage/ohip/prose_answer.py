@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from curbside.coverage.ohip.asked_rules import cap_unfound_rule, heading_quotes, quoted_rules
+from curbside.coverage.ohip.list_markers import spaced_markers
 from curbside.coverage.ohip.merge import WEAK_MATCH
 from curbside.coverage.ohip.preamble_quotes import LABEL as _LABEL
 from curbside.coverage.ohip.preamble_quotes import PreambleQuote, asked_kinds
@@ -57,7 +58,8 @@ def with_prose(result: ScheduleGetResult, request: Request, sql: SqlFindings | N
     elif own := heading_quotes(sql):
         # the code's rule is in the prose under its heading, not in a rule block naming it
         code, quote = own[0]
-        result.summary = _before_source(result.summary, f"Rule for {code} ({quote.page}): “{quote.text}”")
+        rule = f"Rule for {code} ({quote.page}): “{spaced_markers(quote.text)}”"
+        result.summary = _before_source(result.summary, rule)
         return result
     if request.codes:
         # a sentence found by the code alone, sharing none of the question's other words, is not its answer
@@ -98,7 +100,7 @@ def _led_by(result: ScheduleGetResult, quotes: list[PreambleQuote], warning: str
 
 
 def _quoted(quotes: list[PreambleQuote]) -> str:
-    return " ".join(f"The Schedule ({q.page}, {_heading(q.topic)}): “{q.text}”" for q in quotes)
+    return " ".join(f"The Schedule ({q.page}, {_heading(q.topic)}): “{spaced_markers(q.text)}”" for q in quotes)
 
 
 def _heading(topic: str) -> str:

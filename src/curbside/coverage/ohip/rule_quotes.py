@@ -15,11 +15,23 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from curbside.coverage.ohip.list_markers import spaced_markers
 from curbside.coverage.ohip.query import STOP, stem, words_of
 from curbside.coverage.ohip.rule_conditions import conditions_asked, conditions_met
 from curbside.coverage.ohip.store import RuleRow
 
-__all__ = ["ASKS", "CLERK_STOP", "MIN_PREFIX", "SAYS", "RuleQuote", "asked_rule_kinds", "meets", "rule_quotes", "rule_units"]
+__all__ = [
+    "ASKS",
+    "CLERK_STOP",
+    "MIN_PREFIX",
+    "SAYS",
+    "RuleQuote",
+    "asked_rule_kinds",
+    "meets",
+    "rule_quotes",
+    "rule_units",
+    "subject_codes",
+]
 
 MAX_QUOTES = 2
 MAX_ITEM_CHARS = 600  # a numbered rule longer than this is quoted by its sentences
@@ -31,7 +43,9 @@ ASKS = {
     # 'can she bill A775 again?' asks whether a repeat is within the limit
     "limit": re.compile(
         r"\b(how (many|often)|per (year|week|day|month|patient)|limit\w*|maximum|max|each year|a year|annual\w*|"
-        r"drops?|before|again|repeat\w*)\b",
+        r"drops?|before|again|another|repeat\w*)\b|"
+        # 'had her baseline 2 yrs ago, can she get the 2nd one now?': the time since the last one, against the interval
+        r"\b\d+\s*(yrs?|years?|mos?|months?|wks?|weeks?) ago\b",
         re.I,
     ),
     "time": re.compile(r"\b(how long|minimum|minutes?|time|in person|face[- ]to[- ]face)\b", re.I),
@@ -41,14 +55,22 @@ ASKS = {
         r"allowed|billable|insured|covered)\b|\bhow (do|should|would|can) (i|we|you) (bill|claim|code|charge)\b|"
         r"\b(bill|charge|claim)\w* (to )?ohip\b|\bohip (cover|pay)s?\b|"
         # 'can OHIP be billed?', 'OHIP or do I charge them?': whether it is OHIP's or the patient's to pay
-        r"\bohip (be |get )?(billed|charged|claimed)\b|\bohip or (do|should|can) (i|we) charge\b",
+        r"\bohip (be |get )?(billed|charged|claimed)\b|\bohip or (do|should|can) (i|we) charge\b|"
+        # 'can both be billed?', '… only done 2 visits - ok?': whether it is payable as done
+        r"\b(can|may|could) (both|they|these|it|this|that) be (billed|claimed|paid)\b|\b(ok|okay)\s*\?",
+        re.I,
+    ),
+    # 'how is the 2nd one paid?', 'does the fee change?': the share of the fee paid in a circumstance
+    "rate": re.compile(
+        r"\bhow (is|are|would|will|does|do) (the |a |an |my |it\b|they\b|that\b|this\b)[\w\s-]{0,30}?\b(paid|pay)\b|"
+        r"\b(does|will|would) the (fee|payment) (change|drop|go down)\b|\bpaid at (the )?full\b",
         re.I,
     ),
 }
 SAYS = {
     "limit": re.compile(
         r"\b(limited to|maximum of|per (patient|physician|provider)\b[^.]*\bperiod|per (week|day|month|year)|"
-        r"\d+ (units?|services?|per|times)|(one|two|three|once|twice) (per|every)|first (two|three|\w+) units|"
+        r"\d+ (units?|services?|per\b(?! cent)|times)|(one|two|three|once|twice) (per|every)|first (two|three|\w+) units|"
         r"up to \w+ times|every \d+ (years?|months?))",
         re.I,
     ),
@@ -61,6 +83,7 @@ SAYS = {
         r"(must|should|is to) be billed to the patient|should not be (separately )?(billed|claimed))\b",
         re.I,
     ),
+    "rate": re.compile(r"\d+(\.\d+)?\s?%|\b\d+ per cent\b", re.I),
 }
 _GENERIC = frozenset(stem(w) for w in "patient patients physician doctor service services fee".split())
 # a clerk's pronouns and helper words ('I take the old one out'): they say nothing about the service
@@ -70,6 +93,8 @@ CLERK_STOP = frozenset(
     "again pts".split()
 ) | frozenset("cover covers covered".split())  # how a clerk asks whether it is insured, not what the service is
 _CODE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]\d{3}(?![0-9])")
+_THIS_SERVICE = re.compile(r"^(?:\d{1,2}\.\s?)?(?:this|the|these|that) (?:services?|fee codes?|codes?)\b", re.I)
+_SUBJECT_RUN = re.compile(r"(?<![A-Za-z0-9])[A-Z]\d{3}(?:(?:\s*(?:,|/|\bor\b|\band\b|\()\s*)+[A-Z]\d{3}(?![0-9]))*")
 _ACRONYM = re.compile(r"\b[A-Z]{3,6}\b")
 _CAPITALISED = re.compile(r"[A-Z][a-z]*")
 _QUANTITY = re.compile(
@@ -132,8 +157,21 @@ def _clean(text: str) -> str:
     return _LEAD.sub("", _LEAD.sub("", text.strip().lstrip("["))).strip().rstrip("]").strip()
 
 
+def subject_codes(text: str) -> set[str]:
+    """The codes a rule sentence is about: the first codes it names, with those joined to them ('1.Patients are
+    limited to one baseline test (X145 or X146) …'; '2.K188 is not eligible … in addition to K189': K188). A rule
+    about 'this service' is about its block's own code, whatever codes it names ('This service is not eligible for
+    payment if a claim is submitted for K071 or K072 for the same telephone call.', J102)."""
+    if _THIS_SERVICE.match(text):
+        return set()
+    run = _SUBJECT_RUN.search(text)
+    return set(_CODE.findall(run.group(0))) if run else set()
+
+
 def rule_quotes(question: str | None, rules: Iterable[RuleRow]) -> list[RuleQuote]:
-    """Up to two rules of ``rules`` (codes' own rule blocks) that answer what ``question`` asks."""
+    """Up to two rules of ``rules`` that answer what ``question`` asks: from the codes' own rule blocks, and from
+    blocks that only mention a code, the numbered rules that are about it (``subject_codes``: 'Patients are limited
+    to one baseline test (X145 or X146) in their lifetime.' sits under X149's heading, D16)."""
     if not question:
         return []
     asked = asked_rule_kinds(question)
@@ -145,11 +183,13 @@ def rule_quotes(question: str | None, rules: Iterable[RuleRow]) -> list[RuleQuot
     conditions = conditions_asked(question)
     scored: list[tuple[float, int, RuleQuote]] = []
     seen: set[str] = set()
-    for order, rule in enumerate(r for r in rules if r.relation == "subject"):
+    for order, rule in enumerate(rules):
         heading_words = {stem(w) for w in words_of(rule.heading)}
         for text in rule_units(rule.text):
             if len(text) < 20 or not text[:1].isupper() or text in seen:
                 continue  # a fragment the block split mid-sentence ('G310, G313) and …') is not quoted
+            if rule.relation != "subject" and rule.code not in subject_codes(text):
+                continue  # another code's rule that names this one
             seen.add(text)
             says = [kind for kind in asked if SAYS[kind].search(text)]
             if not says:
@@ -166,6 +206,6 @@ def rule_quotes(question: str | None, rules: Iterable[RuleRow]) -> list[RuleQuot
             # a sentence that states the quantity asked about beats one that only talks about it
             quantity = 1.5 if _QUANTITY.search(text) else 0.0
             score = 3 * len(says) + shared + quantity + CONDITION_WEIGHT * met
-            scored.append((score, -order, RuleQuote(rule.code, rule.page, text)))
+            scored.append((score, -order, RuleQuote(rule.code, rule.page, spaced_markers(text))))
     scored.sort(key=lambda s: (s[0], s[1]), reverse=True)
     return [quote for _, _, quote in scored[:MAX_QUOTES]]

@@ -12,6 +12,8 @@ from __future__ import annotations
 from curbside.coverage.edition_cache import EditionCache
 from curbside.coverage.ohip.merge import merge
 from curbside.coverage.ohip.passages import NAMESPACE
+from curbside.coverage.ohip.premium_answer import asks_premium_on, with_asked_premiums
+from curbside.coverage.ohip.premium_texts import PremiumText, premium_texts
 from curbside.coverage.ohip.prose_answer import cap_unspecific, with_prose
 from curbside.coverage.ohip.query import Request, plan
 from curbside.coverage.ohip.search_path import SearchFindings, codes_stated, run_search_path
@@ -41,12 +43,17 @@ class OhipService(SourceService[OhipReader]):
         self.index = IndexCache()
         self.meaning = TitleMeaning()
         self.unit_fees: EditionCache[list[UnitFee]] = EditionCache()
+        self.premium_texts: EditionCache[dict[str, list[PremiumText]]] = EditionCache()
 
     def build_indexes(self) -> None:
         edition = self.reader.edition()
         self.index.get(self.reader, edition)
         self.meaning.warm_up(self.reader, edition)
         self.unit_fees.get((edition.id, edition.loaded_at), lambda: unit_fees(self.reader))
+        self.premium_texts.get((edition.id, edition.loaded_at), self._premium_texts)
+
+    def _premium_texts(self) -> dict[str, list[PremiumText]]:
+        return premium_texts(self.reader.passage_texts(), self.reader.premium_codes())
 
     async def get(self, args: ScheduleGetArgs) -> ScheduleGetResult:
         request = plan(args)
@@ -64,9 +71,12 @@ class OhipService(SourceService[OhipReader]):
         if found.sql is None:
             return result
         result = cap_by_meaning(result, found.sql.by_meaning)
+        edition = found.sql.edition
+        if asks_premium_on(request.question):
+            texts = self.premium_texts.get((edition.id, edition.loaded_at), self._premium_texts)
+            result = with_asked_premiums(result, request, found.sql, texts)
         if not (request.question and asks_unit_value(request.question)):
             return result
-        edition = found.sql.edition
         fees = self.unit_fees.get((edition.id, edition.loaded_at), lambda: unit_fees(self.reader))
         return with_unit_fee(result, request.question, bool(request.codes), fees)
 
