@@ -46,7 +46,7 @@ def test_ozempic_limited_use(odb_app: Curbside, caller: ToolCaller) -> None:
     assert points[0] == (
         "Ozempic (SEMAGLUTIDE 0.68mg/mL Inj Sol - Pref Pen 3mL Pk, DIN 02540258): Limited Use benefit: covered only "
         f"when the LU criteria are met and the Reason for Use code is on the prescription ({LABEL}). "
-        "Unit price $223.26; the ministry pays $223.26."
+        "Unit price $223.2600; the ministry pays $223.2600."
     )
     assert points[1] == "Limited Use: Reason for Use code 667; authorization period Indefinite."
     cited = r.highlights[0].citations[0]
@@ -69,7 +69,7 @@ def test_januvia_lowest_cost_generic(odb_app: Curbside, caller: ToolCaller) -> N
     assert "Unit price $3.2787; the ministry pays $0.8197." in r.highlights[0].point
     assert r.highlights[1].point == (
         "Lowest-cost interchangeable product: PMS-Sitagliptin (DIN 02503840) at $0.8197 per unit, "
-        "saving $2.459 per unit."
+        "saving $2.4590 per unit."
     )
 
 

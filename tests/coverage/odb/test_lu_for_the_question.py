@@ -41,10 +41,26 @@ def test_the_criterion_a_question_describes_is_said_first(gi_app: Curbside) -> N
     assert (
         "LU 696 (matches the question): For the treatment of emesis in patients receiving palliative care" in r.summary
     )
-    assert r.summary.index("LU 696") < r.summary.index("LU 215:")
+    # the other criteria's numbers are not written where a clerk would copy one; their purpose is, and the
+    # result still carries every code
+    assert "215" not in r.summary and "454" not in r.summary and "(215, 216" not in r.summary
+    assert "Reason for Use code (696) for the situation the question describes" in r.summary
+    assert "are for other situations: the treatment of emesis in cancer patients" in r.summary
+    assert {"215", "454", "696"} <= {c.reason_for_use_code for c in r.lu_criteria}
 
 
 def test_without_a_word_that_tells_them_apart_the_formularys_order_stands(gi_app: Curbside) -> None:
     r = ask(gi_app, "ondansetron ODT on ODB? LU code?")
     assert r.lu_criteria[0].reason_for_use_code == "215"
     assert not any(c.matches_condition for c in r.lu_criteria) and "(matches the question)" not in r.summary
+    assert "LU 215:" in r.summary and "216" in r.summary  # nothing tells them apart: every code is given
+
+
+def test_a_negated_word_or_a_class_name_tells_no_criterion_apart(odb_app: Curbside) -> None:
+    # ezetimibe 10mg (pcg9 240600049): LU 380 "For use in combination with a HMG-CoA reductase inhibitor ('statin')
+    # … despite the use of maximally tolerated doses"; LU 381 "For use as monotherapy … in patients who are
+    # intolerant to HMG-CoA reductase inhibitors …". "can't tolerate" means intolerant, not 'tolerated', and
+    # 'statin' is the class both name: neither may mark 380 as the question's, hiding 381's number
+    r = ask(odb_app, "pt can't tolerate any statin, want to start ezetimibe 10 on its own - ODB LU code?")
+    assert not any(c.matches_condition for c in r.lu_criteria)
+    assert "380" in r.summary and "381" in r.summary

@@ -111,7 +111,7 @@ def test_generic_for_januvia(odb_app: Curbside) -> None:
         0.8197,
         2.459,
     )
-    assert "saving $2.459 per unit" in r.summary
+    assert "saving $2.4590 per unit" in r.summary
 
 
 def test_structured_enhanced_format_sitagliptin_100mg(odb_app: Curbside) -> None:

@@ -39,6 +39,14 @@ def test_a_number_after_the_name_is_its_strength() -> None:
     assert _dins(chosen) == ["02368544"]
     assert _dins(_by_bare_number(_BRILINTA, "is Brilinta 60 covered?", "brilinta")) == ["02455005"]  # type: ignore[arg-type]
 
+    # Advair Diskus (salmeterol/fluticasone) 50/100, 50/250, 50/500mcg: 'Advair Diskus 250' is the middle one
+    advair = [
+        SimpleNamespace(din=d, strength=s)
+        for d, s in (("1", "50mcg & 100mcg"), ("2", "50mcg & 250mcg"), ("3", "50mcg & 500mcg"))
+    ]
+    assert _dins(_by_bare_number(advair, "brand Advair Diskus 250 - how much?", "advair diskus")) == ["2"]  # type: ignore[arg-type]
+    assert _dins(_by_bare_number(advair, "Advair Diskus 50 - how much?", "advair diskus")) == ["1", "2", "3"]  # type: ignore[arg-type]
+
 
 def test_a_number_of_time_count_or_no_listed_strength_chooses_nothing() -> None:
     for question in (

@@ -17,7 +17,7 @@ from curbside.coverage.odb import pricing
 from curbside.coverage.odb.fallback import answer_from_passages
 from curbside.coverage.odb.flags import benefit_status, describe_flags
 from curbside.coverage.odb.limited_use import group_notes
-from curbside.coverage.odb.passages import money
+from curbside.coverage.odb.passages import printed_price
 from curbside.coverage.odb.pricing import lowest_cost, savings
 from curbside.coverage.odb.query import Request, norm
 from curbside.coverage.odb.search_path import SearchFindings
@@ -33,6 +33,7 @@ from curbside.coverage.odb.tool import (
     MatchedProduct,
     OdbGetResult,
 )
+from curbside.coverage.odb.words import CLASS_ALIASES
 from curbside.coverage.passages import snippet
 from curbside.coverage.paths import PathTrace, path_warnings
 from curbside.types import Citation, Passage
@@ -259,15 +260,36 @@ def _lu(sql: SqlFindings, request: Request) -> list[LuCriterion]:
     says: Callable[[str, str], bool]
     if request.condition:
         says = str.__contains__  # the condition's words anywhere ('arthritis' in 'osteoarthritis')
-        words = {w for w in norm(request.condition).split() if len(w) > 3 and w not in named}
+        words = {_ORDINALS.get(w, w) for w in norm(request.condition).split()}
+        words = {w for w in words if len(w) > 3 and w not in named}
     else:
         # no condition stated: a word of the question that some criteria say and others do not tells them apart
         # ('palliative pt … ondansetron ODT … LU code?': the palliative-care criterion, not the chemotherapy ones)
         says = _says
-        asked = {w for w in norm(request.question or "").split() if len(w) > 4 and w not in named}
+        # a drug class the question names ('can't tolerate any statin') is history, and criteria name classes
+        # each their own way ('statin' in one, 'HMG-CoA reductase inhibitors' in the next): it tells none apart
+        words_said = [_ORDINALS.get(w, w) for w in norm(request.question or "").split()]
+        asked = {
+            w
+            for k, w in enumerate(words_said)
+            if len(w) > 4 and w not in named and not CLASS_ALIASES.get(w) and not _negated(words_said, k)
+        }
         words = {w for w in asked if 0 < sum(_says(t, w) for t in texts) < len(texts)}
+    # the criteria whose purpose (heading and first paragraph) says the most of the words some purposes say and
+    # others do not: 'recurrence' is in the first- and the later-recurrence criteria, 'first' ('1st') only in one;
+    # with no such word, any word anywhere in a criterion (its later conditions tell less: 'failed' is in many)
+    purposes = [
+        f"{group.heading or ''} {_first_paragraph(text)}".lower() for group, text in zip(groups, full, strict=True)
+    ]
+    telling = {w for w in words if 0 < sum(says(p, w) for p in purposes) < len(purposes)}
+    counts = [sum(says(p, w) for w in telling) for p in purposes]
+    most = max(counts, default=0)
+    matches = [
+        0 < count == most if telling else any(says(lowered, w) for w in words)
+        for count, lowered in zip(counts, texts, strict=True)
+    ]
     items = []
-    for group, text, lowered in zip(groups, full, texts, strict=True):
+    for group, text, match in zip(groups, full, matches, strict=True):
         items.append(
             LuCriterion(
                 reason_for_use_code=group.code,
@@ -275,10 +297,22 @@ def _lu(sql: SqlFindings, request: Request) -> list[LuCriterion]:
                 text=text,
                 authorization_period=group.authorization_period,
                 note_types=[t for t, _ in group.notes if t],
-                matches_condition=any(says(lowered, w) for w in words),
+                matches_condition=match,
             )
         )
     return sorted(items, key=lambda c: not c.matches_condition)  # stable: formulary order otherwise
+
+
+# 'can't tolerate' reads as 'can t tolerate': the word after these means its opposite ('intolerant'), so it is
+# not matched as written ('maximally tolerated doses' is the other criterion)
+_NEGATORS = frozenset({"not", "t", "cannot", "never", "no", "unable", "without"})
+
+
+_ORDINALS = {"1st": "first", "2nd": "second", "3rd": "third"}
+
+
+def _negated(words: list[str], k: int) -> bool:
+    return any(w in _NEGATORS for w in words[max(0, k - 2) : k])
 
 
 def _says(text: str, word: str) -> bool:
@@ -437,6 +471,36 @@ def _citations(supporting: list[Passage], sql: SqlFindings, primary: DrugRow, la
     return [Citation.from_passage(i, p, _excerpt(p, primary)) for i, p in enumerate(passages, start=1)]
 
 
+def _lu_sentences(criteria: list[LuCriterion], coded: list[LuCriterion], some_match: bool) -> list[str]:
+    """The Limited Use codes and what each criterion covers. When the question matches some criteria and not
+    others, only the matching codes are given as codes: a clerk copies the number written in the answer, and
+    the other criteria's numbers (institutional outbreaks when the patient lives at home) would be billed
+    wrongly; their purpose is still said, and every code stays in the result's lu_criteria."""
+    shown = [c for c in coded if c.matches_condition] if some_match else coded
+    codes = sorted({c.reason_for_use_code for c in (shown if some_match else criteria) if c.reason_for_use_code})
+    which = "for the situation the question describes" if some_match else ""
+    parts = [
+        "It is covered only when the Limited Use criteria are met and the Reason for Use code "
+        f"({', '.join(codes) or 'see the criteria'}) {which + ' ' if which else ''}is on the prescription."
+    ]
+    for criterion in shown[:MAX_LU_SAID]:
+        # the criterion's first paragraph says for whom ('established on Prolia … prior to November 29, 2024')
+        mark = " (matches the question)" if some_match else ""
+        parts.append(f"LU {criterion.reason_for_use_code}{mark}: {_first_paragraph(criterion.text)}")
+    others = [c for c in coded if not c.matches_condition] if some_match else []
+    if others:
+        said = "; ".join(_purpose(c.text) for c in others[:MAX_LU_SAID])
+        parts.append(f"Its other Limited Use criteria ({len(others)}) are for other situations: {said}.")
+    return parts
+
+
+def _purpose(text: str) -> str:
+    """A criterion's first paragraph without its opening 'For': 'the treatment of emesis in cancer patients …'."""
+    first = _first_paragraph(text)
+    first = first[4:] if first.startswith("For ") else first
+    return first.rstrip(".:")
+
+
 def _first_paragraph(text: str) -> str:
     """A criterion's first paragraph, cut at a word past LU_CHARS characters."""
     first = " ".join(text.strip().split("\n\n", 1)[0].split())
@@ -465,23 +529,15 @@ def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str, other_st
     if maximum:
         parts.append(f"Formulary note: {maximum}")
     if code == "limited_use":
-        codes = sorted({c.reason_for_use_code for c in result.lu_criteria if c.reason_for_use_code})
-        parts.append(
-            "It is covered only when the Limited Use criteria are met and the Reason for Use code "
-            f"({', '.join(codes) or 'see the criteria'}) is on the prescription."
-        )
         coded = [c for c in result.lu_criteria if c.reason_for_use_code]
         some_match = any(c.matches_condition for c in coded) and not all(c.matches_condition for c in coded)
-        for criterion in coded[:MAX_LU_SAID]:
-            # the criterion's first paragraph says for whom ('established on Prolia … prior to November 29, 2024')
-            mark = " (matches the question)" if some_match and criterion.matches_condition else ""
-            parts.append(f"LU {criterion.reason_for_use_code}{mark}: {_first_paragraph(criterion.text)}")
+        parts.extend(_lu_sentences(result.lu_criteria, coded, some_match))
         periods = list(dict.fromkeys(c.authorization_period for c in result.lu_criteria if c.authorization_period))
         if periods:
             parts.append(f"LU authorization period: {', '.join(periods)}.")
     if row.individual_price is not None or row.amount_mohltc_pays is not None:
         parts.append(
-            f"Unit price {money(row.individual_price)}; the ministry pays {money(row.amount_mohltc_pays)} per unit."
+            f"Unit price {printed_price(row.individual_price)}; the ministry pays {printed_price(row.amount_mohltc_pays)} per unit."
         )
     others = [m for m in result.interchangeable if m.din != row.din]
     low = result.lowest_cost
@@ -490,11 +546,11 @@ def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str, other_st
     if low is not None and low.covered and low.din != row.din and low.savings:
         tied = f" ({len(low.tied_dins)} products at that price)" if len(low.tied_dins) > 1 else ""
         parts.append(
-            f"Lowest cost: {low.brand} (DIN {low.din}) at {money(low.price)} per unit{tied}, "
-            f"saving {money(low.savings)} per unit."
+            f"Lowest cost: {low.brand} (DIN {low.din}) at {printed_price(low.price)} per unit{tied}, "
+            f"saving {printed_price(low.savings)} per unit."
         )
     elif low is not None and low.covered and row.din in low.tied_dins and others:
-        parts.append(f"It is at the group's lowest cost ({money(low.price)} per unit).")
+        parts.append(f"It is at the group's lowest cost ({printed_price(low.price)} per unit).")
     covered_others = [m for m in others if m.covered]
     if result.coverage is not None and result.coverage.covered is not True and covered_others:
         # the same ingredient and strength, covered: the alternative a pharmacist substitutes

@@ -84,6 +84,11 @@ def money(value: float | None) -> str:
     return f"${whole}.{decimals.rstrip('0').ljust(2, '0')}"
 
 
+def printed_price(value: float | None) -> str:
+    """'$4.9000', '$1316.4700': a price as the formulary prints it, so a clerk finds the same figure there."""
+    return "no listed price" if value is None else f"${value:.4f}"
+
+
 def _items(group: Group, drugs: list[Drug]) -> list[str]:
     """The group's item, then the products worth naming (status written only where it differs).
 

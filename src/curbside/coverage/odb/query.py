@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from curbside.coverage.odb.tool import Check, OdbGetArgs
+from curbside.coverage.odb.unlisted import rare_in_english
 from curbside.coverage.odb.words import CLASS_ALIASES, CLASS_NAMES, CLASS_STEMS, FORMS, KEYWORDS, SALTS, STOP
 
 __all__ = ["NameIndex", "Request", "Resolution", "norm", "norm_strength", "plan", "same_strength"]
@@ -181,8 +182,10 @@ class NameIndex:
         self.brands: dict[str, set[str]] = defaultdict(set)
         self.generics: dict[str, set[int]] = defaultdict(set)
         self.generic_names: dict[int, str] = {}
+        self.generic_of: dict[str, int] = {}
         for din, product, generic_key, generic in rows:
             self.generic_names[generic_key] = generic
+            self.generic_of[din] = generic_key
             for key in _brand_keys(product):
                 self.brands[key].add(din)
         for generic_key, generic in self.generic_names.items():
@@ -196,33 +199,79 @@ class NameIndex:
         product), else (``fuzzy``) a close spelling of one word."""
         # a name may end a sentence ('on Januvia. what is covered?'); inner dots stay ('0.5')
         words = [w.rstrip(".") for w in norm(text).split()]
+        found = self._exact(words)
+        ends = [i + n for i, n, _ in found]
+        asked = [f for f in found if not _taken_before(words, f[0], max((e for e in ends if e <= f[0]), default=0))]
+        if asked and len({f[2].matched for f in found}) > 1:
+            found = asked  # 'on biphentin … want to add guanfacine XR': the drug asked about, not the one taken
+        if found:
+            longest = max(n for _, n, _ in found)
+            tied = [r for _, n, r in found if n == longest]
+            # a brand named beside its ingredient is the product meant ('denosumab biosimilar Jubbonti')
+            return next((r for r in tied if r.kind == "brand"), tied[0])
+        for word in words if fuzzy else ():
+            if len(word) < 5 or word in STOP or CLASS_ALIASES.get(word) or not word.isalpha():
+                continue
+            close = difflib.get_close_matches(word, self.vocabulary, n=1, cutoff=0.85) or self._shortened(word)
+            if close:
+                spelled = self.resolve(close[0])
+                how = "read as" if difflib.SequenceMatcher(None, word, close[0]).ratio() >= 0.85 else "short for"
+                spelled.matched, spelled.fuzzy = f"{word} ({how} {close[0]})", True
+                return spelled
+        return Resolution("none")
+
+    def _shortened(self, word: str) -> list[str]:
+        """The one ingredient a clipped name stands for ('vanco' is vancomycin, whose brand Vancocin it also
+        starts): every listed name starting with ``word`` must be that ingredient or its brands."""
+        if not rare_in_english(word):  # 'plaque' is not Plaquenil, 'lipid' not Lipidil
+            return []
+        starting = [v for v in self.vocabulary if v.startswith(word) and v != word]
+        keys: set[int] = set()
+        for name in starting:
+            keys |= self.generics.get(name, set()) | {self.generic_of[d] for d in self.brands.get(name, ())}
+        if len(keys) != 1:
+            return []
+        named = [v for v in starting if v in self.generics]
+        return named[:1] or starting[:1]
+
+    def _exact(self, words: list[str]) -> list[tuple[int, int, Resolution]]:
+        """Each name written in ``words`` as (position, length, resolution), longest first; a name inside a
+        longer one is not counted again."""
+        found: list[tuple[int, int, Resolution]] = []
+        taken: set[int] = set()
         for n in range(min(self.longest, len(words)), 0, -1):
-            ingredient: Resolution | None = None
             for i in range(len(words) - n + 1):
+                if taken & set(range(i, i + n)):
+                    continue
                 phrase = " ".join(words[i : i + n])
                 if n == 1 and (phrase in STOP or len(phrase) < 3 or phrase.replace(".", "").isdigit()):
                     continue
                 if phrase in self.generics:
-                    ingredient = ingredient or Resolution("ingredient", phrase, generic_keys=set(self.generics[phrase]))
+                    found.append((i, n, Resolution("ingredient", phrase, generic_keys=set(self.generics[phrase]))))
                 elif phrase in self.brands:
-                    # a brand named beside its ingredient is the product meant ('denosumab biosimilar Jubbonti')
-                    return Resolution("brand", phrase, dins=set(self.brands[phrase]))
-            if ingredient is not None:
-                return ingredient
-        for word in words if fuzzy else ():
-            if len(word) < 5 or word in STOP or CLASS_ALIASES.get(word) or not word.isalpha():
-                continue
-            close = difflib.get_close_matches(word, self.vocabulary, n=1, cutoff=0.85)
-            if close:
-                found = self.resolve(close[0])
-                found.matched, found.fuzzy = f"{word} (read as {close[0]})", True
-                return found
-        return Resolution("none")
+                    found.append((i, n, Resolution("brand", phrase, dins=set(self.brands[phrase]))))
+                else:
+                    continue
+                taken |= set(range(i, i + n))
+        return sorted(found, key=lambda f: (-f[1], f[0]))
 
     def by_class(self, stem_key: str) -> Resolution:
         stems = CLASS_STEMS[stem_key]
         keys = {k for k, name in self.generic_names.items() if any(w.endswith(stems) for w in norm(name).split())}
         return Resolution("class", CLASS_NAMES[stem_key], generic_keys=keys)
+
+
+# words that put a drug in the patient's history, a few words before its name: 'on max metformin', 'failed
+# topicals', 'switching from Januvia' ('on ODB' is the formulary, not a drug taken)
+_HISTORY = frozenset({"on", "failed", "tried", "from", "after", "stopped", "off"})
+_HISTORY_REACH = 3
+
+
+def _taken_before(words: list[str], position: int, start: int) -> bool:
+    """Whether a history word stands among the few words before ``position`` (not before ``start``, where the
+    previous name ends: 'on alendronate teriparatide' puts only alendronate in the history)."""
+    before = words[max(start, position - _HISTORY_REACH) : position]
+    return any(w in _HISTORY and (k + 1 == len(before) or before[k + 1] != "odb") for k, w in enumerate(before))
 
 
 # a product name's last word that says how it is packed, not which product: preservative-free

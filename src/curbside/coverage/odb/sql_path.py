@@ -121,7 +121,13 @@ def _by_bare_number(rows: list[DrugRow], question: str | None, matched: str) -> 
     after = re.compile(rf"\b{re.escape(norm(matched))}\s+(\d+(?:\.\d+)?)(?![\d.])(?!\s*{_NOT_STRENGTH}\b)")
     numbers = {norm_strength(m.group(1)) for m in after.finditer(norm(question))}
     chosen = [r for r in rows if any(_first_number(r.strength) == n for n in numbers)]
+    if not chosen:  # 'Advair Diskus 250' is the 50/250mcg inhaler: the number may be a pair's second
+        chosen = [r for r in rows if numbers & _all_numbers(r.strength)]
     return chosen or rows
+
+
+def _all_numbers(strength: str | None) -> set[str]:
+    return {norm_strength(m.group(0)) for m in _NUMBER.finditer(strength or "")}
 
 
 def _first_number(strength: str | None) -> str | None:

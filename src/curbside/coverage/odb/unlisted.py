@@ -20,7 +20,16 @@ from functools import cache
 from curbside import drug_lexicon
 from curbside.coverage.odb.words import CLASS_ALIASES, CLASS_STEMS, STOP
 
-__all__ = ["class_of", "drug_names", "is_warm", "missing_combination", "missing_drugs", "unlisted_names", "warm_up"]
+__all__ = [
+    "class_of",
+    "drug_names",
+    "is_warm",
+    "missing_combination",
+    "missing_drugs",
+    "rare_in_english",
+    "unlisted_names",
+    "warm_up",
+]
 
 RARE_ZIPF = 2.0  # 'formulary' is 2.25, 'metformin' 2.55; 'orlistat' 1.58, 'Wegovy' 0
 # a word the lexicon knows is a drug name below this ('phentermine' 2.0, 'gabapentin' 2.3); above it English
@@ -35,6 +44,11 @@ def _zipf(word: str) -> float:
     from wordfreq import zipf_frequency  # imported on first use: loading its list takes a moment
 
     return float(zipf_frequency(word, "en", wordlist="large"))
+
+
+def rare_in_english(word: str) -> bool:
+    """Whether English hardly uses ``word`` ('vanco' 1.5, 'amox' 0), so it may be a clipped drug name."""
+    return _zipf(word.lower()) < RARE_ZIPF
 
 
 def warm_up() -> None:

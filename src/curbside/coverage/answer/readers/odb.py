@@ -8,6 +8,7 @@ from curbside.coverage.answer.findings import DomainFinding, subject_key
 from curbside.coverage.answer.models import AnswerConflict, Decision, FollowUp, Highlight, SourceRef
 from curbside.coverage.answer.readers.common import tool_finding
 from curbside.coverage.answer.routing import PlannedCall
+from curbside.coverage.odb.passages import printed_price
 from curbside.coverage.odb.tool import DrugCoverage, OdbGetResult
 
 __all__ = ["read_odb"]
@@ -71,22 +72,12 @@ def _reason(answer: OdbGetResult) -> str:
     return "odb.get answered for one product; the prescription may be for another."
 
 
-def _money(value: float | None) -> str:
-    """Formulary prices carry four decimals: $0.8197, $223.26 (at least two kept)."""
-    if value is None:
-        return "no listed price"
-    text = f"{value:,.4f}"
-    while text.endswith("0") and len(text.split(".")[1]) > 2:
-        text = text[:-1]
-    return f"${text}"
-
-
 def _points(answer: OdbGetResult, coverage: DrugCoverage, refs: list[SourceRef]) -> list[Highlight]:
     product = " ".join(p for p in (coverage.generic_name, coverage.strength, coverage.dosage_form) if p)
     din = f", DIN {coverage.din}" if coverage.din else ""
     price = ""
     if coverage.unit_price is not None:
-        price = f" Unit price {_money(coverage.unit_price)}; the ministry pays {_money(coverage.amount_mohltc_pays)}."
+        price = f" Unit price {printed_price(coverage.unit_price)}; the ministry pays {printed_price(coverage.amount_mohltc_pays)}."
     edition = f" ({answer.formulary.label})" if answer.formulary else ""
     points = [
         Highlight(
@@ -105,8 +96,8 @@ def _points(answer: OdbGetResult, coverage: DrugCoverage, refs: list[SourceRef])
     if low is not None and low.covered and low.din != coverage.din and low.savings:
         points.append(
             Highlight(
-                point=f"Lowest-cost interchangeable product: {low.brand} (DIN {low.din}) at {_money(low.price)} "
-                f"per unit, saving {_money(low.savings)} per unit.",
+                point=f"Lowest-cost interchangeable product: {low.brand} (DIN {low.din}) at {printed_price(low.price)} "
+                f"per unit, saving {printed_price(low.savings)} per unit.",
                 domain="drug",
                 tool=TOOL,
                 citations=refs,
