@@ -24,12 +24,7 @@ def specialty_of(app: Curbside, question: str) -> Specialty | None:
     edition = reader.edition()
     index = service.index.get(reader, edition).words
     out = SqlFindings(edition)
-    found = _specialty(
-        plan(ScheduleGetArgs(q=question)),
-        reader.sections(),
-        out,
-        lambda word: any(f in index.by_word for f in index.forms(word)),
-    )
+    found = _specialty(plan(ScheduleGetArgs(q=question)), reader.sections(), out, index.knows)
     assert out.problem is None
     return found
 

@@ -12,6 +12,7 @@ Thursday discharge?' with endoscopy codes because it matched SQL LIKE
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import defaultdict
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 from curbside.coverage.ohip.spelling import american
 from curbside.coverage.ohip.tool import Day, Include, ScheduleGetArgs
-from curbside.coverage.ohip.word_forms import roots
+from curbside.coverage.ohip.word_forms import MIN_ROOT, is_person_noun, roots
 from curbside.coverage.ohip.words import SCHEDULE_PHRASES, SCHEDULE_WORDS
 
 __all__ = [
@@ -171,10 +172,24 @@ def _day(question: str) -> Day | None:
 _NIGHT = re.compile(r"\b(?:[0-6](?::\d\d)?\s?a\.?m\b|midnight|overnight|night\w*|middle of the night)", re.I)
 _EVENING = re.compile(r"\b(?:evening\w*|(?:[5-9]|1[01])(?::\d\d)?\s?p\.?m\b)", re.I)
 _DAYTIME = re.compile(r"\b(?:daytime|afternoon|morning|(?:[7-9]|1[01])(?::\d\d)?\s?a\.?m\b|noon)\b", re.I)
+# a time on the 24-hour clock, as the Schedule writes its hours ('Nights (00:00h to 08:00h)'): '0300h', '03:00h',
+# '23:30' (a colon or an 'h' says it is a time, not a count)
+_CLOCK = re.compile(r"\b([01]?\d|2[0-3])(?::([0-5]\d)h?|([0-5]\d)h(?:rs?)?)(?![\w:])(?!\s?[ap]\.?m\b)", re.I)
 
 
+def _clock_hours(question: str) -> str | None:
+    """The hours a 24-hour clock time in ``question`` falls in ('0300h' -> 'night'), by the hours the am/pm
+    words give: before 7 the night, from 17 the evening."""
+    match = _CLOCK.search(question)
+    if match is None:
+        return None
+    hour = int(match.group(1))
+    return "night" if hour < 7 else "evening" if hour >= 17 else "daytime"
+
+
+# 'I came back to the office' is a special visit; 'the CT came back' is a result, not the physician's travel
 _ASKS_SPECIAL_VISIT = re.compile(
-    r"\b(special visit|travel premium|first (person|patient)|called (in|back)|came back|"
+    r"\b(special visit|travel premium|first (person|patient)|called (in|back)|(?:i|we) came back|had to come back|"
     r"premium for the first)",
     re.I,
 )
@@ -213,13 +228,14 @@ def asked_slot(question: str | None, day: Day | None) -> str | None:
     'evening' ('8 pm'), 'daytime' ('weekday morning', or a weekday named alone), or None."""
     if not question:
         return None
-    if _NIGHT.search(question):
+    clock = _clock_hours(question)
+    if _NIGHT.search(question) or clock == "night":
         return "night"
     if day in ("saturday", "sunday", "holiday"):
         return "weekend"
-    if _EVENING.search(question):
+    if _EVENING.search(question) or clock == "evening":
         return "evening"
-    if _DAYTIME.search(question) or day is not None:
+    if _DAYTIME.search(question) or clock == "daytime" or day is not None:
         return "daytime"
     return None
 
@@ -229,11 +245,12 @@ def asked_hours(question: str | None, day: Day | None) -> str | None:
     a day named with no hour: the day's service hours are assumed), or None."""
     if not question:
         return None
-    if _NIGHT.search(question):
+    clock = _clock_hours(question)
+    if _NIGHT.search(question) or clock == "night":
         return "night"
-    if _EVENING.search(question):
+    if _EVENING.search(question) or clock == "evening":
         return "evening"
-    if _DAYTIME.search(question) or day is not None:
+    if _DAYTIME.search(question) or clock == "daytime" or day is not None:
         return "daytime"
     return None
 
@@ -317,12 +334,28 @@ _SOMEONE_ELSE = (
 )
 
 
+# a word after 'in', 'at', 'to' or 'from' names where the service was given ('weekday 8pm in emerg', 'sent to the
+# ER'), a department and not the asker's specialty: unless the asker says they work or practise in it
+_PLACE = re.compile(
+    r"(?<!\bwork )(?<!\bworking )(?<!\bpractice )(?<!\bpractise )(?<!\bspecialist )(?<!\btrained )"
+    r"\b(?:in|at|into|to|from) (?:the |an? |our |my |his |her |their )?([\w'’]+)",
+    re.I,
+)
+
+
+def _owned(word: str) -> bool:
+    """Whether a place word names its practitioner ("the psychiatrist's office", 'at the dermatologist'): the
+    specialty the asker practises, not a department."""
+    return word.lower().endswith(("'s", "’s")) or is_person_noun(word)
+
+
 def asker_words(question: str | None) -> tuple[str, ...]:
     """The question's words that may name the asker's specialty: without the practitioners it names as someone
-    else (``_SOMEONE_ELSE``)."""
+    else (``_SOMEONE_ELSE``) and the departments it names as the place (``_PLACE``)."""
     text = question or ""
     for pattern in _SOMEONE_ELSE:
         text = pattern.sub(lambda m: m.group(0).replace(m.group(1), " "), text)
+    text = _PLACE.sub(lambda m: m.group(0) if _owned(m.group(1)) else m.group(0).replace(m.group(1), " "), text)
     return tuple(words_of(in_schedule_phrases(_AGE.sub(" ", _PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", text))))))
 
 
@@ -448,16 +481,40 @@ class WordIndex:
             for found in roots(word):
                 self._by_root[found].add(word)
         self._forms: dict[str, frozenset[str]] = {}
+        self._sorted = sorted(self.by_word)  # for the words a short form begins
         self._last_said: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
 
     def forms(self, word: str) -> frozenset[str]:
         """The index's words a question word stands for: itself and those sharing its root ('consult' ->
-        'consultation', 'consultative'); a word the index lacks stands for itself."""
+        'consultation', 'consultative'); a word the index lacks in every form is a short form of the words it
+        begins ('conf' -> 'conference', 'confirm'; ``short_forms``), or stands for itself."""
         found = self._forms.get(word)
         if found is None:
-            found = frozenset(w for r in roots(word) for w in self._by_root.get(r, ())) | {word}
+            found = self._same_root(word)
+            if found == {word} and word not in self.by_word:
+                found |= self.short_forms(word)
             self._forms[word] = found
         return found
+
+    def _same_root(self, word: str) -> frozenset[str]:
+        return frozenset(w for r in roots(word) for w in self._by_root.get(r, ())) | {word}
+
+    def knows(self, word: str) -> bool:
+        """Whether the Schedule uses ``word`` in some form of its root (a short form it begins is not one)."""
+        return any(f in self.by_word for f in self._same_root(word))
+
+    def short_forms(self, word: str) -> frozenset[str]:
+        """The index's words ``word`` begins, when it has ``MIN_ROOT`` letters: a clinician's clipped word ('conf',
+        'hosp', 'abdo') stands for the Schedule's word written out."""
+        if len(word) < MIN_ROOT:
+            return frozenset()
+        start = bisect.bisect_left(self._sorted, word)
+        found: list[str] = []
+        for candidate in self._sorted[start:]:
+            if not candidate.startswith(word):
+                break
+            found.append(candidate)
+        return frozenset(found)
 
     def extra(self, words: Iterable[str], code: str) -> int:
         """How many of ``code``'s title words the question does not say: 0 when the title is the service asked."""

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from curbside.coverage.ohip.query import inflection_stem, stem
 from curbside.coverage.ohip.word_forms import MIN_ROOT, is_person_noun, root
 
-__all__ = ["spoken_section"]
+__all__ = ["spoken_section", "spoken_sections"]
 
 _CODE_IN_TITLE = re.compile(r"\(\d{2}\)")
 
@@ -53,6 +53,8 @@ def _section_of(word: str, names: Sequence[tuple[str, str]], known: Callable[[st
     elif len(inflection_stem(word)) >= MIN_ROOT and not known(stem(word)):
         said = inflection_stem(word)
         hits = {code for w, code in names if w.startswith(said)}
+        if not hits and said.endswith("o"):  # a combining vowel closes the clipped word: 'ophtho' is 'ophth…'
+            hits = {code for w, code in names if w.startswith(said[:-1])}
     else:
         return None
     return next(iter(hits)) if len(hits) == 1 else None
@@ -66,9 +68,17 @@ def spoken_section(
     ``known``: whether the Schedule uses a (stemmed) word in some form — such a word is no short form
     ('clinic' is 'clinical', not "Clinical Immunology (62)").
     """
+    found = spoken_sections(words, sections, known)
+    return found[0] if found else None
+
+
+def spoken_sections(
+    words: Sequence[str], sections: Sequence[tuple[int, str, str, str | None]], known: Callable[[str], bool]
+) -> list[tuple[str, tuple[str, ...]]]:
+    """(specialty code, the question's words naming it) for every section the question's ``words`` name, in the
+    order the question first names them ('low vision rehab assessment by ophtho': Physical Medicine &
+    Rehabilitation (31), then Ophthalmology (23))."""
     names = list(_section_words(sections).items())
     found = [(word, _section_of(word, names, known)) for word in words]
-    first = next((code for _, code in found if code), None)
-    if first is None:
-        return None
-    return first, tuple(dict.fromkeys(word for word, code in found if code == first))
+    named = dict.fromkeys(code for _, code in found if code)
+    return [(code, tuple(dict.fromkeys(word for word, said in found if said == code))) for code in named]

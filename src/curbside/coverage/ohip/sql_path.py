@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 
@@ -43,11 +43,11 @@ from curbside.coverage.ohip.query import (
 )
 from curbside.coverage.ohip.siblings import the_service_asked
 from curbside.coverage.ohip.specialty_reach import listed_elsewhere
-from curbside.coverage.ohip.spoken_section import spoken_section
+from curbside.coverage.ohip.spoken_section import spoken_sections
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
 from curbside.coverage.ohip.time_minimums import by_time_minimum, time_minimums, within_minutes
 from curbside.coverage.ohip.time_slot import fits_time, in_time_slot
-from curbside.coverage.ohip.title_meaning import TitleMeaning, keep_word_leader
+from curbside.coverage.ohip.title_meaning import TitleMeaning, keep_word_leader, with_word_leader
 from curbside.coverage.ohip.twins import twin_heads, with_twins
 from curbside.coverage.ohip.uninsured import uninsured_quotes
 from curbside.coverage.ohip.with_without import by_with_or_without
@@ -168,9 +168,7 @@ def run_sql_path(
             out.prose = indexes.sentences.quotes(request.question, list(request.codes), limit=4)
             if not request.codes:
                 out.uninsured = uninsured_quotes(indexes.sentences, request.question)
-        out.specialty = _specialty(
-            request, sections, out, lambda word: any(f in index.by_word for f in index.forms(word))
-        )
+        out.specialty = _specialty(request, sections, out, index.knows)
         if out.problem:
             return out
         # 'E401B' is its own listing; 'A007A' is A007 with a claim suffix
@@ -197,7 +195,8 @@ def run_sql_path(
                 # Urgent CT/MRI' is the radiologist's, listed in no radiology section)
                 general = premiums & reader.codes_listed_in(None, "GP")
                 among = premiums if among is None else (among & premiums) | general or premiums
-                among = premiums_of_setting(among, request.question)
+                service = _service_words(request, out.specialty)
+                among = named_premiums_of_setting(among, request.question, service, index)
             among = of_letter(among, request.question, index.titles.keys())
             words = without_the_lettered_setting(_service_words(request, out.specialty), request.question)
             words = before_the_premium(words, request.question)
@@ -216,7 +215,7 @@ def run_sql_path(
                 wide, out.by_meaning = meaning.widen(reader, edition, meant, words, wide, index, among)
                 if not asks_a_premium(request.question):
                     wide = raised_premiums_last(wide, out.by_meaning, indexes.premiums)
-            pool = [code for code, _ in wide[: max(POOL, request.top_k)]]
+            pool = with_word_leader([code for code, _ in wide[: max(POOL, request.top_k)]], by_words, out.by_meaning)
             matched = setting_first(in_setting(pool, request.question), dict(wide), request.question)
             matched = not_the_other_stage(matched, request.question, index.titles)
             matched = without_ruled_out_words(matched, request.ruled_out, index)
@@ -325,6 +324,13 @@ def premiums_of_setting(premiums: set[str], question: str) -> set[str]:
         return premiums
     letter = named.pop()
     return {code for code in premiums if code[0] == letter} or premiums
+
+
+def named_premiums_of_setting(premiums: set[str], question: str, words: Sequence[str], index: WordIndex) -> set[str]:
+    """``premiums_of_setting``, unless the question's ``words`` name none of that setting's premiums: 'the post
+    renal transplant premium … as an inpatient or in emerg' asks E060, which no setting's premium table lists."""
+    of_setting = premiums_of_setting(premiums, question)
+    return of_setting if not words or index.match(words, 1, of_setting) else premiums
 
 
 _LETTER_ASKED = re.compile(r"\b(?:which|what|an?|the|any)\s+([A-Z])[- ]?codes?\b")
@@ -616,12 +622,17 @@ def _specialty(
         return section
     if bills_as_ed_physician(request.question):
         return None  # the asker bills as the emergency department's physician: a specialist named is someone else
+    # 'physician' says no specialty, whatever its suffix
+    spoken = spoken_sections([w for w in request.specialty_words if w not in STOP], sections, known)
     alias = _spoken_alias(request.specialty_words)
     if alias and SPECIALTY_ALIASES[alias] in named:
-        return Specialty(SPECIALTY_ALIASES[alias], named[SPECIALTY_ALIASES[alias]], "A", (alias,))
-    # 'physician' says no specialty, whatever its suffix
-    spoken = spoken_section([w for w in request.specialty_words if w not in STOP], sections, known)
-    return Specialty(spoken[0], named[spoken[0]], "A", spoken[1]) if spoken and spoken[0] in named else None
+        code = SPECIALTY_ALIASES[alias]
+        # the question's other words naming the same section are not the service either ('geriatrician … the
+        # comprehensive geri consult': not 'geriatric' in a title)
+        also = tuple(word for found, words in spoken if found == code for word in words if word != alias)
+        return Specialty(code, named[code], "A", (alias, *also))
+    first = next((found for found in spoken if found[0] in named), None)
+    return Specialty(first[0], named[first[0]], "A", first[1]) if first else None
 
 
 def _specialty_code(text: str, named: dict[str, str]) -> str | None:

@@ -35,6 +35,7 @@ __all__ = [
     "keep_word_leader",
     "question_weights",
     "title_share",
+    "with_word_leader",
 ]
 
 log = logging.getLogger("curbside.coverage.ohip")
@@ -61,10 +62,11 @@ def question_weights(words: Sequence[str], index: WordIndex) -> dict[str, float]
 
 
 def title_share(weights: dict[str, float], code: str, index: WordIndex) -> float:
-    """The share of the question's word weight that ``code``'s title holds."""
+    """The share of the question's word weight that ``code``'s title holds, in any form of each word (as
+    ``WordIndex.coverage`` counts it: 'reassessed' is held by "Re-assessment", 'conf' by "… case conference")."""
     total = sum(weights.values())
     title = index.titles.get(code, set())
-    return sum(weight for word, weight in weights.items() if word in title) / total if total else 1.0
+    return sum(weight for word, weight in weights.items() if index.forms(word) & title) / total if total else 1.0
 
 
 def blend(
@@ -179,6 +181,17 @@ def keep_word_leader(
         return list(codes)
     rest = [code for code in codes if code != leader]
     return [*rest[: shown - 1], leader, *rest[shown - 1 :]]
+
+
+def with_word_leader(pool: list[str], by_words: Sequence[tuple[str, float]], raised: Sequence[str]) -> list[str]:
+    """``pool`` (the codes the filters choose among) with the words' best code (``by_words``: code, word score,
+    best first) at its end when the meaning ranked others up (``raised``) past it: ``keep_word_leader`` can then
+    keep it among the codes stated ('a conf w/ the DOC, SW and pharmacist' about a nursing home resident at
+    high risk: K705 "Long-term care – High risk patient case conference", whose words the nursing home visits'
+    meaning outranked)."""
+    if not raised or not by_words or by_words[0][0] in pool:
+        return pool
+    return [*pool, by_words[0][0]]
 
 
 def cap_by_meaning(result: ScheduleGetResult, raised: Sequence[str]) -> ScheduleGetResult:

@@ -87,6 +87,9 @@ SCHEDULE_PHRASES: dict[str, str] = {
     "f/u": "follow-up",
     "w/": "with",
     "w/o": "without",
+    "1:1": "individual",  # the Schedule's word for care of one patient (K007 "Psychotherapy: Individual care")
+    "one-on-one": "individual",
+    "one on one": "individual",
     "e-consult": "e-consultation",
     "econsult": "e-consultation",
     "flu shot": "influenza immunization",  # a vaccine's shot is an immunization, not an injection of a drug
