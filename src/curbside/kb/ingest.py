@@ -49,6 +49,7 @@ from curbside.kb.loaders import (
 )
 from curbside.kb.model_guard import ModelGuard
 from curbside.kb.runners import RunnerRegistry
+from curbside.kb.unit_meaning import embed_units
 from curbside.search.embedders.base import Embedder
 from curbside.store.database import Database
 from curbside.store.documents import ChunkRow, DocumentStore, NewVersion
@@ -140,6 +141,8 @@ class IngestReport:
     sizes: SizeDistribution | None = None
     seconds: float = 0.0
     embed_seconds: float = 0.0
+    units_embedded: int = 0  # answer units embedded for the meaning score (kb/unit_meaning.py)
+    unit_seconds: float = 0.0
 
     @property
     def failed(self) -> list[DocumentOutcome]:
@@ -395,7 +398,7 @@ class Ingestor:
         return record.version
 
     def reindex(self, progress: ProgressReporter | None = None) -> ReindexReport:
-        """Re-embed every current document with the configured model.
+        """Re-embed every current document with the configured model (its chunks and its answer units).
 
         Chunks that fit the model's input are re-embedded in place; a document with
         a chunk over the new cap is re-chunked from its stored original (a new
@@ -424,6 +427,7 @@ class Ingestor:
                     progress.chunks_embedded(len(rows))
                     report.reembedded += 1
                     report.chunks += len(rows)
+                    run.published.append(record.version_id)  # its answer units too, in this model
                 progress.file_done(record.doc_key)
             run.flush()
         return report
@@ -497,6 +501,7 @@ class _Run:
         self.running: dict[int, tuple[Job, Path]] = {}  # started and not yet published or failed
         self.queue: list[tuple[_Pending, int]] = []
         self.all_chunks: list[Chunk] = []
+        self.published: list[int] = []  # version ids published by this run, whose units are embedded at the end
         self._encoder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="curbside-encoder")
         self._inflight: tuple[list[tuple[_Pending, int]], Future[tuple[np.ndarray, float]]] | None = None
 
@@ -586,6 +591,16 @@ class _Run:
             self._collect()
         finally:
             self._encoder.shutdown(wait=True)
+        self._embed_units()
+
+    def _embed_units(self) -> None:
+        """Embed the answer units of the versions this run published (after the chunks: the encoder is free)."""
+        if not self.published:
+            return
+        started = time.perf_counter()
+        self.report.units_embedded += embed_units(self.ing.documents, self.ing.embedder, self.published)
+        self.report.unit_seconds += time.perf_counter() - started
+        self.published = []
 
     def abort(self) -> None:
         """Stop: drop what is queued and wait for the encoder (its result is discarded)."""
@@ -672,6 +687,8 @@ class _Run:
             self._fail(p.job, p.source, exc)
             return
         self.running.pop(p.job.id, None)
+        if p.options.namespace not in self.ing.keywords_only:  # a keywords-only namespace has no embeddings
+            self.published.append(record.version_id)
         self._outcome(
             p.source, new.doc_key, "ingested", f"version {record.version}, {len(rows)} chunks",
             version=record.version, job_id=p.job.id, chunks=len(rows), warnings=list(new.warnings),
