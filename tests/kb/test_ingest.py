@@ -420,3 +420,19 @@ def test_coverage_embed_chars_embeds_heads_again(tmp_path: Path) -> None:
         keywords.close()
     with pytest.raises(pydantic.ValidationError, match="too short a head"):
         Settings(home=tmp_path / "bad", coverage_embed_chars=20)
+
+
+def test_ingest_embeds_each_answer_unit_once_for_the_meaning_score(app: Curbside, tmp_path: Path) -> None:
+    report = app.ingestor.ingest([write(tmp_path, "htn.md", HTN)])
+    assert report.units_embedded == 2  # the two sentences; headings are context, not units
+    question = "what do I give first for high blood pressure?"
+    units = [
+        "Thiazide diuretics, ACE inhibitors or calcium channel blockers are first-line options.",
+        "Confirm elevated office blood pressure with home or ambulatory measurements before diagnosis.",
+        "A unit no chunk holds.",
+    ]
+    cosines = app.search_engine.unit_similarities(question, units)
+    assert cosines[2] is None
+    assert cosines[0] is not None and cosines[1] is not None and -1.0 <= cosines[1] < cosines[0] <= 1.0
+    # a new version re-embeds only the units it adds
+    assert app.ingestor.ingest([write(tmp_path, "htn.md", HTN_V2)]).units_embedded == 1
