@@ -118,7 +118,8 @@ def test_directory_ingest_batches_across_documents(app: Curbside, tmp_path: Path
     app.embedder.embed_passages = counting  # type: ignore[method-assign]
     report = app.ingestor.ingest([folder])
     assert report.count("ingested") == 5
-    assert len(calls) == 1 and calls[0] == 5  # one embedding call for all five documents
+    assert calls[0] == 5  # one embedding call for the chunks of all five documents
+    assert calls[1:] == [report.units_embedded] == [7]  # then one for their distinct answer units
 
 
 def test_bad_inputs_fail_cleanly_and_change_nothing(app: Curbside, tmp_path: Path) -> None:
