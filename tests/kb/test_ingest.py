@@ -437,3 +437,10 @@ def test_ingest_embeds_each_answer_unit_once_for_the_meaning_score(app: Curbside
     assert cosines[0] is not None and cosines[1] is not None and -1.0 <= cosines[1] < cosines[0] <= 1.0
     # a new version re-embeds only the units it adds
     assert app.ingestor.ingest([write(tmp_path, "htn.md", HTN_V2)]).units_embedded == 1
+
+
+def test_a_coverage_source_is_answered_by_its_tool_so_its_units_are_not_embedded(app: Curbside, tmp_path: Path) -> None:
+    # embedding every unit of the Schedule would multiply `coverage load`'s time, and schedule.get quotes its own
+    report = app.ingestor.ingest([write(tmp_path, "htn.md", HTN)], IngestOptions(namespace="ohip"))
+    assert report.count("ingested") == 1 and report.units_embedded == 0
+    assert app.ingestor.ingest([write(tmp_path, "ckd.md", CKD)]).units_embedded > 0  # the knowledge base's are

@@ -221,6 +221,7 @@ class Ingestor:
         load_limits: InflateLimits | None = None,
         embed_heads: Mapping[str, int] | None = None,
         keywords_only: Collection[str] = (),
+        own_tools: Collection[str] = (),
     ) -> None:
         self.db = db
         self.documents = documents
@@ -239,6 +240,7 @@ class Ingestor:
         # namespaces whose passages are indexed for keyword search only (no vector, no encoder time): the
         # coverage sources, whose tools answer from their tables and rank their passages by keywords
         self.keywords_only = frozenset(keywords_only)
+        self.own_tools = frozenset(own_tools)  # namespaces whose passages are answered by their own tools
         self.guard = ModelGuard(db, documents.vectors, embedder)
         self.lock_path = originals_dir.parent / "ingest.lock"
         self.runners = RunnerRegistry.for_directory(originals_dir.parent / "runners")
@@ -427,10 +429,17 @@ class Ingestor:
                     progress.chunks_embedded(len(rows))
                     report.reembedded += 1
                     report.chunks += len(rows)
-                    run.published.append(record.version_id)  # its answer units too, in this model
+                    if self.answers_from(record.namespace):
+                        run.published.append(record.version_id)  # its answer units too, in this model
                 progress.file_done(record.doc_key)
             run.flush()
         return report
+
+    def answers_from(self, namespace: str) -> bool:
+        """Whether the extractive answerer quotes units of ``namespace``'s passages, so their vectors are stored:
+        not a keywords-only one (no embeddings) nor one answered by its own tools (the coverage sources:
+        embedding every Schedule unit would multiply ``coverage load``'s time)."""
+        return namespace not in self.keywords_only and namespace not in self.own_tools
 
     def embedding_texts(self, texts: list[str], namespace: str) -> list[str]:
         """What the encoder sees of ``texts``: the whole text, or its head where the namespace caps it."""
@@ -687,7 +696,7 @@ class _Run:
             self._fail(p.job, p.source, exc)
             return
         self.running.pop(p.job.id, None)
-        if p.options.namespace not in self.ing.keywords_only:  # a keywords-only namespace has no embeddings
+        if self.ing.answers_from(p.options.namespace):
             self.published.append(record.version_id)
         self._outcome(
             p.source, new.doc_key, "ingested", f"version {record.version}, {len(rows)} chunks",
