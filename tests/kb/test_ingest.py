@@ -118,7 +118,8 @@ def test_directory_ingest_batches_across_documents(app: Curbside, tmp_path: Path
     app.embedder.embed_passages = counting  # type: ignore[method-assign]
     report = app.ingestor.ingest([folder])
     assert report.count("ingested") == 5
-    assert len(calls) == 1 and calls[0] == 5  # one embedding call for all five documents
+    assert calls[0] == 5  # one embedding call for the chunks of all five documents
+    assert calls[1:] == [report.units_embedded] == [7]  # then one for their distinct answer units
 
 
 def test_bad_inputs_fail_cleanly_and_change_nothing(app: Curbside, tmp_path: Path) -> None:
@@ -420,3 +421,26 @@ def test_coverage_embed_chars_embeds_heads_again(tmp_path: Path) -> None:
         keywords.close()
     with pytest.raises(pydantic.ValidationError, match="too short a head"):
         Settings(home=tmp_path / "bad", coverage_embed_chars=20)
+
+
+def test_ingest_embeds_each_answer_unit_once_for_the_meaning_score(app: Curbside, tmp_path: Path) -> None:
+    report = app.ingestor.ingest([write(tmp_path, "htn.md", HTN)])
+    assert report.units_embedded == 2  # the two sentences; headings are context, not units
+    question = "what do I give first for high blood pressure?"
+    units = [
+        "Thiazide diuretics, ACE inhibitors or calcium channel blockers are first-line options.",
+        "Confirm elevated office blood pressure with home or ambulatory measurements before diagnosis.",
+        "A unit no chunk holds.",
+    ]
+    cosines = app.search_engine.unit_similarities(question, units)
+    assert cosines[2] is None
+    assert cosines[0] is not None and cosines[1] is not None and -1.0 <= cosines[1] < cosines[0] <= 1.0
+    # a new version re-embeds only the units it adds
+    assert app.ingestor.ingest([write(tmp_path, "htn.md", HTN_V2)]).units_embedded == 1
+
+
+def test_a_coverage_source_is_answered_by_its_tool_so_its_units_are_not_embedded(app: Curbside, tmp_path: Path) -> None:
+    # embedding every unit of the Schedule would multiply `coverage load`'s time, and schedule.get quotes its own
+    report = app.ingestor.ingest([write(tmp_path, "htn.md", HTN)], IngestOptions(namespace="ohip"))
+    assert report.count("ingested") == 1 and report.units_embedded == 0
+    assert app.ingestor.ingest([write(tmp_path, "ckd.md", CKD)]).units_embedded > 0  # the knowledge base's are

@@ -390,3 +390,37 @@ def test_lines_under_one_label_are_not_other_items() -> None:
     appendix = passage("cep", text, "CEP", "Appendix > Alternative therapies")
     answer = extractive_answer("how soon does light therapy start working for seasonal depression?", [appendix], 4)
     assert "within 1 to 3 weeks" in answer.text and "First-line monotherapy for seasonal depression" in answer.text
+
+
+def test_a_unit_close_in_meaning_answers_in_other_words() -> None:
+    # "pins and needles" is "paresthesia" in the source: no shared word, so only the meaning score finds it
+    needles = "Needles for the injection are changed by the nurse at each of the monthly visits to the clinic."
+    source = passage(
+        "a", f"{needles}\nUse sterile needles.\nParesthesia is a common adverse effect in the first weeks."
+    )
+    question = "can it cause pins and needles?"
+    cosines = {needles: 0.80, "Use sterile needles.": 0.81, "Paresthesia is a common adverse effect in the first weeks.": 0.88}
+    assert "Paresthesia" not in extractive_answer(question, [source], 1).text
+    answer = extractive_answer(question, [source], 1, meaning=lambda texts: [cosines.get(t) for t in texts])
+    assert answer.text.startswith("Paresthesia is a common adverse effect")
+
+
+def test_meaning_does_not_outvote_a_unit_that_says_the_question_words() -> None:
+    source = passage(
+        "a",
+        "Sertraline starting dose is 25 mg daily in older adults.\nBegin with a low amount and go up slowly.",
+    )
+    question = "sertraline starting dose in older adults?"
+    cosines = {
+        "Begin with a low amount and go up slowly.": 0.90,
+        "Sertraline starting dose is 25 mg daily in older adults.": 0.86,
+    }
+    answer = extractive_answer(question, [source], 1, meaning=lambda texts: [cosines.get(t) for t in texts])
+    assert answer.text.startswith("Sertraline starting dose is 25 mg")
+
+
+def test_units_without_a_stored_vector_score_by_their_words_alone() -> None:
+    source = passage("a", "Needles for the injection are changed at each visit.\nParesthesia is common.")
+    plain = extractive_answer("can it cause pins and needles?", [source], 2)
+    unknown = extractive_answer("can it cause pins and needles?", [source], 2, meaning=lambda texts: [None] * len(texts))
+    assert [s.score for s in unknown.candidates] == [s.score for s in plain.candidates]

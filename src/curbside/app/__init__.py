@@ -114,6 +114,7 @@ class Curbside:
 
     @cached_property
     def ingestor(self) -> Ingestor:
+        from curbside.coverage.sources import SOURCES
         from curbside.kb.ingest import Ingestor
         from curbside.kb.loaders import DEFAULT_LIMITS
 
@@ -131,6 +132,7 @@ class Curbside:
             ),
             embed_heads=embed_heads,
             keywords_only=keywords_only,
+            own_tools=[source.name for source in SOURCES],
         )
 
     def _coverage_indexing(self) -> tuple[dict[str, int], list[str]]:

@@ -16,6 +16,7 @@ import logging
 import re
 import time
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from curbside.ask.abstain import (
@@ -188,7 +189,9 @@ class Asker:
         meta["top_similarity"] = _round(max((h.similarity or 0.0) for h in hits))
         hits, all_off = await asyncio.to_thread(self._stay_on_question, text, hits, warnings, meta)
         pool = await asyncio.to_thread(with_neighbours, hits, self.engine.neighbours)
-        extract = extractive_answer(text, pool, s.answer_max_sentences)
+        extract = await asyncio.to_thread(
+            extractive_answer, text, pool, s.answer_max_sentences, partial(self.engine.unit_similarities, text)
+        )
         withheld = await asyncio.to_thread(self._judge, text, hits, extract, all_off, meta)
         if withheld is not None:
             return self._abstained(withheld, warnings, meta)

@@ -49,6 +49,7 @@ from curbside.kb.loaders import (
 )
 from curbside.kb.model_guard import ModelGuard
 from curbside.kb.runners import RunnerRegistry
+from curbside.kb.unit_meaning import embed_units
 from curbside.search.embedders.base import Embedder
 from curbside.store.database import Database
 from curbside.store.documents import ChunkRow, DocumentStore, NewVersion
@@ -140,6 +141,8 @@ class IngestReport:
     sizes: SizeDistribution | None = None
     seconds: float = 0.0
     embed_seconds: float = 0.0
+    units_embedded: int = 0  # answer units embedded for the meaning score (kb/unit_meaning.py)
+    unit_seconds: float = 0.0
 
     @property
     def failed(self) -> list[DocumentOutcome]:
@@ -218,6 +221,7 @@ class Ingestor:
         load_limits: InflateLimits | None = None,
         embed_heads: Mapping[str, int] | None = None,
         keywords_only: Collection[str] = (),
+        own_tools: Collection[str] = (),
     ) -> None:
         self.db = db
         self.documents = documents
@@ -236,6 +240,7 @@ class Ingestor:
         # namespaces whose passages are indexed for keyword search only (no vector, no encoder time): the
         # coverage sources, whose tools answer from their tables and rank their passages by keywords
         self.keywords_only = frozenset(keywords_only)
+        self.own_tools = frozenset(own_tools)  # namespaces whose passages are answered by their own tools
         self.guard = ModelGuard(db, documents.vectors, embedder)
         self.lock_path = originals_dir.parent / "ingest.lock"
         self.runners = RunnerRegistry.for_directory(originals_dir.parent / "runners")
@@ -395,7 +400,7 @@ class Ingestor:
         return record.version
 
     def reindex(self, progress: ProgressReporter | None = None) -> ReindexReport:
-        """Re-embed every current document with the configured model.
+        """Re-embed every current document with the configured model (its chunks and its answer units).
 
         Chunks that fit the model's input are re-embedded in place; a document with
         a chunk over the new cap is re-chunked from its stored original (a new
@@ -424,9 +429,17 @@ class Ingestor:
                     progress.chunks_embedded(len(rows))
                     report.reembedded += 1
                     report.chunks += len(rows)
+                    if self.answers_from(record.namespace):
+                        run.published.append(record.version_id)  # its answer units too, in this model
                 progress.file_done(record.doc_key)
             run.flush()
         return report
+
+    def answers_from(self, namespace: str) -> bool:
+        """Whether the extractive answerer quotes units of ``namespace``'s passages, so their vectors are stored:
+        not a keywords-only one (no embeddings) nor one answered by its own tools (the coverage sources:
+        embedding every Schedule unit would multiply ``coverage load``'s time)."""
+        return namespace not in self.keywords_only and namespace not in self.own_tools
 
     def embedding_texts(self, texts: list[str], namespace: str) -> list[str]:
         """What the encoder sees of ``texts``: the whole text, or its head where the namespace caps it."""
@@ -497,6 +510,7 @@ class _Run:
         self.running: dict[int, tuple[Job, Path]] = {}  # started and not yet published or failed
         self.queue: list[tuple[_Pending, int]] = []
         self.all_chunks: list[Chunk] = []
+        self.published: list[int] = []  # version ids published by this run, whose units are embedded at the end
         self._encoder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="curbside-encoder")
         self._inflight: tuple[list[tuple[_Pending, int]], Future[tuple[np.ndarray, float]]] | None = None
 
@@ -586,6 +600,16 @@ class _Run:
             self._collect()
         finally:
             self._encoder.shutdown(wait=True)
+        self._embed_units()
+
+    def _embed_units(self) -> None:
+        """Embed the answer units of the versions this run published (after the chunks: the encoder is free)."""
+        if not self.published:
+            return
+        started = time.perf_counter()
+        self.report.units_embedded += embed_units(self.ing.documents, self.ing.embedder, self.published)
+        self.report.unit_seconds += time.perf_counter() - started
+        self.published = []
 
     def abort(self) -> None:
         """Stop: drop what is queued and wait for the encoder (its result is discarded)."""
@@ -672,6 +696,8 @@ class _Run:
             self._fail(p.job, p.source, exc)
             return
         self.running.pop(p.job.id, None)
+        if self.ing.answers_from(p.options.namespace):
+            self.published.append(record.version_id)
         self._outcome(
             p.source, new.doc_key, "ingested", f"version {record.version}, {len(rows)} chunks",
             version=record.version, job_id=p.job.id, chunks=len(rows), warnings=list(new.warnings),

@@ -12,7 +12,8 @@ its context: the passage's section path and the nearest heading line above it
 starting dose?"). A unit without the kind of value the question asks for (mg for a dose,
 money for a price, a time span for "how long"; any number for other quantities) counts
 less, and one that only repeats the question's words counts a third; the passage's rank and calibrated relevance add a small prior. Units far
-below the best one are left out rather than padding the answer with other topics.
+below the best one are left out rather than padding the answer with other topics. Where unit embeddings are
+stored, a unit close in meaning to the question gains for the question words it misses (``MEANING_WEIGHT``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from curbside.sentences import split_sentences
@@ -30,6 +31,7 @@ __all__ = [
     "ANSWER_KINDS",
     "KIND_NAMES",
     "ExtractiveAnswer",
+    "Meaning",
     "Sentence",
     "answer_kind",
     "asked_kind",
@@ -91,6 +93,12 @@ ECHO_FACTOR = 0.3
 DEFINITION_FACTOR = 1.5  # a unit that opens with the term a "what is" question asks about
 DUPLICATE_JACCARD = 0.6
 RANK_PRIOR = 0.35  # a top passage's unit needs less term overlap than a fifth passage's
+# The meaning score: a unit whose embedding is within MEANING_MARGIN of the closest candidate's cosine to the
+# question gains up to MEANING_WEIGHT x (how far inside that margin it is), in proportion to the share of the
+# question's terms its words miss: meaning fills the gap words leave ("brain zaps" / "electric shock
+# sensations") and does not outvote a unit that already says the question's words
+MEANING_WEIGHT = 24.0
+MEANING_MARGIN = 0.05
 # web-page furniture that survives HTML extraction: never an answer
 _BOILERPLATE = re.compile(
     r"^(?:click|jump to|skip to|back to top|download|print this|share this|sign in|log in|subscribe)\b"
@@ -450,6 +458,7 @@ def _score(
     quantity: bool,
     kind: re.Pattern[str] | None,
     defines: list[str] | None = None,
+    meaning: Meaning | None = None,
 ) -> None:
     n = len(candidates)
     df = Counter(t for s in candidates for t in (s.terms | s.context) if t in query_terms)
@@ -473,6 +482,24 @@ def _score(
             score *= ECHO_FACTOR  # "Urogenital: sexual dysfunction" only repeats the question
         p = relevance[s.rank]
         s.score = score * (0.6 + 0.4 * p) if p is not None else score
+    if meaning is not None and candidates:
+        _add_meaning(candidates, query_terms, meaning([s.text for s in candidates]))
+
+
+# the cosine of each unit's embedding to the question's, None for a unit without a stored vector
+Meaning = Callable[[list[str]], Sequence[float | None]]
+
+
+def _add_meaning(candidates: list[Sentence], query_terms: set[str], similarities: Sequence[float | None]) -> None:
+    known = [c for c in similarities if c is not None]
+    if not known:
+        return
+    floor = max(known) - MEANING_MARGIN  # cosines are comparable among one question's units, not across questions
+    for s, similarity in zip(candidates, similarities, strict=True):
+        if similarity is None or similarity <= floor:
+            continue
+        missed = 1 - len((s.terms | s.context) & query_terms) / max(len(query_terms), 1)
+        s.score += MEANING_WEIGHT * missed * (similarity - floor)
 
 
 def _gives_value(unit: Sentence, query_terms: set[str], quantity: bool, kind: re.Pattern[str] | None) -> bool:
@@ -522,13 +549,17 @@ def _age_numbers(question: str) -> set[str]:
     return {m.group(1) or m.group(2) for m in _AGE.finditer(question)}
 
 
-def extractive_answer(question: str, passages: Sequence[Passage], max_sentences: int) -> ExtractiveAnswer:
+def extractive_answer(
+    question: str, passages: Sequence[Passage], max_sentences: int, meaning: Meaning | None = None
+) -> ExtractiveAnswer:
+    """The answer units of ``passages``; ``meaning`` (optional) gives each candidate's embedding cosine to the
+    question, which lifts units that say what the question asks in other words."""
     query_terms = set(terms(question, question=True)) - _age_numbers(question)
     asked = asked_for(question)
     candidates = [s for rank, p in enumerate(passages) for s in passage_units(p, rank, asked)]
     quantity = bool(_QUANTITY_CUE.search(question))
     relevance = [p.relevance for p in passages]
-    _score(candidates, query_terms, relevance, quantity, answer_kind(question), defined_terms(question))
+    _score(candidates, query_terms, relevance, quantity, answer_kind(question), defined_terms(question), meaning)
     chosen: list[Sentence] = []
     ranked = sorted(candidates, key=lambda s: (-s.score, s.rank, s.position))
     best = ranked[0].score if ranked else 0.0

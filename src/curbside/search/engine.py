@@ -41,6 +41,7 @@ from curbside.search.reranker import Reranker
 from curbside.settings import Settings
 from curbside.store.documents import DocumentStore
 from curbside.store.protocols import LexicalIndex, VectorIndex
+from curbside.store.unit_vectors import UnitVectorStore
 from curbside.types import Passage, SearchFilters, SearchResponse
 
 __all__ = ["MAX_K", "MODES", "USE_SETTINGS", "SearchEngine"]
@@ -242,6 +243,15 @@ class SearchEngine:
         return [
             p for n in near if (p := by_id.get(f"{doc}:{n}")) is not None and p.section_path == passage.section_path
         ]
+
+    def unit_similarities(self, question: str, texts: list[str]) -> list[float | None]:
+        """The cosine of each answer unit's stored embedding (written at ingest) to the question's, None for a unit
+        without one; the question is embedded only when some unit has a vector."""
+        found = UnitVectorStore(self.documents.db).vectors(self.embedder.model_id, texts)
+        if not found:
+            return [None] * len(texts)
+        query = np.asarray(self.embedder.embed_query(question), dtype=np.float32)
+        return [float(found[t] @ query) if t in found else None for t in texts]
 
     def word_frequencies(self, words: Sequence[str], *, prefix: bool = False) -> tuple[dict[str, int], int]:
         """How many chunks hold each word (with ``prefix``, a word beginning with it), and how many chunks

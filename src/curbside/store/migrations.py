@@ -413,6 +413,19 @@ CREATE TABLE ohip_title_vectors (
 );
 """
 
+_UNIT_VECTORS = """
+-- #13: each answer unit's embedding (a sentence, list item or "Label: value" line of a chunk), written at ingest,
+-- so the extractive answer can weigh what a unit means beside the words it shares with the question ('brain
+-- zaps' / 'electric shock sensations') without embedding candidates at question time. Keyed by the unit's text:
+-- a unit repeated across chunks, versions or a neighbour-joined passage is one row, found whatever chunk holds it
+CREATE TABLE unit_vectors (
+    model_id  TEXT NOT NULL,               -- the embedding model: vectors of another model are not comparable
+    text_hash TEXT NOT NULL,               -- sha256 of the unit's text
+    vector    BLOB NOT NULL,               -- float16, L2-normalised (half the size; cosines move < 0.001)
+    PRIMARY KEY (model_id, text_hash)
+) WITHOUT ROWID;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", _INITIAL),
     Migration(2, "odb_formulary", _ODB_FORMULARY),
@@ -422,4 +435,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "job_runners", _JOB_RUNNERS),
     Migration(7, "ohip_no_fee_status", _OHIP_NO_FEE),
     Migration(8, "ohip_title_vectors", _OHIP_TITLE_VECTORS),
+    Migration(9, "unit_vectors", _UNIT_VECTORS),
 )
