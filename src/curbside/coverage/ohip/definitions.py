@@ -15,11 +15,12 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
+from curbside.coverage.ohip.passages import section_named
+
 __all__ = ["definitions"]
 
 _LISTING_LINE = re.compile(r"(?m)^[#+]?\s?([A-Z]\d{3}) ")
 _PAGE = re.compile(r"\s*\[[A-Z]{1,2}\d{0,3}\]\s*$")
-_HEAD = re.compile(r"^OHIP Schedule \d{4}-\d{2}-\d{2}\s*—\s*[A-Z]{1,2}:\s*(?P<section>[^>]+?)\s*(?:>|$)")
 
 
 def _key(text: str) -> str:
@@ -41,14 +42,14 @@ def definitions(passages: Iterable[tuple[str, str, str]], titles: Mapping[str, s
     prose: list[tuple[str, str, str]] = []  # (section, heading, body) of passages listing no code
     for _, section_path, text in passages:
         head, _, body = text.partition("\n")
-        opened = _HEAD.match(head)
-        if opened is None:
+        section = section_named(head)
+        if section is None:
             continue
         codes = _LISTING_LINE.findall(body)
         if codes:
-            listed_in[opened["section"]].update(codes)
+            listed_in[section].update(codes)
         else:
-            prose.append((opened["section"], _PAGE.sub("", section_path), body))
+            prose.append((section, _PAGE.sub("", section_path), body))
     out: dict[str, list[str]] = defaultdict(list)
     for section, heading, body in prose:
         for code in by_name.get(_key(heading), set()) & listed_in[section]:

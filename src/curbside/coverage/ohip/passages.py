@@ -28,6 +28,7 @@ from curbside.kb.ingest import PreparedDocument
 from curbside.types import Passage
 
 __all__ = [
+    "section_named",
     "DOC_PREFIX",
     "NAMESPACE",
     "SOURCE_TYPE",
@@ -94,6 +95,16 @@ def listing_line(listing: Listing) -> str:
     title = listing_title(listing)
     named = listing.code if title == listing.code else f"{listing.code} {title}"  # no description: the code once
     return f"{prefix}{named}: {fee_words(listing)}"
+
+
+_SECTION_HEAD = re.compile(r"^OHIP Schedule \d{4}-\d{2}-\d{2}\s*—\s*[A-Z]{1,2}:\s*(?P<section>[^>\n]+?)\s*(?:>|$)")
+
+
+def section_named(title_line: str) -> str | None:
+    """The Schedule section a passage's title line names ('OHIP Schedule 2025-03-03 — A: Psychiatry (19) > …' ->
+    'Psychiatry (19)'); None for a passage outside the sections (preamble, index)."""
+    opened = _SECTION_HEAD.match(title_line)
+    return opened["section"] if opened else None
 
 
 def short_label(effective: str) -> str:

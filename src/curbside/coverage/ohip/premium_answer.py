@@ -124,8 +124,8 @@ def with_asked_premiums(
     of its paragraph the question meets)."""
     if not request.question or not asks_premium_on(request.question) or result.billable is False:
         return result
-    bases = [code for code in (sql.asked or (sql.matched if result.confidence >= STATED else []))[:3]]
-    bases = [code for code in bases if code not in texts]  # a premium asked is the answer itself
+    stated = (sql.asked or (sql.matched if result.confidence >= STATED else []))[:3]
+    bases = [code for code in stated if code not in texts]  # a premium asked is the answer itself
     parts: list[str] = []
     for premium in premiums_asked(request.question, bases, sql.titles, sql.listings, texts):
         text = premium.text

@@ -14,9 +14,10 @@ import re
 from collections.abc import Iterable, Set
 from dataclasses import dataclass
 
+from curbside.coverage.ohip.passages import section_named
+
 __all__ = ["PremiumText", "premium_texts"]
 
-_HEAD = re.compile(r"^OHIP Schedule \d{4}-\d{2}-\d{2}\s*—\s*[A-Z]{1,2}:\s*(?P<section>[^>\n]+?)\s*(?:>|$)")
 _PAGE = re.compile(r"\[([A-Z]{1,2}\d+)\]\s*$")
 # a listing line of a passage: 'K187 Acute post-discharge community psychiatric care, to K195 …: add 15%'
 _LISTING = re.compile(r"^[#+]?\s?(?P<code>[A-Z]\d{3}) (?P<title>.+?): (?P<fee>add [\d.]+%|\$[\d,.]+|I\.C\.?|.+)$")
@@ -43,8 +44,8 @@ def premium_texts(passages: Iterable[tuple[str, str, str]], premiums: Set[str]) 
     out: dict[str, list[PremiumText]] = {}
     for _, section_path, text in passages:
         head, _, body = text.partition("\n")
-        opened = _HEAD.match(head)
-        if opened is None:
+        section = section_named(head)
+        if section is None:
             continue
         page = _PAGE.search(section_path)
         blocks = [" ".join(b.split()) for b in body.split("\n\n") if b.strip()]
@@ -62,7 +63,7 @@ def premium_texts(passages: Iterable[tuple[str, str, str]], premiums: Set[str]) 
                 PremiumText(
                     match["code"],
                     blocks[n],
-                    opened["section"].strip(),
+                    section.strip(),
                     page.group(1) if page else "",
                     " ".join(blocks[start:n]),
                     " ".join(blocks[n + 1 : end]),
