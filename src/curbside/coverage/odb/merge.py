@@ -257,11 +257,15 @@ def _lu(sql: SqlFindings, request: Request) -> list[LuCriterion]:
     groups = group_notes(sql.lu_notes)
     full = [group.full_text() for group in groups]
     texts = [f"{group.heading or ''} {text}".lower() for group, text in zip(groups, full, strict=True)]
+    purposes = [
+        f"{group.heading or ''} {_first_paragraph(text)}".lower() for group, text in zip(groups, full, strict=True)
+    ]
     says: Callable[[str, str], bool]
     if request.condition:
         says = str.__contains__  # the condition's words anywhere ('arthritis' in 'osteoarthritis')
         words = {_ORDINALS.get(w, w) for w in norm(request.condition).split()}
         words = {w for w in words if len(w) > 3 and w not in named}
+        words |= {phrase for abbr in _capitals(request.condition) if (phrase := _spelled_out(abbr, purposes))}
     else:
         # no condition stated: a word of the question that some criteria say and others do not tells them apart
         # ('palliative pt … ondansetron ODT … LU code?': the palliative-care criterion, not the chemotherapy ones)
@@ -274,13 +278,11 @@ def _lu(sql: SqlFindings, request: Request) -> list[LuCriterion]:
             for k, w in enumerate(words_said)
             if len(w) > 4 and w not in named and not CLASS_ALIASES.get(w) and not _negated(words_said, k)
         }
+        asked |= {phrase for abbr in _capitals(request.question or "") if (phrase := _spelled_out(abbr, purposes))}
         words = {w for w in asked if 0 < sum(_says(t, w) for t in texts) < len(texts)}
     # the criteria whose purpose (heading and first paragraph) says the most of the words some purposes say and
     # others do not: 'recurrence' is in the first- and the later-recurrence criteria, 'first' ('1st') only in one;
     # with no such word, any word anywhere in a criterion (its later conditions tell less: 'failed' is in many)
-    purposes = [
-        f"{group.heading or ''} {_first_paragraph(text)}".lower() for group, text in zip(groups, full, strict=True)
-    ]
     telling = {w for w in words if 0 < sum(says(p, w) for p in purposes) < len(purposes)}
     counts = [sum(says(p, w) for w in telling) for p in purposes]
     most = max(counts, default=0)
@@ -313,6 +315,25 @@ _ORDINALS = {"1st": "first", "2nd": "second", "3rd": "third"}
 
 def _negated(words: list[str], k: int) -> bool:
     return any(w in _NEGATORS for w in words[max(0, k - 2) : k])
+
+
+def _capitals(question: str) -> list[str]:
+    """Words the question writes in capitals, 3-6 letters: the initialisms a clerk types ('PBC pt')."""
+    return re.findall(r"\b[A-Z]{3,6}\b", question)
+
+
+def _spelled_out(abbr: str, texts: list[str]) -> str | None:
+    """The words of a criterion's purpose (lower case) whose initials spell ``abbr``: 'PBC' is 'primary biliary cirrhosis'
+    where a criterion says so, and no criterion says 'primary sclerosing cholangitis' for it. The formulary
+    does not define the initialisms clerks use, so they are read from the criteria's own words."""
+    n = len(abbr)
+    for text in texts:
+        words = re.findall(r"[a-z][a-z'-]*", text)
+        for k in range(len(words) - n + 1):
+            run = words[k : k + n]
+            if "".join(w[0] for w in run) == abbr.lower() and all(len(w) > 2 for w in run):
+                return " ".join(run)
+    return None
 
 
 def _says(text: str, word: str) -> bool:

@@ -27,6 +27,7 @@ __all__ = [
     "missing_combination",
     "missing_drugs",
     "rare_in_english",
+    "uncommon_words",
     "unlisted_names",
     "warm_up",
 ]
@@ -71,6 +72,17 @@ def unlisted_names(question: str) -> list[str]:
             continue
         zipf = _zipf(low)
         if zipf < RARE_ZIPF or (zipf < LEXICON_ZIPF and drug_lexicon.ingredient_of(low) is not None):
+            out.append(word)
+    return out
+
+
+def uncommon_words(question: str) -> list[str]:
+    """Words of ``question`` English uses little (below ``LEXICON_ZIPF``: 'mohs' 2.2, 'holter' 2.1), as written:
+    the words a service may be named by when nothing else in the question says what it is about."""
+    out: list[str] = []
+    for word in _WORD.findall(question):
+        low = word.lower()
+        if low not in STOP and low not in _OURS and word not in out and _zipf(low) < LEXICON_ZIPF:
             out.append(word)
     return out
 
