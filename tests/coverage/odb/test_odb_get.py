@@ -314,3 +314,13 @@ def test_an_unlisted_drug_is_said_not_listed_with_what_its_class_lists(odb_app: 
     assert r.needs_more_info and r.confidence == 0.0  # nothing stated about a product
     assert r.summary.startswith(f"Saxenda / liraglutide is not listed in the {LABEL}")
     assert "Listed in its class (GLP-1 receptor agonist): Ozempic" in r.summary  # -glutide, WHO INN stem
+
+
+def test_a_drug_the_patient_cannot_take_is_history_not_the_drug_asked(odb_app: Curbside) -> None:
+    # metoprolol is listed (METOPROLOL TARTRATE); nebivolol (Bystolic) is not in formulary edition 43
+    r = ask(odb_app, q="pt can't take metoprolol (fatigue) - is bystolic (nebivolol) covered by ODB?")
+    assert r.summary.startswith(f"bystolic / nebivolol is not listed in the {LABEL}")
+    assert r.coverage is None
+    # the drug taken is still answered when it is the only drug the question names
+    r = ask(odb_app, q="pt can't take metoprolol tabs - is it covered by ODB though?")
+    assert r.coverage is not None and "METOPROLOL" in r.summary

@@ -20,7 +20,17 @@ from curbside.coverage.odb.tool import Check, OdbGetArgs
 from curbside.coverage.odb.unlisted import rare_in_english
 from curbside.coverage.odb.words import CLASS_ALIASES, CLASS_NAMES, CLASS_STEMS, FORMS, KEYWORDS, SALTS, STOP
 
-__all__ = ["NameIndex", "Request", "Resolution", "norm", "norm_strength", "plan", "same_strength"]
+__all__ = [
+    "NameIndex",
+    "Request",
+    "Resolution",
+    "norm",
+    "norm_strength",
+    "plan",
+    "said_strength",
+    "same_strength",
+    "strength_apart",
+]
 
 _DIN_IN_TEXT = re.compile(r"\b(?:DIN[\s:#-]*)?(\d{8})\b|\bDIN[\s:#-]*(\d{5,7})\b", re.IGNORECASE)
 _STRENGTH = re.compile(
@@ -122,9 +132,7 @@ def plan(args: OdbGetArgs) -> Request:
             din = (match.group(1) or match.group(2)).zfill(8)
     strength = norm_strength(args.strength) if args.strength else None
     if strength is None and question:
-        match = _STRENGTH.search(question)
-        if match:
-            strength = norm_strength(match.group(0))
+        strength = said_strength(question)
     form = None
     for word in norm(" ".join(filter(None, (question, args.drug)))).split():
         form = form or FORMS.get(word)
@@ -164,6 +172,27 @@ def plan(args: OdbGetArgs) -> Request:
     )
 
 
+def said_strength(question: str) -> str | None:
+    """The first strength written in ``question``, normalised ('16 mg' -> '16mg')."""
+    match = _STRENGTH.search(question)
+    return norm_strength(match.group(0)) if match else None
+
+
+_APART = 2  # words between a strength and a name after it beyond which the strength is not that name's
+
+
+def strength_apart(question: str, name: str) -> bool:
+    """Whether the strength ``plan`` read from ``question`` stands before ``name`` and apart from it, so it is
+    another drug's: 'tylenol 1g qid didn't cut it, GI bleed on naproxen - celecoxib on ODB?' (people write a
+    dose after its drug; '2.5 mg of apixaban' keeps it, two words before)."""
+    strength = _STRENGTH.search(question)
+    words = r"\W+".join(re.escape(w) for w in norm(name).split())
+    named = re.search(rf"(?<![a-z0-9]){words}(?![a-z0-9])", question.lower()) if words else None
+    if strength is None or named is None or strength.end() > named.start():
+        return False
+    return len(question[strength.end() : named.start()].split()) > _APART
+
+
 @dataclass(slots=True)
 class Resolution:
     """Which products a name (or question) points at."""
@@ -173,6 +202,7 @@ class Resolution:
     dins: set[str] = field(default_factory=set)  # brand matches
     generic_keys: set[int] = field(default_factory=set)  # ingredient and class matches
     fuzzy: bool = False
+    history: bool = False  # every name found is one the patient takes or took ('can't take terbinafine')
 
 
 class NameIndex:
@@ -208,7 +238,9 @@ class NameIndex:
             longest = max(n for _, n, _ in found)
             tied = [r for _, n, r in found if n == longest]
             # a brand named beside its ingredient is the product meant ('denosumab biosimilar Jubbonti')
-            return next((r for r in tied if r.kind == "brand"), tied[0])
+            chosen = next((r for r in tied if r.kind == "brand"), tied[0])
+            chosen.history = not asked
+            return chosen
         for word in words if fuzzy else ():
             if len(word) < 5 or word in STOP or CLASS_ALIASES.get(word) or not word.isalpha():
                 continue
@@ -263,15 +295,22 @@ class NameIndex:
 
 # words that put a drug in the patient's history, a few words before its name: 'on max metformin', 'failed
 # topicals', 'switching from Januvia' ('on ODB' is the formulary, not a drug taken)
-_HISTORY = frozenset({"on", "failed", "tried", "from", "after", "stopped", "off"})
+_HISTORY = frozenset({"on", "failed", "tried", "from", "after", "stopped", "off", "allergic", "intolerant"})
 _HISTORY_REACH = 3
+# a drug the patient cannot take or tolerate is history too: 'can't take terbinafine' ('can t take' once normalised)
+_NOT_TAKEN = frozenset({"take", "tolerate", "use"})
+_NEGATION = frozenset({"t", "not", "cannot", "unable", "never"})
 
 
 def _taken_before(words: list[str], position: int, start: int) -> bool:
     """Whether a history word stands among the few words before ``position`` (not before ``start``, where the
     previous name ends: 'on alendronate teriparatide' puts only alendronate in the history)."""
-    before = words[max(start, position - _HISTORY_REACH) : position]
-    return any(w in _HISTORY and (k + 1 == len(before) or before[k + 1] != "odb") for k, w in enumerate(before))
+    first = max(start, position - _HISTORY_REACH)
+    before = words[first:position]
+    if any(w in _HISTORY and (k + 1 == len(before) or before[k + 1] != "odb") for k, w in enumerate(before)):
+        return True
+    negated = words[max(0, first - 2) : position]  # 'unable to take': the negation may sit two words further back
+    return any(w in _NOT_TAKEN and _NEGATION & set(negated[:k]) for k, w in enumerate(negated))
 
 
 # a product name's last word that says how it is packed, not which product: preservative-free

@@ -116,15 +116,32 @@ def missing_drugs(question: str, resolves: Callable[[str], bool]) -> list[str]:
     return out
 
 
-def missing_combination(question: str, resolves: Callable[[str], bool]) -> list[str]:
+def missing_combination(
+    question: str, resolves: Callable[[str], bool], listed_as_one: Callable[[str, str], bool] | None = None
+) -> list[str]:
     """The names of a combination product ``question`` asks about that the formulary does not list as one:
-    'qsymia (phentermine/topiramate)' names two ingredients, and only topiramate is listed, alone. Empty when
-    every combination written resolves (a listed 'A & B' is found whole by the index before this is asked)."""
+    'qsymia (phentermine/topiramate)' names two ingredients, and only topiramate is listed, alone; 'auvelity
+    (dextromethorphan-bupropion)' names two that are each listed alone but not together (``listed_as_one``
+    says whether the index holds the pair as one product). Empty when every combination written resolves."""
     missing = missing_drugs(question, resolves)
-    for first, second in _COMBINATION.findall(question):
-        if first in missing or second in missing:
-            return [w for w in unlisted_names(question) if not resolves(w)]
+    pairs = [*_COMBINATION.findall(question), *_hyphenated_drugs(question)]
+    for first, second in pairs:
+        apart = listed_as_one is not None and not listed_as_one(first, second) and _both_drugs(first, second)
+        if first in missing or second in missing or apart:
+            names = [w for w in unlisted_names(question) if not resolves(w) and not _hyphenated_drugs(w)]
+            return names or [f"{first}/{second}"]
     return []
+
+
+def _hyphenated_drugs(question: str) -> list[tuple[str, str]]:
+    """Two drug names joined by a hyphen, as a combination is written ('dextromethorphan-bupropion'); not a
+    maker's prefix ('Apo-Atorvastatin'), whose first part is no drug."""
+    pairs = [(a, b) for a, b in re.findall(r"\b([A-Za-z]{4,})-([A-Za-z]{4,})\b", question)]
+    return [(a, b) for a, b in pairs if _both_drugs(a, b)]
+
+
+def _both_drugs(first: str, second: str) -> bool:
+    return all(drug_lexicon.ingredient_of(w) is not None and not _class_word(w) for w in (first, second))
 
 
 _CLASS_ENDINGS = tuple(stem for stems in CLASS_STEMS.values() for stem in stems)
