@@ -32,7 +32,10 @@ def ask(app: Curbside, question: str) -> OdbGetResult:
 
 
 def test_an_initialism_is_read_from_the_criteria_words() -> None:
-    purposes = ["for the treatment of primary biliary cirrhosis.", "for the treatment of primary sclerosing cholangitis."]
+    purposes = [
+        "for the treatment of primary biliary cirrhosis.",
+        "for the treatment of primary sclerosing cholangitis.",
+    ]
     assert _spelled_out("PBC", purposes) == "primary biliary cirrhosis"
     assert _spelled_out("PSC", purposes) == "primary sclerosing cholangitis"
     assert _spelled_out("ALS", purposes) is None

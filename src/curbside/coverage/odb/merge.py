@@ -17,6 +17,7 @@ from curbside.coverage.odb import pricing
 from curbside.coverage.odb.fallback import answer_from_passages
 from curbside.coverage.odb.flags import benefit_status, describe_flags
 from curbside.coverage.odb.limited_use import group_notes
+from curbside.coverage.odb.lu_details import asked_details
 from curbside.coverage.odb.passages import printed_price
 from curbside.coverage.odb.pricing import lowest_cost, savings
 from curbside.coverage.odb.query import Request, norm
@@ -553,6 +554,8 @@ def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str, other_st
         coded = [c for c in result.lu_criteria if c.reason_for_use_code]
         some_match = any(c.matches_condition for c in coded) and not all(c.matches_condition for c in coded)
         parts.extend(_lu_sentences(result.lu_criteria, coded, some_match))
+        shown = [c for c in coded if c.matches_condition] if some_match else coded
+        parts.extend(asked_details(result.query, shown[:MAX_LU_SAID]))
         periods = list(dict.fromkeys(c.authorization_period for c in result.lu_criteria if c.authorization_period))
         if periods:
             parts.append(f"LU authorization period: {', '.join(periods)}.")
