@@ -324,3 +324,11 @@ def test_a_drug_the_patient_cannot_take_is_history_not_the_drug_asked(odb_app: C
     # the drug taken is still answered when it is the only drug the question names
     r = ask(odb_app, q="pt can't take metoprolol tabs - is it covered by ODB though?")
     assert r.coverage is not None and "METOPROLOL" in r.summary
+
+
+def test_a_brand_that_is_no_benefit_gives_its_covered_generics_limited_use_code(odb_app: Curbside) -> None:
+    # Coreg 12.5mg (carvedilol) is notABenefit="Y"; PMS-Carvedilol, Apo-Carvedilol, Carvedilol in its group
+    # (pcg9 240400142) are Limited Use benefits under reasonForUseId 183 (formulary edition 43)
+    r = ask(odb_app, q="cardiology wrote Coreg 12.5 mg brand - will ODB pay for it? LU code for carvedilol?")
+    assert "is not a benefit" in r.summary
+    assert "They are covered only when the Limited Use criteria are met and the Reason for Use code (183)" in r.summary

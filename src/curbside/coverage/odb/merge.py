@@ -493,7 +493,22 @@ def _citations(supporting: list[Passage], sql: SqlFindings, primary: DrugRow, la
     return [Citation.from_passage(i, p, _excerpt(p, primary)) for i, p in enumerate(passages, start=1)]
 
 
-def _lu_sentences(criteria: list[LuCriterion], coded: list[LuCriterion], some_match: bool) -> list[str]:
+def _lu_parts(result: OdbGetResult, subject: str) -> list[str]:
+    """The Limited Use sentences of a result: codes and criteria, the details the question asks, the period."""
+    coded = [c for c in result.lu_criteria if c.reason_for_use_code]
+    some_match = any(c.matches_condition for c in coded) and not all(c.matches_condition for c in coded)
+    parts = _lu_sentences(result.lu_criteria, coded, some_match, subject)
+    shown = [c for c in coded if c.matches_condition] if some_match else coded
+    parts.extend(asked_details(result.query, shown[:MAX_LU_SAID]))
+    periods = list(dict.fromkeys(c.authorization_period for c in result.lu_criteria if c.authorization_period))
+    if periods:
+        parts.append(f"LU authorization period: {', '.join(periods)}.")
+    return parts
+
+
+def _lu_sentences(
+    criteria: list[LuCriterion], coded: list[LuCriterion], some_match: bool, subject: str = "It is"
+) -> list[str]:
     """The Limited Use codes and what each criterion covers. When the question matches some criteria and not
     others, only the matching codes are given as codes: a clerk copies the number written in the answer, and
     the other criteria's numbers (institutional outbreaks when the patient lives at home) would be billed
@@ -502,7 +517,7 @@ def _lu_sentences(criteria: list[LuCriterion], coded: list[LuCriterion], some_ma
     codes = sorted({c.reason_for_use_code for c in (shown if some_match else criteria) if c.reason_for_use_code})
     which = "for the situation the question describes" if some_match else ""
     parts = [
-        "It is covered only when the Limited Use criteria are met and the Reason for Use code "
+        f"{subject} covered only when the Limited Use criteria are met and the Reason for Use code "
         f"({', '.join(codes) or 'see the criteria'}) {which + ' ' if which else ''}is on the prescription."
     ]
     for criterion in shown[:MAX_LU_SAID]:
@@ -551,14 +566,7 @@ def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str, other_st
     if maximum:
         parts.append(f"Formulary note: {maximum}")
     if code == "limited_use":
-        coded = [c for c in result.lu_criteria if c.reason_for_use_code]
-        some_match = any(c.matches_condition for c in coded) and not all(c.matches_condition for c in coded)
-        parts.extend(_lu_sentences(result.lu_criteria, coded, some_match))
-        shown = [c for c in coded if c.matches_condition] if some_match else coded
-        parts.extend(asked_details(result.query, shown[:MAX_LU_SAID]))
-        periods = list(dict.fromkeys(c.authorization_period for c in result.lu_criteria if c.authorization_period))
-        if periods:
-            parts.append(f"LU authorization period: {', '.join(periods)}.")
+        parts.extend(_lu_parts(result, "It is"))
     if row.individual_price is not None or row.amount_mohltc_pays is not None:
         parts.append(
             f"Unit price {printed_price(row.individual_price)}; the ministry pays {printed_price(row.amount_mohltc_pays)} per unit."
@@ -580,6 +588,9 @@ def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str, other_st
         # the same ingredient and strength, covered: the alternative a pharmacist substitutes
         names = ", ".join(f"{m.brand} (DIN {m.din})" for m in covered_others[:3])
         parts.append(f"Covered interchangeable products in its group: {names}.")
+        if all(m.status == "limited_use" for m in covered_others):
+            # the brand is not a benefit, its generics are Limited Use ones: their code is what the clerk needs
+            parts.extend(_lu_parts(result, "They are"))
     # 'unclassified therapeutic agents' is no therapeutic class: its members are no alternatives
     elif result.coverage is not None and result.coverage.covered is not True and not _unclassified(row):
         if result.alternatives:
