@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from curbside.app import Curbside
-from curbside.coverage.odb.query import _brand_keys
+from curbside.coverage.odb.query import _brand_keys, _without_description
 from curbside.coverage.odb.sql_path import _by_bare_number
 from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
 
@@ -118,3 +118,15 @@ def test_a_volume_no_strength_has_is_the_packs() -> None:
     # a strength given as an argument is the caller's
     request = plan(OdbGetArgs(q="cabenuva 2 mL kit price?", strength="3ml"))
     assert not _said_of_something_else(request, kits, "cabenuva")  # type: ignore[arg-type]
+
+
+def test_a_device_is_found_by_its_makers_words_without_its_description(odb_app: Curbside) -> None:
+    # 'Contour Next Blood Glucose Test Strips' (DIN 09857453, $0.7290) beside 'Contour Blood Glucose Test Strips':
+    # 'blood glucose test strips' is the description eight strip names share (formulary edition 43)
+    r = ask(odb_app, q="pt on ODB uses contour next test strips - what does ODB pay per strip? PIN?")
+    assert r.coverage is not None and r.coverage.din == "09857453" and "$0.7290" in r.summary
+    # one maker's word left is too little to name a product by ('Contour Blood Glucose Test Strips')
+    shared = frozenset({"blood", "glucose", "test", "strips"})
+    assert _without_description("Contour Next Blood Glucose Test Strips", shared) == "contour next"
+    assert _without_description("Contour Blood Glucose Test Strips", shared) is None
+    assert _without_description("Accu-Chek Guide Test Strips", shared) == "accu chek guide"

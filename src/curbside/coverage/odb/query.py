@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -213,6 +213,7 @@ class NameIndex:
         self.generics: dict[str, set[int]] = defaultdict(set)
         self.generic_names: dict[int, str] = {}
         self.generic_of: dict[str, int] = {}
+        rows = list(rows)
         for din, product, generic_key, generic in rows:
             self.generic_names[generic_key] = generic
             self.generic_of[din] = generic_key
@@ -221,6 +222,13 @@ class NameIndex:
         for generic_key, generic in self.generic_names.items():
             for key in _generic_keys(generic):
                 self.generics[key].add(generic_key)
+        # a device is asked for by its maker's words, without the description many products share: 'contour next
+        # test strips' is 'Contour Next Blood Glucose Test Strips'; the shared words are read from the names
+        shared = _shared_words(product for _, product, _, _ in rows)
+        for din, product, _, _ in rows:
+            short = _without_description(product, shared)
+            if short and short not in self.brands and short not in self.generics and not short[-1].isdigit():
+                self.brands[short].add(din)
         self.longest = max(len(k.split()) for k in (*self.brands, *self.generics))
         self.vocabulary = sorted({k for k in (*self.brands, *self.generics) if " " not in k and len(k) >= 5})
 
@@ -334,6 +342,28 @@ def _brand_keys(product: str) -> set[str]:
         if words:
             keys.add(" ".join(words))
     return keys
+
+
+SHARED_BY = 8  # product names a word must occur in to be a description ('strips', 'glucose'), not a maker's word
+
+
+def _shared_words(products: Iterable[str]) -> frozenset[str]:
+    counts: Counter[str] = Counter()
+    for product in set(products):
+        counts.update(set(norm(product).split()))
+    return frozenset(w for w, n in counts.items() if n >= SHARED_BY and w.isalpha())
+
+
+def _without_description(product: str, shared: frozenset[str]) -> str | None:
+    """A product's name without its trailing run of words many names share, when two or more words of the
+    maker's own remain: 'Contour Next Blood Glucose Test Strips' -> 'contour next'."""
+    words = norm(product).split()
+    end = len(words)
+    while end and words[end - 1] in shared:
+        end -= 1
+    if end == len(words) or end < 2 or len(words) - end < 2:
+        return None
+    return " ".join(words[:end])
 
 
 def _generic_keys(generic: str) -> set[str]:
