@@ -43,3 +43,17 @@ def test_the_prescriber_asked_is_who_must_write_it() -> None:
 
 def test_nothing_is_added_when_neither_is_asked() -> None:
     assert asked_details("skyrizi 150 pen ODB LU code?", [RISANKIZUMAB, FONDAPARINUX]) == []
+
+
+def test_the_dose_limit_asked_is_the_maximum_reimbursed() -> None:
+    # celecoxib, LU 316 (osteoarthritis) and its note 004 type N
+    celecoxib = LuCriterion(
+        reason_for_use_code="316",
+        text="For patients who have failed an adequate trial of acetaminophen (e.g. acetaminophen 1g QID for "
+        "several weeks) and have had:\n\nThe maximum daily dose of celecoxib which will be reimbursed for the "
+        "treatment of osteoarthritis is 200mg.",
+    )
+    assert asked_details("celecoxib on ODB? LU code, max dose?", [celecoxib]) == [
+        'LU 316 says: "The maximum daily dose of celecoxib which will be reimbursed for the treatment of '
+        'osteoarthritis is 200mg."'
+    ]

@@ -69,3 +69,10 @@ def test_a_hyphenated_pair_of_listed_drugs_not_listed_together_is_not_listed() -
     ]
     # a maker's prefix is no drug: 'Apo-Atorvastatin' is atorvastatin
     assert missing_combination("is Apo-Atorvastatin covered?", _listed("atorvastatin"), lambda a, b: False) == []
+
+
+def test_drugs_joined_by_a_plus_may_be_two_drugs_tried() -> None:
+    # 'metoclopramide + haldol' are the anti-emetics that failed, each listed alone: no combination is asked
+    question = "palliative pt, nausea not controlled on metoclopramide + haldol - ondansetron ODT on ODB? LU code?"
+    resolves = _listed("metoclopramide", "haldol", "ondansetron")
+    assert missing_combination(question, resolves, lambda a, b: False) == []

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from curbside import drug_lexicon
 from curbside.coverage.confidence import ConfidenceInputs, confidence
 from curbside.coverage.conflicts import Conflict, FieldComparison, detect
 from curbside.coverage.odb import pricing
@@ -280,6 +281,13 @@ def _lu(sql: SqlFindings, request: Request) -> list[LuCriterion]:
             if len(w) > 4 and w not in named and not CLASS_ALIASES.get(w) and not _negated(words_said, k)
         }
         asked |= {phrase for abbr in _capitals(request.question or "") if (phrase := _spelled_out(abbr, purposes))}
+        # a brand the question names is its ingredient in the criteria: 'tylenol 1g qid didn't cut it' is the
+        # criterion for patients who 'failed an adequate trial of acetaminophen'
+        asked |= {
+            ingredient
+            for w in words_said
+            if (ingredient := drug_lexicon.ingredient_of(w)) and ingredient != w and ingredient not in named
+        }
         words = {w for w in asked if 0 < sum(_says(t, w) for t in texts) < len(texts)}
     # the criteria whose purpose (heading and first paragraph) says the most of the words some purposes say and
     # others do not: 'recurrence' is in the first- and the later-recurrence criteria, 'first' ('1st') only in one;

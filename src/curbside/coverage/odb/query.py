@@ -317,8 +317,12 @@ def _taken_before(words: list[str], position: int, start: int) -> bool:
     before = words[first:position]
     if any(w in _HISTORY and (k + 1 == len(before) or before[k + 1] != "odb") for k, w in enumerate(before)):
         return True
-    negated = words[max(0, first - 2) : position]  # 'unable to take': the negation may sit two words further back
-    return any(w in _NOT_TAKEN and _NEGATION & set(negated[:k]) for k, w in enumerate(negated))
+    # 'can't take terbinafine', 'unable to tolerate the metformin': the verb just before the name, negated just
+    # before the verb ('couldn't tolerate the dry mouth. toviaz' is about the mouth, not toviaz)
+    for k in range(max(start, position - 2), position):
+        if words[k] in _NOT_TAKEN and _NEGATION & set(words[max(0, k - 2) : k]):
+            return True
+    return False
 
 
 # a product name's last word that says how it is packed, not which product: preservative-free

@@ -124,9 +124,10 @@ def missing_combination(
     (dextromethorphan-bupropion)' names two that are each listed alone but not together (``listed_as_one``
     says whether the index holds the pair as one product). Empty when every combination written resolves."""
     missing = missing_drugs(question, resolves)
-    pairs = [*_COMBINATION.findall(question), *_hyphenated_drugs(question)]
-    for first, second in pairs:
-        apart = listed_as_one is not None and not listed_as_one(first, second) and _both_drugs(first, second)
+    hyphenated = _hyphenated_drugs(question)
+    for first, second in [*_COMBINATION.findall(question), *hyphenated]:
+        # 'metoclopramide + haldol' may be two drugs tried; a hyphen joins a product's ingredients
+        apart = (first, second) in hyphenated and listed_as_one is not None and not listed_as_one(first, second)
         if first in missing or second in missing or apart:
             names = [w for w in unlisted_names(question) if not resolves(w) and not _hyphenated_drugs(w)]
             return names or [f"{first}/{second}"]
