@@ -332,3 +332,21 @@ def test_a_brand_that_is_no_benefit_gives_its_covered_generics_limited_use_code(
     r = ask(odb_app, q="cardiology wrote Coreg 12.5 mg brand - will ODB pay for it? LU code for carvedilol?")
     assert "is not a benefit" in r.summary
     assert "They are covered only when the Limited Use criteria are met and the Reason for Use code (183)" in r.summary
+
+
+def test_an_ingredient_as_clinicians_say_it_is_found(odb_app: Curbside) -> None:
+    # 'glargine' is INSULIN GLARGINE (drug lexicon: glargine -> insulin glargine), listed in formulary edition 43;
+    # before, it was answered 'glargine is not listed'
+    r = ask(odb_app, q="is glargine covered on ODB?")
+    assert r.coverage is not None and "INSULIN GLARGINE" in r.summary and "not listed" not in r.summary
+
+
+def test_a_combination_written_with_a_slash_is_found_with_its_note(odb_app: Curbside) -> None:
+    # Soliqua, INSULIN GLARGINE & LIXISENATIDE (DIN 02478293), a general benefit whose group note reads "As an adjunct
+    # to diet and exercise … inadequately controlled on basal insulin (less than 60 units daily) in combination
+    # with metformin."
+    r = ask(odb_app, q="on basal glargine + metformin - can I switch her to the glargine/lixisenatide combo pen? criteria?")
+    assert r.coverage is not None and r.coverage.din == "02478293" and "not listed" not in r.summary
+    assert "Formulary note: As an adjunct to diet and exercise" in r.summary and "less than 60 units daily" in r.summary
+    # the note is said when the question asks for criteria
+    assert "Formulary note" not in ask(odb_app, q="is soliqua covered?").summary

@@ -35,7 +35,7 @@ from curbside.coverage.odb.tool import (
     MatchedProduct,
     OdbGetResult,
 )
-from curbside.coverage.odb.words import CLASS_ALIASES
+from curbside.coverage.odb.words import CLASS_ALIASES, KEYWORDS
 from curbside.coverage.passages import snippet
 from curbside.coverage.paths import PathTrace, path_warnings
 from curbside.types import Citation, Passage
@@ -501,6 +501,13 @@ def _citations(supporting: list[Passage], sql: SqlFindings, primary: DrugRow, la
     return [Citation.from_passage(i, p, _excerpt(p, primary)) for i, p in enumerate(passages, start=1)]
 
 
+_CRITERIA = dict(KEYWORDS)["lu_criteria"]
+
+
+def _asks_criteria(question: str) -> bool:
+    return bool(_CRITERIA.search(question))
+
+
 def _lu_parts(result: OdbGetResult, subject: str) -> list[str]:
     """The Limited Use sentences of a result: codes and criteria, the details the question asks, the period."""
     coded = [c for c in result.lu_criteria if c.reason_for_use_code]
@@ -575,6 +582,10 @@ def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str, other_st
         parts.append(f"Formulary note: {maximum}")
     if code == "limited_use":
         parts.extend(_lu_parts(result, "It is"))
+    elif result.coverage is not None and result.coverage.notes and not maximum and _asks_criteria(result.query):
+        # no Limited Use criteria, but the formulary's note says for whom it is listed ('… inadequately
+        # controlled on basal insulin (less than 60 units daily) in combination with metformin')
+        parts.append(f"Formulary note: {' '.join(result.coverage.notes[0].split())}")
     if row.individual_price is not None or row.amount_mohltc_pays is not None:
         parts.append(
             f"Unit price {printed_price(row.individual_price)}; the ministry pays {printed_price(row.amount_mohltc_pays)} per unit."

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from curbside import drug_lexicon
 from curbside.coverage.odb.tool import Check, OdbGetArgs
 from curbside.coverage.odb.unlisted import rare_in_english
 from curbside.coverage.odb.words import CLASS_ALIASES, CLASS_NAMES, CLASS_STEMS, FORMS, KEYWORDS, SALTS, STOP
@@ -222,6 +223,8 @@ class NameIndex:
         for generic_key, generic in self.generic_names.items():
             for key in _generic_keys(generic):
                 self.generics[key].add(generic_key)
+                for short in _spoken_keys(key):
+                    self.generics[short].add(generic_key)
         # a device is asked for by its maker's words, without the description many products share: 'contour next
         # test strips' is 'Contour Next Blood Glucose Test Strips'; the shared words are read from the names
         shared = _shared_words(product for _, product, _, _ in rows)
@@ -346,6 +349,17 @@ def _brand_keys(product: str) -> set[str]:
         if words:
             keys.add(" ".join(words))
     return keys
+
+
+def _spoken_keys(key: str) -> set[str]:
+    """An ingredient as clinicians say it, where the drug lexicon reads the shorter name as the same ingredient:
+    'insulin glargine' is said 'glargine', 'insulin glargine and lixisenatide' 'glargine and lixisenatide'."""
+    words = key.split()
+    out = set()
+    for i in range(len(words) - 1):
+        if len(words[i + 1]) >= 5 and drug_lexicon.ingredient_of(words[i + 1]) == f"{words[i]} {words[i + 1]}":
+            out.add(" ".join(words[:i] + words[i + 1 :]))
+    return out
 
 
 SHARED_BY = 8  # product names a word must occur in to be a description ('strips', 'glucose'), not a maker's word

@@ -126,6 +126,8 @@ def missing_combination(
     missing = missing_drugs(question, resolves)
     hyphenated = _hyphenated_drugs(question)
     for first, second in [*_COMBINATION.findall(question), *hyphenated]:
+        if listed_as_one is not None and listed_as_one(first, second):
+            continue  # 'glargine/lixisenatide' is Soliqua's INSULIN GLARGINE & LIXISENATIDE
         # 'metoclopramide + haldol' may be two drugs tried; a hyphen joins a product's ingredients
         apart = (first, second) in hyphenated and listed_as_one is not None and not listed_as_one(first, second)
         if first in missing or second in missing or apart:
