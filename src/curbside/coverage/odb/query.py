@@ -223,8 +223,8 @@ class NameIndex:
         for generic_key, generic in self.generic_names.items():
             for key in _generic_keys(generic):
                 self.generics[key].add(generic_key)
-                for short in _spoken_keys(key):
-                    self.generics[short].add(generic_key)
+                for spoken in _spoken_keys(key):
+                    self.generics[spoken].add(generic_key)
         # a device is asked for by its maker's words, without the description many products share: 'contour next
         # test strips' is 'Contour Next Blood Glucose Test Strips'; the shared words are read from the names
         shared = _shared_words(product for _, product, _, _ in rows)
