@@ -37,6 +37,7 @@ RARE_ZIPF = 2.0  # 'formulary' is 2.25, 'metformin' 2.55; 'orlistat' 1.58, 'Wego
 # uses the word for other things too ('tums' 2.3 is fine, 'diamonds' 4.0, 'caps' 4.2 are not names)
 LEXICON_ZIPF = 3.0
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]{3,}")
+_INITIALISM = re.compile(r"\b[A-Z]{3}\b")
 _OURS = frozenset({"odb", "ohip", "adp", "formulary", "din", "dins"})
 
 
@@ -80,7 +81,7 @@ def uncommon_words(question: str) -> list[str]:
     """Words of ``question`` English uses little (below ``LEXICON_ZIPF``: 'mohs' 2.2, 'holter' 2.1), as written:
     the words a service may be named by when nothing else in the question says what it is about."""
     out: list[str] = []
-    for word in _WORD.findall(question):
+    for word in _WORD.findall(question) + _INITIALISM.findall(question):  # 'DXA', 'TTE' as well
         low = word.lower()
         if low not in STOP and low not in _OURS and word not in out and _zipf(low) < LEXICON_ZIPF:
             out.append(word)
