@@ -163,3 +163,27 @@ def test_a_name_the_schedule_lists_is_a_service_not_an_unlisted_drug() -> None:
     assert intent.domains == (B,) and intent.drugs == ()
     # a drug's name is none of the Schedule's words: still a drug
     assert classify("is Contrave covered for weight loss?", schedule_word=lambda word: False).domains == (R,)
+
+
+def test_a_little_used_word_the_schedule_lists_names_the_service() -> None:
+    # 'mohs' (Zipf 2.2) is no drug and the Schedule lists it (R081 Mohs micrographic surgery); 'BCCs' (1.35) reads
+    # as a name, but beside a service only a name the drug lexicon knows is a drug
+    question = "did mohs on 2 BCCs same pt same day - is the 2nd one covered?"
+    assert classify(question).domains == (R,)  # no Schedule to ask: the rare name is all there is
+    intent = classify(question, schedule_word=lambda word: word.lower() == "mohs")
+    assert intent.domains == (B,) and intent.drugs == ()
+    # beside a service word, a drug the lexicon knows still routes to the formulary
+    intent = classify("holter after starting dofetilide?", schedule_word=lambda word: word.lower() == "holter")
+    assert intent.domains == (B, R) and intent.drugs == ("dofetilide",)
+
+
+def test_how_a_service_is_paid_asks_the_schedule() -> None:
+    # the Schedule's payment rules: 'the second … 85%' (P006 twins, R081 Mohs)
+    assert classify("delivered vaginal twins last night - how is the 2nd baby paid?").domains == (B,)
+    assert classify("how is ozempic paid for on ODB?").domains == (R,)  # 'paid for' is coverage's
+
+
+def test_a_three_letter_initialism_the_schedule_lists_names_the_service() -> None:
+    question = "low risk 58F had her baseline bone density 2 yrs ago, can she get the 2nd DXA covered now?"
+    assert classify(question).domains == ()
+    assert classify(question, schedule_word=lambda word: word.lower() == "dxa").domains == (B,)

@@ -67,3 +67,33 @@ def test_a_condition_every_criterion_says_marks_them_all() -> None:
 def test_criteria_saying_as_many_of_the_words_are_all_the_questions() -> None:
     # 'initial' is 557's and 558's, 'first' 559's: one word each, so none is preferred over the others
     assert _matching("vancomycin 125 for a first, initial c diff - LU code?") == ["557", "558", "559"]
+
+
+# celecoxib's group (ODB Formulary Edition 43, lccNotes 001-010): osteoarthritis 316, rheumatoid arthritis 317
+_CELECOXIB = [
+    LuNoteRow("001", "T", None, "Osteoarthritis"),
+    LuNoteRow(
+        "002",
+        None,
+        "316",
+        "For patients who have failed an adequate trial of acetaminophen (e.g. acetaminophen 1g QID for several "
+        "weeks) and have had:",
+    ),
+    LuNoteRow(
+        "003",
+        "R",
+        None,
+        "History of a documented, clinically significant ulcer or GI bleed; or\nFailure or intolerance to at "
+        "least three listed NSAIDS.",
+    ),
+    LuNoteRow("006", "T", None, "Rheumatoid arthritis"),
+    LuNoteRow("007", None, "317", "For patients who have had:"),
+]
+
+
+def test_a_brand_named_is_its_ingredient_in_the_criteria() -> None:
+    # Tylenol is acetaminophen (the offline drug lexicon): the criterion for those who failed acetaminophen
+    sql = SimpleNamespace(primary=SimpleNamespace(name="Celebrex", generic_name="CELECOXIB"), lu_notes=_CELECOXIB)
+    question = "74F knee OA, tylenol 1g qid didn't cut it, had a GI bleed on naproxen - celecoxib on ODB? LU code?"
+    criteria = _lu(sql, plan(OdbGetArgs(q=question)))  # type: ignore[arg-type]
+    assert [c.reason_for_use_code for c in criteria if c.matches_condition] == ["316"]

@@ -314,3 +314,39 @@ def test_an_unlisted_drug_is_said_not_listed_with_what_its_class_lists(odb_app: 
     assert r.needs_more_info and r.confidence == 0.0  # nothing stated about a product
     assert r.summary.startswith(f"Saxenda / liraglutide is not listed in the {LABEL}")
     assert "Listed in its class (GLP-1 receptor agonist): Ozempic" in r.summary  # -glutide, WHO INN stem
+
+
+def test_a_drug_the_patient_cannot_take_is_history_not_the_drug_asked(odb_app: Curbside) -> None:
+    # metoprolol is listed (METOPROLOL TARTRATE); nebivolol (Bystolic) is not in formulary edition 43
+    r = ask(odb_app, q="pt can't take metoprolol (fatigue) - is bystolic (nebivolol) covered by ODB?")
+    assert r.summary.startswith(f"bystolic / nebivolol is not listed in the {LABEL}")
+    assert r.coverage is None
+    # the drug taken is still answered when it is the only drug the question names
+    r = ask(odb_app, q="pt can't take metoprolol tabs - is it covered by ODB though?")
+    assert r.coverage is not None and "METOPROLOL" in r.summary
+
+
+def test_a_brand_that_is_no_benefit_gives_its_covered_generics_limited_use_code(odb_app: Curbside) -> None:
+    # Coreg 12.5mg (carvedilol) is notABenefit="Y"; PMS-Carvedilol, Apo-Carvedilol, Carvedilol in its group
+    # (pcg9 240400142) are Limited Use benefits under reasonForUseId 183 (formulary edition 43)
+    r = ask(odb_app, q="cardiology wrote Coreg 12.5 mg brand - will ODB pay for it? LU code for carvedilol?")
+    assert "is not a benefit" in r.summary
+    assert "They are covered only when the Limited Use criteria are met and the Reason for Use code (183)" in r.summary
+
+
+def test_an_ingredient_as_clinicians_say_it_is_found(odb_app: Curbside) -> None:
+    # 'glargine' is INSULIN GLARGINE (drug lexicon: glargine -> insulin glargine), listed in formulary edition 43;
+    # before, it was answered 'glargine is not listed'
+    r = ask(odb_app, q="is glargine covered on ODB?")
+    assert r.coverage is not None and "INSULIN GLARGINE" in r.summary and "not listed" not in r.summary
+
+
+def test_a_combination_written_with_a_slash_is_found_with_its_note(odb_app: Curbside) -> None:
+    # Soliqua, INSULIN GLARGINE & LIXISENATIDE (DIN 02478293), a general benefit whose group note reads "As an adjunct
+    # to diet and exercise … inadequately controlled on basal insulin (less than 60 units daily) in combination
+    # with metformin."
+    r = ask(odb_app, q="on basal glargine + metformin - can I switch her to the glargine/lixisenatide combo pen? criteria?")
+    assert r.coverage is not None and r.coverage.din == "02478293" and "not listed" not in r.summary
+    assert "Formulary note: As an adjunct to diet and exercise" in r.summary and "less than 60 units daily" in r.summary
+    # the note is said when the question asks for criteria
+    assert "Formulary note" not in ask(odb_app, q="is soliqua covered?").summary

@@ -214,3 +214,15 @@ def test_a_clipped_name_stands_for_the_one_ingredient_it_starts() -> None:
 def test_an_english_word_is_not_read_as_a_clipped_name(text: str) -> None:
     # 'plaque' starts Plaquenil and 'lipid' starts Lipidil, but English uses both words (wordfreq Zipf >= 2)
     assert NameIndex(CLIPPED_ROWS).resolve(text).kind == "none"
+
+
+def test_a_drug_not_tolerated_is_history_only_right_before_its_name() -> None:
+    from curbside.coverage.odb.query import _taken_before, norm
+
+    words = norm("pt can't take terbinafine - jublia?").split()
+    assert _taken_before(words, words.index("terbinafine"), 0)
+    words = norm("unable to tolerate metformin, sitagliptin?").split()
+    assert _taken_before(words, words.index("metformin"), 0)
+    # 'couldn't tolerate the dry mouth. toviaz 4mg': the mouth was not tolerated, toviaz is the drug asked
+    words = norm("tried bladder training + oxybutynin, couldn't tolerate the dry mouth. toviaz 4mg on ODB?").split()
+    assert not _taken_before(words, words.index("toviaz"), 0)

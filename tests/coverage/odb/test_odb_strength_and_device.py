@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from curbside.app import Curbside
-from curbside.coverage.odb.query import _brand_keys
+from curbside.coverage.odb.query import _brand_keys, _without_description
 from curbside.coverage.odb.sql_path import _by_bare_number
 from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
 
@@ -94,3 +94,39 @@ def test_libre_sensors_are_the_sensor_with_its_yearly_maximum(odb_app: Curbside)
 def test_a_strip_is_not_answered_for_a_sensor(odb_app: Curbside) -> None:
     r = ask(odb_app, q="are Freestyle sensors covered?")
     assert r.coverage is None or r.coverage.din != "09857141"
+
+
+def test_a_dose_written_before_the_name_and_apart_from_it_is_another_drugs(odb_app: Curbside) -> None:
+    # ivabradine (Lancora) is listed as 5mg Tab (DIN 02459973) and 7.5mg Tab; 50 mg is the metoprolol's dose
+    r = ask(odb_app, q="HFrEF pt on metoprolol 50 mg bid, HR still 80s - cardiology wants ivabradine. LU code?")
+    assert r.coverage is not None and r.coverage.din in {"02459973", "02459981"}
+    assert "not as 50mg" not in r.summary
+    # a dose the name is written with still chooses among its strengths, and one no product has is still asked about
+    assert ask(odb_app, q="ivabradine 7.5 mg - covered?").coverage.din == "02459981"  # type: ignore[union-attr]
+    r = ask(odb_app, q="is ivabradine 50 mg covered?")
+    assert r.coverage is None and "not as 50mg" in r.summary
+
+
+def test_a_volume_no_strength_has_is_the_packs() -> None:
+    from curbside.coverage.odb.query import plan
+    from curbside.coverage.odb.sql_path import _said_of_something_else
+
+    # Cabenuva (DIN 02497220): '200mg/mL & 300mg/mL Inj Sol-2mL Kit' and '-3mL Kit'
+    kits = [SimpleNamespace(strength="200mg/mL & 300mg/mL", dosage_form="Inj Sol-2mL Kit")]
+    request = plan(OdbGetArgs(q="HIV pt wants the cabenuva injections - DIN/price for the 2 mL kit?"))
+    assert request.strength == "2ml" and _said_of_something_else(request, kits, "cabenuva")  # type: ignore[arg-type]
+    # a strength given as an argument is the caller's
+    request = plan(OdbGetArgs(q="cabenuva 2 mL kit price?", strength="3ml"))
+    assert not _said_of_something_else(request, kits, "cabenuva")  # type: ignore[arg-type]
+
+
+def test_a_device_is_found_by_its_makers_words_without_its_description(odb_app: Curbside) -> None:
+    # 'Contour Next Blood Glucose Test Strips' (DIN 09857453, $0.7290) beside 'Contour Blood Glucose Test Strips':
+    # 'blood glucose test strips' is the description eight strip names share (formulary edition 43)
+    r = ask(odb_app, q="pt on ODB uses contour next test strips - what does ODB pay per strip? PIN?")
+    assert r.coverage is not None and r.coverage.din == "09857453" and "$0.7290" in r.summary
+    # one maker's word left is too little to name a product by ('Contour Blood Glucose Test Strips')
+    shared = frozenset({"blood", "glucose", "test", "strips"})
+    assert _without_description("Contour Next Blood Glucose Test Strips", shared) == "contour next"
+    assert _without_description("Contour Blood Glucose Test Strips", shared) is None
+    assert _without_description("Accu-Chek Guide Test Strips", shared) == "accu chek guide"

@@ -56,3 +56,23 @@ def test_a_combination_with_an_unlisted_part_is_not_its_listed_part() -> None:
     resolves = _listed("topiramate")
     assert missing_combination("is qsymia (phentermine/topiramate) covered?", resolves) == ["qsymia", "phentermine"]
     assert missing_combination("is topiramate covered for migraine?", resolves) == []
+
+
+def test_a_hyphenated_pair_of_listed_drugs_not_listed_together_is_not_listed() -> None:
+    # Auvelity is dextromethorphan with bupropion; each is listed alone (formulary edition 43), the pair is not
+    resolves = _listed("dextromethorphan", "bupropion")
+    question = "TRD pt, psych suggests auvelity (dextromethorphan-bupropion) - covered on ODB?"
+    assert missing_combination(question, resolves, lambda a, b: False) == ["auvelity"]
+    assert missing_combination(question, resolves, lambda a, b: True) == []  # listed as one product: found whole
+    assert missing_combination("perindopril-amlodipine?", _listed("perindopril", "amlodipine"), lambda a, b: False) == [
+        "perindopril/amlodipine"
+    ]
+    # a maker's prefix is no drug: 'Apo-Atorvastatin' is atorvastatin
+    assert missing_combination("is Apo-Atorvastatin covered?", _listed("atorvastatin"), lambda a, b: False) == []
+
+
+def test_drugs_joined_by_a_plus_may_be_two_drugs_tried() -> None:
+    # 'metoclopramide + haldol' are the anti-emetics that failed, each listed alone: no combination is asked
+    question = "palliative pt, nausea not controlled on metoclopramide + haldol - ondansetron ODT on ODB? LU code?"
+    resolves = _listed("metoclopramide", "haldol", "ondansetron")
+    assert missing_combination(question, resolves, lambda a, b: False) == []

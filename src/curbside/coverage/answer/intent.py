@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from curbside.coverage.answer.models import Domain, Hints
 from curbside.coverage.answer.vocabulary import CLEAR, DEVICE_NOUNS, FEE_CODE, KEYWORDS, STRONG
-from curbside.coverage.odb.unlisted import unlisted_names
+from curbside.coverage.odb.unlisted import drug_names, uncommon_words, unlisted_names
 from curbside.coverage.odb.words import CLASS_ALIASES, CLASS_STEMS
 
 __all__ = ["DOMAINS", "ROUTE_AT", "DrugLookup", "Intent", "Signal", "classify", "split_clauses"]
@@ -135,10 +135,14 @@ def classify(
     )
     if not hints and not only_billing and all(scores[d] < ROUTE_AT for d in DOMAINS):
         # nothing routes: a name English does not use reads as a drug ('is Contrave covered?'); never
-        # beside a code, a device or billing words, where it is 'WSIB' or 'ODSP'
+        # beside a code, a device or billing words, where it is 'WSIB' or 'ODSP'. A word English uses little
+        # that the Schedule lists names a service ('did mohs on 2 BCCs'); beside one, only a name the drug
+        # lexicon knows is a drug ('BCCs' is the lesions the service treats)
+        services = [w for w in uncommon_words(question) if schedule_word is not None and schedule_word(w)]
+        for name in services:
+            signals.append(Signal("billing", STRONG, f"service {name.lower()}", 0, True))
         for name in unlisted_names(question):
-            if schedule_word is not None and schedule_word(name):
-                signals.append(Signal("billing", STRONG, f"service {name.lower()}", 0, True))
+            if name in services or (services and not drug_names(name)):
                 continue
             drugs.append(name.lower())
             signals.append(Signal("drug", STRONG, f"drug {name.lower()}", 0, True))

@@ -58,7 +58,9 @@ KEYWORDS: tuple[Keyword, ...] = (
     _kw("billing", CLEAR, r"bill|bills|billed|billing|billable|fees?|fee codes?|fee schedule|OHIP|premiums?"),
     _kw("billing", CLEAR, r"schedule of benefits|MRP|most responsible (?:physician|practitioner)|house calls?"),
     _kw("billing", CLEAR, r"tray fee|time units?|claim(?:ed|ing)? (?:for|as)"),
-    _kw("billing", CLEAR, r"what can (?:i|we) add"),  # 'what can I add for …' asks for a premium or add-on code
+    _kw("billing", CLEAR, r"what can (?:i|we) add"),
+    # 'how is the 2nd one paid?': how a service is paid is the Schedule's payment rules
+    _kw("billing", CLEAR, r"how (?:is|are) (?:\w+ ){1,5}paid(?! for)"),  # 'what can I add for …' asks for a premium or add-on code
     # 'any add-on for the heart failure?', 'any add-on per patient seen?' ask for a premium or add-on code
     # ('add-on therapy' is a drug's, not billing's)
     _kw("billing", CLEAR, r"add[- ]?ons?(?! (?:therap|treatment|medication|drug))"),

@@ -11,12 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from curbside import drug_lexicon
 from curbside.coverage.confidence import ConfidenceInputs, confidence
 from curbside.coverage.conflicts import Conflict, FieldComparison, detect
 from curbside.coverage.odb import pricing
 from curbside.coverage.odb.fallback import answer_from_passages
 from curbside.coverage.odb.flags import benefit_status, describe_flags
 from curbside.coverage.odb.limited_use import group_notes
+from curbside.coverage.odb.lu_details import asked_details
 from curbside.coverage.odb.passages import printed_price
 from curbside.coverage.odb.pricing import lowest_cost, savings
 from curbside.coverage.odb.query import Request, norm
@@ -33,7 +35,7 @@ from curbside.coverage.odb.tool import (
     MatchedProduct,
     OdbGetResult,
 )
-from curbside.coverage.odb.words import CLASS_ALIASES
+from curbside.coverage.odb.words import CLASS_ALIASES, KEYWORDS
 from curbside.coverage.passages import snippet
 from curbside.coverage.paths import PathTrace, path_warnings
 from curbside.types import Citation, Passage
@@ -257,11 +259,15 @@ def _lu(sql: SqlFindings, request: Request) -> list[LuCriterion]:
     groups = group_notes(sql.lu_notes)
     full = [group.full_text() for group in groups]
     texts = [f"{group.heading or ''} {text}".lower() for group, text in zip(groups, full, strict=True)]
+    purposes = [
+        f"{group.heading or ''} {_first_paragraph(text)}".lower() for group, text in zip(groups, full, strict=True)
+    ]
     says: Callable[[str, str], bool]
     if request.condition:
         says = str.__contains__  # the condition's words anywhere ('arthritis' in 'osteoarthritis')
         words = {_ORDINALS.get(w, w) for w in norm(request.condition).split()}
         words = {w for w in words if len(w) > 3 and w not in named}
+        words |= {phrase for abbr in _capitals(request.condition) if (phrase := _spelled_out(abbr, purposes))}
     else:
         # no condition stated: a word of the question that some criteria say and others do not tells them apart
         # ('palliative pt … ondansetron ODT … LU code?': the palliative-care criterion, not the chemotherapy ones)
@@ -274,13 +280,18 @@ def _lu(sql: SqlFindings, request: Request) -> list[LuCriterion]:
             for k, w in enumerate(words_said)
             if len(w) > 4 and w not in named and not CLASS_ALIASES.get(w) and not _negated(words_said, k)
         }
+        asked |= {phrase for abbr in _capitals(request.question or "") if (phrase := _spelled_out(abbr, purposes))}
+        # a brand the question names is its ingredient in the criteria: 'tylenol 1g qid didn't cut it' is the
+        # criterion for patients who 'failed an adequate trial of acetaminophen'
+        asked |= {
+            ingredient
+            for w in words_said
+            if (ingredient := drug_lexicon.ingredient_of(w)) and ingredient != w and ingredient not in named
+        }
         words = {w for w in asked if 0 < sum(_says(t, w) for t in texts) < len(texts)}
     # the criteria whose purpose (heading and first paragraph) says the most of the words some purposes say and
     # others do not: 'recurrence' is in the first- and the later-recurrence criteria, 'first' ('1st') only in one;
     # with no such word, any word anywhere in a criterion (its later conditions tell less: 'failed' is in many)
-    purposes = [
-        f"{group.heading or ''} {_first_paragraph(text)}".lower() for group, text in zip(groups, full, strict=True)
-    ]
     telling = {w for w in words if 0 < sum(says(p, w) for p in purposes) < len(purposes)}
     counts = [sum(says(p, w) for w in telling) for p in purposes]
     most = max(counts, default=0)
@@ -313,6 +324,25 @@ _ORDINALS = {"1st": "first", "2nd": "second", "3rd": "third"}
 
 def _negated(words: list[str], k: int) -> bool:
     return any(w in _NEGATORS for w in words[max(0, k - 2) : k])
+
+
+def _capitals(question: str) -> list[str]:
+    """Words the question writes in capitals, 3-6 letters: the initialisms a clerk types ('PBC pt')."""
+    return re.findall(r"\b[A-Z]{3,6}\b", question)
+
+
+def _spelled_out(abbr: str, texts: list[str]) -> str | None:
+    """The words of a criterion's purpose (lower case) whose initials spell ``abbr``: 'PBC' is 'primary biliary cirrhosis'
+    where a criterion says so, and no criterion says 'primary sclerosing cholangitis' for it. The formulary
+    does not define the initialisms clerks use, so they are read from the criteria's own words."""
+    n = len(abbr)
+    for text in texts:
+        words = re.findall(r"[a-z][a-z'-]*", text)
+        for k in range(len(words) - n + 1):
+            run = words[k : k + n]
+            if "".join(w[0] for w in run) == abbr.lower() and all(len(w) > 2 for w in run):
+                return " ".join(run)
+    return None
 
 
 def _says(text: str, word: str) -> bool:
@@ -471,7 +501,29 @@ def _citations(supporting: list[Passage], sql: SqlFindings, primary: DrugRow, la
     return [Citation.from_passage(i, p, _excerpt(p, primary)) for i, p in enumerate(passages, start=1)]
 
 
-def _lu_sentences(criteria: list[LuCriterion], coded: list[LuCriterion], some_match: bool) -> list[str]:
+_CRITERIA = dict(KEYWORDS)["lu_criteria"]
+
+
+def _asks_criteria(question: str) -> bool:
+    return bool(_CRITERIA.search(question))
+
+
+def _lu_parts(result: OdbGetResult, subject: str) -> list[str]:
+    """The Limited Use sentences of a result: codes and criteria, the details the question asks, the period."""
+    coded = [c for c in result.lu_criteria if c.reason_for_use_code]
+    some_match = any(c.matches_condition for c in coded) and not all(c.matches_condition for c in coded)
+    parts = _lu_sentences(result.lu_criteria, coded, some_match, subject)
+    shown = [c for c in coded if c.matches_condition] if some_match else coded
+    parts.extend(asked_details(result.query, shown[:MAX_LU_SAID]))
+    periods = list(dict.fromkeys(c.authorization_period for c in result.lu_criteria if c.authorization_period))
+    if periods:
+        parts.append(f"LU authorization period: {', '.join(periods)}.")
+    return parts
+
+
+def _lu_sentences(
+    criteria: list[LuCriterion], coded: list[LuCriterion], some_match: bool, subject: str = "It is"
+) -> list[str]:
     """The Limited Use codes and what each criterion covers. When the question matches some criteria and not
     others, only the matching codes are given as codes: a clerk copies the number written in the answer, and
     the other criteria's numbers (institutional outbreaks when the patient lives at home) would be billed
@@ -480,7 +532,7 @@ def _lu_sentences(criteria: list[LuCriterion], coded: list[LuCriterion], some_ma
     codes = sorted({c.reason_for_use_code for c in (shown if some_match else criteria) if c.reason_for_use_code})
     which = "for the situation the question describes" if some_match else ""
     parts = [
-        "It is covered only when the Limited Use criteria are met and the Reason for Use code "
+        f"{subject} covered only when the Limited Use criteria are met and the Reason for Use code "
         f"({', '.join(codes) or 'see the criteria'}) {which + ' ' if which else ''}is on the prescription."
     ]
     for criterion in shown[:MAX_LU_SAID]:
@@ -529,12 +581,11 @@ def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str, other_st
     if maximum:
         parts.append(f"Formulary note: {maximum}")
     if code == "limited_use":
-        coded = [c for c in result.lu_criteria if c.reason_for_use_code]
-        some_match = any(c.matches_condition for c in coded) and not all(c.matches_condition for c in coded)
-        parts.extend(_lu_sentences(result.lu_criteria, coded, some_match))
-        periods = list(dict.fromkeys(c.authorization_period for c in result.lu_criteria if c.authorization_period))
-        if periods:
-            parts.append(f"LU authorization period: {', '.join(periods)}.")
+        parts.extend(_lu_parts(result, "It is"))
+    elif result.coverage is not None and result.coverage.notes and not maximum and _asks_criteria(result.query):
+        # no Limited Use criteria, but the formulary's note says for whom it is listed ('… inadequately
+        # controlled on basal insulin (less than 60 units daily) in combination with metformin')
+        parts.append(f"Formulary note: {' '.join(result.coverage.notes[0].split())}")
     if row.individual_price is not None or row.amount_mohltc_pays is not None:
         parts.append(
             f"Unit price {printed_price(row.individual_price)}; the ministry pays {printed_price(row.amount_mohltc_pays)} per unit."
@@ -556,6 +607,9 @@ def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str, other_st
         # the same ingredient and strength, covered: the alternative a pharmacist substitutes
         names = ", ".join(f"{m.brand} (DIN {m.din})" for m in covered_others[:3])
         parts.append(f"Covered interchangeable products in its group: {names}.")
+        if all(m.status == "limited_use" for m in covered_others):
+            # the brand is not a benefit, its generics are Limited Use ones: their code is what the clerk needs
+            parts.extend(_lu_parts(result, "They are"))
     # 'unclassified therapeutic agents' is no therapeutic class: its members are no alternatives
     elif result.coverage is not None and result.coverage.covered is not True and not _unclassified(row):
         if result.alternatives:

@@ -11,16 +11,27 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from curbside import drug_lexicon
 from curbside.coverage.odb.tool import Check, OdbGetArgs
 from curbside.coverage.odb.unlisted import rare_in_english
 from curbside.coverage.odb.words import CLASS_ALIASES, CLASS_NAMES, CLASS_STEMS, FORMS, KEYWORDS, SALTS, STOP
 
-__all__ = ["NameIndex", "Request", "Resolution", "norm", "norm_strength", "plan", "same_strength"]
+__all__ = [
+    "NameIndex",
+    "Request",
+    "Resolution",
+    "norm",
+    "norm_strength",
+    "plan",
+    "said_strength",
+    "same_strength",
+    "strength_apart",
+]
 
 _DIN_IN_TEXT = re.compile(r"\b(?:DIN[\s:#-]*)?(\d{8})\b|\bDIN[\s:#-]*(\d{5,7})\b", re.IGNORECASE)
 _STRENGTH = re.compile(
@@ -122,9 +133,7 @@ def plan(args: OdbGetArgs) -> Request:
             din = (match.group(1) or match.group(2)).zfill(8)
     strength = norm_strength(args.strength) if args.strength else None
     if strength is None and question:
-        match = _STRENGTH.search(question)
-        if match:
-            strength = norm_strength(match.group(0))
+        strength = said_strength(question)
     form = None
     for word in norm(" ".join(filter(None, (question, args.drug)))).split():
         form = form or FORMS.get(word)
@@ -164,6 +173,27 @@ def plan(args: OdbGetArgs) -> Request:
     )
 
 
+def said_strength(question: str) -> str | None:
+    """The first strength written in ``question``, normalised ('16 mg' -> '16mg')."""
+    match = _STRENGTH.search(question)
+    return norm_strength(match.group(0)) if match else None
+
+
+_APART = 2  # words between a strength and a name after it beyond which the strength is not that name's
+
+
+def strength_apart(question: str, name: str) -> bool:
+    """Whether the strength ``plan`` read from ``question`` stands before ``name`` and apart from it, so it is
+    another drug's: 'tylenol 1g qid didn't cut it, GI bleed on naproxen - celecoxib on ODB?' (people write a
+    dose after its drug; '2.5 mg of apixaban' keeps it, two words before)."""
+    strength = _STRENGTH.search(question)
+    words = r"\W+".join(re.escape(w) for w in norm(name).split())
+    named = re.search(rf"(?<![a-z0-9]){words}(?![a-z0-9])", question.lower()) if words else None
+    if strength is None or named is None or strength.end() > named.start():
+        return False
+    return len(question[strength.end() : named.start()].split()) > _APART
+
+
 @dataclass(slots=True)
 class Resolution:
     """Which products a name (or question) points at."""
@@ -173,6 +203,7 @@ class Resolution:
     dins: set[str] = field(default_factory=set)  # brand matches
     generic_keys: set[int] = field(default_factory=set)  # ingredient and class matches
     fuzzy: bool = False
+    history: bool = False  # every name found is one the patient takes or took ('can't take terbinafine')
 
 
 class NameIndex:
@@ -183,6 +214,7 @@ class NameIndex:
         self.generics: dict[str, set[int]] = defaultdict(set)
         self.generic_names: dict[int, str] = {}
         self.generic_of: dict[str, int] = {}
+        rows = list(rows)
         for din, product, generic_key, generic in rows:
             self.generic_names[generic_key] = generic
             self.generic_of[din] = generic_key
@@ -191,6 +223,15 @@ class NameIndex:
         for generic_key, generic in self.generic_names.items():
             for key in _generic_keys(generic):
                 self.generics[key].add(generic_key)
+                for spoken in _spoken_keys(key):
+                    self.generics[spoken].add(generic_key)
+        # a device is asked for by its maker's words, without the description many products share: 'contour next
+        # test strips' is 'Contour Next Blood Glucose Test Strips'; the shared words are read from the names
+        shared = _shared_words(product for _, product, _, _ in rows)
+        for din, product, _, _ in rows:
+            short = _without_description(product, shared)
+            if short and short not in self.brands and short not in self.generics and not short[-1].isdigit():
+                self.brands[short].add(din)
         self.longest = max(len(k.split()) for k in (*self.brands, *self.generics))
         self.vocabulary = sorted({k for k in (*self.brands, *self.generics) if " " not in k and len(k) >= 5})
 
@@ -208,7 +249,9 @@ class NameIndex:
             longest = max(n for _, n, _ in found)
             tied = [r for _, n, r in found if n == longest]
             # a brand named beside its ingredient is the product meant ('denosumab biosimilar Jubbonti')
-            return next((r for r in tied if r.kind == "brand"), tied[0])
+            chosen = next((r for r in tied if r.kind == "brand"), tied[0])
+            chosen.history = not asked
+            return chosen
         for word in words if fuzzy else ():
             if len(word) < 5 or word in STOP or CLASS_ALIASES.get(word) or not word.isalpha():
                 continue
@@ -263,15 +306,26 @@ class NameIndex:
 
 # words that put a drug in the patient's history, a few words before its name: 'on max metformin', 'failed
 # topicals', 'switching from Januvia' ('on ODB' is the formulary, not a drug taken)
-_HISTORY = frozenset({"on", "failed", "tried", "from", "after", "stopped", "off"})
+_HISTORY = frozenset({"on", "failed", "tried", "from", "after", "stopped", "off", "allergic", "intolerant"})
 _HISTORY_REACH = 3
+# a drug the patient cannot take or tolerate is history too: 'can't take terbinafine' ('can t take' once normalised)
+_NOT_TAKEN = frozenset({"take", "tolerate", "use"})
+_NEGATION = frozenset({"t", "not", "cannot", "unable", "never"})
 
 
 def _taken_before(words: list[str], position: int, start: int) -> bool:
     """Whether a history word stands among the few words before ``position`` (not before ``start``, where the
     previous name ends: 'on alendronate teriparatide' puts only alendronate in the history)."""
-    before = words[max(start, position - _HISTORY_REACH) : position]
-    return any(w in _HISTORY and (k + 1 == len(before) or before[k + 1] != "odb") for k, w in enumerate(before))
+    first = max(start, position - _HISTORY_REACH)
+    before = words[first:position]
+    if any(w in _HISTORY and (k + 1 == len(before) or before[k + 1] != "odb") for k, w in enumerate(before)):
+        return True
+    # 'can't take terbinafine', 'unable to tolerate the metformin': the verb just before the name, negated just
+    # before the verb ('couldn't tolerate the dry mouth. toviaz' is about the mouth, not toviaz)
+    for k in range(max(start, position - 2), position):
+        if words[k] in _NOT_TAKEN and _NEGATION & set(words[max(0, k - 2) : k]):
+            return True
+    return False
 
 
 # a product name's last word that says how it is packed, not which product: preservative-free
@@ -295,6 +349,39 @@ def _brand_keys(product: str) -> set[str]:
         if words:
             keys.add(" ".join(words))
     return keys
+
+
+def _spoken_keys(key: str) -> set[str]:
+    """An ingredient as clinicians say it, where the drug lexicon reads the shorter name as the same ingredient:
+    'insulin glargine' is said 'glargine', 'insulin glargine and lixisenatide' 'glargine and lixisenatide'."""
+    words = key.split()
+    out = set()
+    for i in range(len(words) - 1):
+        if len(words[i + 1]) >= 5 and drug_lexicon.ingredient_of(words[i + 1]) == f"{words[i]} {words[i + 1]}":
+            out.add(" ".join(words[:i] + words[i + 1 :]))
+    return out
+
+
+SHARED_BY = 8  # product names a word must occur in to be a description ('strips', 'glucose'), not a maker's word
+
+
+def _shared_words(products: Iterable[str]) -> frozenset[str]:
+    counts: Counter[str] = Counter()
+    for product in set(products):
+        counts.update(set(norm(product).split()))
+    return frozenset(w for w, n in counts.items() if n >= SHARED_BY and w.isalpha())
+
+
+def _without_description(product: str, shared: frozenset[str]) -> str | None:
+    """A product's name without its trailing run of words many names share, when two or more words of the
+    maker's own remain: 'Contour Next Blood Glucose Test Strips' -> 'contour next'."""
+    words = norm(product).split()
+    end = len(words)
+    while end and words[end - 1] in shared:
+        end -= 1
+    if end == len(words) or end < 2 or len(words) - end < 2:
+        return None
+    return " ".join(words[:end])
 
 
 def _generic_keys(generic: str) -> set[str]:

@@ -7,9 +7,11 @@ one answer. ``Cancel.interrupt`` stops its query when the path times out.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 
 from curbside.coverage.edition_cache import EditionCache
 from curbside.coverage.odb.flags import benefit_status
@@ -20,7 +22,9 @@ from curbside.coverage.odb.query import (
     Resolution,
     norm,
     norm_strength,
+    said_strength,
     same_strength,
+    strength_apart,
 )
 from curbside.coverage.odb.store import DrugRow, EditionRecord, LuNoteRow, OdbReader
 from curbside.coverage.odb.unlisted import class_of, missing_combination, missing_drugs, unlisted_names
@@ -73,6 +77,19 @@ def _strength_ok(row: DrugRow, request: Request) -> bool:
 
 
 _PACK = re.compile(r"(?<![\d./])(\d+(?:\.\d+)?)\s?ml\b", re.I)  # '3 mL pen'; not the '/mL' of a concentration
+
+
+def _said_of_something_else(request: Request, rows: list[DrugRow], matched: str) -> bool:
+    """Whether the strength read from the question, which no product of the drug has, is not this drug's: a
+    pack's volume ('the 2 mL kit' of a 200mg/mL & 300mg/mL Inj Sol-2mL Kit), or another drug's dose written
+    before the name ('SL bup 16 mg … wants the monthly sublocade shot')."""
+    question = request.question or ""
+    if said_strength(question) != request.strength:
+        return False  # the strength was given as an argument: it is the caller's, not read from words
+    volume = re.fullmatch(r"(\d+(?:\.\d+)?)ml", request.strength or "")
+    if volume and any(f"{volume.group(1)}ml" in norm_strength(r.dosage_form or "") for r in rows):
+        return True
+    return strength_apart(question, matched)
 
 
 def _in_pack(rows: list[DrugRow], question: str | None) -> list[DrugRow]:
@@ -228,14 +245,16 @@ def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFind
         return index.resolve(name, fuzzy=False).kind != "none"
 
     if request.question and resolution is not None and resolution.kind != "none":
-        combined = missing_combination(request.question, resolves)
+        combined = missing_combination(request.question, resolves, partial(_listed_as_one, index))
         if combined:  # 'qsymia (phentermine/topiramate)': the product asked is the pair, not topiramate alone
             _not_listed(reader, index, combined, label, out)
             out.problem = f"{out.problem} {resolution.matched.upper()} alone is listed: ask about it by name."
             return
-    if (resolution is None or resolution.kind == "none") and request.question:
-        # a drug the lexicon knows, named beside a class ('triptans aren't working, is Ubrelvy covered?'), is
-        # what is asked; and not a close spelling of some listed name
+    no_drug_asked = resolution is None or resolution.kind == "none" or resolution.history
+    if no_drug_asked and request.question:
+        # a drug the lexicon knows, named beside a class ('triptans aren't working, is Ubrelvy covered?') or
+        # beside a drug the patient cannot take ('can't take terbinafine - jublia (efinaconazole)?'), is what
+        # is asked; and not a close spelling of some listed name
         missing = missing_drugs(request.question, resolves)
         if missing:
             _not_listed(reader, index, missing, label, out)
@@ -273,6 +292,9 @@ def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFind
         )
         return
     fitting = [r for r in rows if _strength_ok(r, request)]
+    if not fitting and request.strength and _said_of_something_else(request, rows, resolution.matched):
+        request = dataclasses.replace(request, strength=None)
+        fitting = [r for r in rows if _strength_ok(r, request)]
     if not request.strength:
         fitting = _by_bare_number(fitting, request.question, resolution.matched)
     if not fitting:
@@ -290,6 +312,15 @@ def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFind
             f"Which strength and form? {asked} is listed as {', '.join(groups)}; "
             f"this answer is for {_describe(out.primary)}."
         )
+
+
+def _listed_as_one(index: NameIndex, first: str, second: str) -> bool:
+    """Whether the index names the pair as one product ('sacubitril valsartan'), not only each alone."""
+    for pair in (f"{first} {second}", f"{second} {first}"):  # 'metformin/sitagliptin' is SITAGLIPTIN & METFORMIN
+        found = index.resolve(pair, fuzzy=False)
+        if found.kind != "none" and len(found.matched.split()) > 1:
+            return True
+    return False
 
 
 def _as_written(resolution: Resolution, name: str) -> Resolution:

@@ -27,6 +27,7 @@ __all__ = [
     "missing_combination",
     "missing_drugs",
     "rare_in_english",
+    "uncommon_words",
     "unlisted_names",
     "warm_up",
 ]
@@ -36,6 +37,7 @@ RARE_ZIPF = 2.0  # 'formulary' is 2.25, 'metformin' 2.55; 'orlistat' 1.58, 'Wego
 # uses the word for other things too ('tums' 2.3 is fine, 'diamonds' 4.0, 'caps' 4.2 are not names)
 LEXICON_ZIPF = 3.0
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]{3,}")
+_INITIALISM = re.compile(r"\b[A-Z]{3}\b")
 _OURS = frozenset({"odb", "ohip", "adp", "formulary", "din", "dins"})
 
 
@@ -75,6 +77,17 @@ def unlisted_names(question: str) -> list[str]:
     return out
 
 
+def uncommon_words(question: str) -> list[str]:
+    """Words of ``question`` English uses little (below ``LEXICON_ZIPF``: 'mohs' 2.2, 'holter' 2.1), as written:
+    the words a service may be named by when nothing else in the question says what it is about."""
+    out: list[str] = []
+    for word in _WORD.findall(question) + _INITIALISM.findall(question):  # 'DXA', 'TTE' as well
+        low = word.lower()
+        if low not in STOP and low not in _OURS and word not in out and _zipf(low) < LEXICON_ZIPF:
+            out.append(word)
+    return out
+
+
 def drug_names(question: str) -> list[str]:
     """The words of ``question`` the drug lexicon knows as drugs, as written, leaving out the words of a drug
     class ('triptans', 'statins'): a class is answered by the formulary's own class lists."""
@@ -104,15 +117,35 @@ def missing_drugs(question: str, resolves: Callable[[str], bool]) -> list[str]:
     return out
 
 
-def missing_combination(question: str, resolves: Callable[[str], bool]) -> list[str]:
+def missing_combination(
+    question: str, resolves: Callable[[str], bool], listed_as_one: Callable[[str, str], bool] | None = None
+) -> list[str]:
     """The names of a combination product ``question`` asks about that the formulary does not list as one:
-    'qsymia (phentermine/topiramate)' names two ingredients, and only topiramate is listed, alone. Empty when
-    every combination written resolves (a listed 'A & B' is found whole by the index before this is asked)."""
+    'qsymia (phentermine/topiramate)' names two ingredients, and only topiramate is listed, alone; 'auvelity
+    (dextromethorphan-bupropion)' names two that are each listed alone but not together (``listed_as_one``
+    says whether the index holds the pair as one product). Empty when every combination written resolves."""
     missing = missing_drugs(question, resolves)
-    for first, second in _COMBINATION.findall(question):
-        if first in missing or second in missing:
-            return [w for w in unlisted_names(question) if not resolves(w)]
+    hyphenated = _hyphenated_drugs(question)
+    for first, second in [*_COMBINATION.findall(question), *hyphenated]:
+        if listed_as_one is not None and listed_as_one(first, second):
+            continue  # 'glargine/lixisenatide' is Soliqua's INSULIN GLARGINE & LIXISENATIDE
+        # 'metoclopramide + haldol' may be two drugs tried; a hyphen joins a product's ingredients
+        apart = (first, second) in hyphenated and listed_as_one is not None and not listed_as_one(first, second)
+        if first in missing or second in missing or apart:
+            names = [w for w in unlisted_names(question) if not resolves(w) and not _hyphenated_drugs(w)]
+            return names or [f"{first}/{second}"]
     return []
+
+
+def _hyphenated_drugs(question: str) -> list[tuple[str, str]]:
+    """Two drug names joined by a hyphen, as a combination is written ('dextromethorphan-bupropion'); not a
+    maker's prefix ('Apo-Atorvastatin'), whose first part is no drug."""
+    pairs = [(a, b) for a, b in re.findall(r"\b([A-Za-z]{4,})-([A-Za-z]{4,})\b", question)]
+    return [(a, b) for a, b in pairs if _both_drugs(a, b)]
+
+
+def _both_drugs(first: str, second: str) -> bool:
+    return all(drug_lexicon.ingredient_of(w) is not None and not _class_word(w) for w in (first, second))
 
 
 _CLASS_ENDINGS = tuple(stem for stems in CLASS_STEMS.values() for stem in stems)
