@@ -123,6 +123,18 @@ class Settings(BaseSettings):
         "below it if one of them holds at least this share of the question's rarity-weighted key words "
         "(ask/below_threshold.py); the guards then decide. None: withhold (no_source) at the threshold.",
     )
+    ask_below_threshold_unit_cosine: float | None = Field(
+        # off: 0.89 gains 3 right answers on guideline_qa_blind2/4 and changes no other set, but the cosine chosen
+        # leave one set out (the lowest that releases no unanswerable or unwarned wrong-condition question on the
+        # other sets) lets one unwarned wrong-condition answer through on guideline_qa_blind8 (2026-11-28)
+        None,
+        ge=-1.0,
+        le=1.0,
+        description="When no passage passes the relevance threshold and the key-word share keeps none, ask still "
+        "answers from the best passages below it if one of their answer units is at least this close in meaning "
+        "(stored unit embedding's cosine) to the question (ask/below_threshold.py); the guards then decide. "
+        "None: the key-word share alone decides.",
+    )
     max_findings: int = Field(20, ge=0, description="Clinical findings accepted with a condition.")
     local_llm_url: str | None = Field(
         None, description="OpenAI-compatible API on the clinic's machine (llama.cpp, Ollama, vLLM), e.g. http://127.0.0.1:8080/v1."
@@ -406,7 +418,7 @@ class Settings(BaseSettings):
             raise ValueError(f"{value} is too short a head to embed; give 64 characters or more, or 0 for whole passages")
         return value
 
-    @field_validator("ask_below_threshold_key_share", mode="before")
+    @field_validator("ask_below_threshold_key_share", "ask_below_threshold_unit_cosine", mode="before")
     @classmethod
     def _off_is_none(cls, value: object) -> object:
         # an environment variable cannot be None: "off" (or empty) turns ask's second look off

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from curbside.ask.below_threshold import best_key_share, holds_key_words
+from curbside.ask.below_threshold import best_key_share, best_unit_cosine, close_in_meaning, holds_key_words
 from curbside.types import AskRequest, Passage
 
 DEPRESSION = "What are the first-line medication options for depression?"
@@ -87,3 +87,43 @@ def test_off_in_the_environment_turns_the_second_look_off(monkeypatch, tmp_path)
     assert Settings(home=tmp_path).ask_below_threshold_key_share is None
     monkeypatch.setenv("CURBSIDE_ASK_BELOW_THRESHOLD_KEY_SHARE", "0.5")
     assert Settings(home=tmp_path).ask_below_threshold_key_share == 0.5
+
+
+def test_the_best_unit_cosine_is_over_the_units_the_answerer_cuts() -> None:
+    dosing = passage(1, "Sertraline", "Initial: 25-50 mg daily\nMax: 200 mg daily")
+    cosines = {"Initial: 25-50 mg daily": 0.91, "Max: 200 mg daily": 0.86}
+    seen: list[list[str]] = []
+
+    def meaning(texts: list[str]) -> list[float | None]:
+        seen.append(texts)
+        return [cosines.get(t) for t in texts]
+
+    assert best_unit_cosine("sertraline starting dose?", [dosing], meaning) == 0.91
+    assert set(seen[0]) == set(cosines)
+    assert best_unit_cosine("sertraline starting dose?", [dosing], lambda texts: [None] * len(texts)) == 0.0
+    assert best_unit_cosine("sertraline starting dose?", [], meaning) == 0.0
+
+
+def test_closeness_in_meaning_is_off_without_a_cosine() -> None:
+    assert not close_in_meaning(0.99, None)
+    assert close_in_meaning(0.88, 0.88)
+    assert not close_in_meaning(0.879, 0.88)
+
+
+PARAPHRASE = "which pills do you try first for low mood?"
+
+
+def test_passages_below_the_threshold_answer_when_a_unit_is_close_in_meaning(make_core) -> None:
+    # the key-word share alone keeps nothing here (a share of 1.0 is asked for); a unit close in meaning does
+    strict = {"min_similarity": 0.999, "ask_below_threshold_key_share": 1.0}
+    withheld = ask(make_core(**strict), PARAPHRASE)
+    assert withheld.status == "no_source" and not withheld.metadata["relevance_floor"]["accepted"]
+    answer = ask(make_core(**strict, ask_below_threshold_unit_cosine=0.5), PARAPHRASE)
+    floor = answer.metadata["relevance_floor"]
+    assert floor["accepted"] and floor["key_share"] < 1.0 and floor["unit_cosine"] >= 0.5
+    assert answer.status == "answered" and answer.citations
+    # the answer units' meaning cosines are recorded beside the abstention evidence, for fit_abstention.py
+    extra = answer.metadata["abstention"]["extra"]
+    assert extra["unit_cos_max"] >= extra["unit_cos_chosen"] > 0 and extra["unit_cos_margin"] >= 0
+    far = ask(make_core(**strict, ask_below_threshold_unit_cosine=0.999), PARAPHRASE)
+    assert far.status == "no_source" and far.metadata["relevance_floor"]["unit_cosine"] < 0.999

@@ -6,6 +6,11 @@ similarity can fall below the threshold even when the passage is right. The pass
 then still hold the question's rare key words, and that is checked here: the best passages below the
 threshold are kept when one of them holds a large enough share of the question's rarity-weighted key
 words, and the answer/no-answer guards of ``ask/abstain.py`` decide on them as on any other.
+
+A question in a clinician's own words ("does the client pay for the chair's maintenance?") may share few
+of its words with the passage that answers it. The answer units' stored embeddings (``kb/unit_meaning.py``)
+then show it: one unit of the best passages close in meaning to the question (``best_unit_cosine``) keeps
+them too. A passage-level cosine averages a whole chunk; one unit saying what was asked stands out more.
 """
 
 from __future__ import annotations
@@ -13,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from curbside.ask.abstain import coverage_terms, weighted_share
+from curbside.llm.extractive import Meaning, asked_for, passage_units
 from curbside.types import Passage
 
-__all__ = ["best_key_share", "holds_key_words"]
+__all__ = ["best_key_share", "best_unit_cosine", "close_in_meaning", "holds_key_words"]
 
 
 def best_key_share(
@@ -42,3 +48,16 @@ def best_key_share(
 def holds_key_words(share: float, min_share: float | None) -> bool:
     """Whether passages below the threshold may answer: ``min_share`` None turns the second look off."""
     return min_share is not None and share >= min_share
+
+
+def best_unit_cosine(question: str, passages: Sequence[Passage], meaning: Meaning) -> float:
+    """The highest meaning cosine to the question of any answer unit of ``passages`` (0 when none has a vector).
+    The units are cut as the extractive answer cuts them, so each finds the vector stored for it at ingest."""
+    asked = asked_for(question)
+    texts = [u.text for rank, p in enumerate(passages) for u in passage_units(p, rank, asked)]
+    return max((c for c in meaning(texts) if c is not None), default=0.0) if texts else 0.0
+
+
+def close_in_meaning(cosine: float, min_cosine: float | None) -> bool:
+    """Whether a unit is close enough in meaning for passages below the threshold to answer (None: never)."""
+    return min_cosine is not None and cosine >= min_cosine

@@ -15,8 +15,7 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Sequence
-from functools import partial
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from curbside.ask.abstain import (
@@ -39,7 +38,7 @@ from curbside.ask.abstain import (
     withheld_payment,
     withheld_value,
 )
-from curbside.ask.below_threshold import best_key_share, holds_key_words
+from curbside.ask.below_threshold import best_key_share, best_unit_cosine, close_in_meaning, holds_key_words
 from curbside.ask.clarify import clarifying_question
 from curbside.ask.focus import Outline, missing_population, off_subject, one_option, unasked_groups
 from curbside.ask.generic_names import generic_names, with_generic_names
@@ -189,10 +188,15 @@ class Asker:
         meta["top_similarity"] = _round(max((h.similarity or 0.0) for h in hits))
         hits, all_off = await asyncio.to_thread(self._stay_on_question, text, hits, warnings, meta)
         pool = await asyncio.to_thread(with_neighbours, hits, self.engine.neighbours)
-        extract = await asyncio.to_thread(
-            extractive_answer, text, pool, s.answer_max_sentences, partial(self.engine.unit_similarities, text)
-        )
-        withheld = await asyncio.to_thread(self._judge, text, hits, extract, all_off, meta)
+        cosines: dict[str, float | None] = {}  # each unit's meaning cosine, kept for the abstention evidence
+
+        def meaning(texts: list[str]) -> list[float | None]:
+            found = self.engine.unit_similarities(text, texts)
+            cosines.update(zip(texts, found, strict=True))
+            return found
+
+        extract = await asyncio.to_thread(extractive_answer, text, pool, s.answer_max_sentences, meaning)
+        withheld = await asyncio.to_thread(self._judge, text, hits, extract, all_off, meta, cosines)
         if withheld is not None:
             return self._abstained(withheld, warnings, meta)
 
@@ -252,12 +256,19 @@ class Asker:
         keys, _, idf = self._key_weights(text)
         share = best_key_share(keys, idf, below.hits, lacking=len(set(key_words(text)) - set(keys)))
         accepted = holds_key_words(share, min_share)
-        meta["relevance_floor"] = {
+        floor: dict[str, object] = {
             "top_similarity": _round(max((h.similarity or 0.0) for h in below.hits)),
             "key_share": round(share, 4),
             "min_key_share": min_share,
-            "accepted": accepted,
         }
+        min_cosine = self.settings.ask_below_threshold_unit_cosine
+        if not accepted and min_cosine is not None:
+            # the units of the passages the answer would quote (with their neighbours), as the answerer cuts them
+            pool = with_neighbours(below.hits, self.engine.neighbours)
+            cosine = best_unit_cosine(text, pool, lambda texts: self.engine.unit_similarities(text, texts))
+            accepted = close_in_meaning(cosine, min_cosine)
+            floor |= {"unit_cosine": round(cosine, 4), "min_unit_cosine": min_cosine}
+        meta["relevance_floor"] = floor | {"accepted": accepted}
         return below if accepted else None
 
     def _key_weights(self, text: str) -> tuple[dict[str, str], dict[str, int], dict[str, float]]:
@@ -270,7 +281,13 @@ class Asker:
         return keys, frequencies, rarity(frequencies, chunks)
 
     def _judge(
-        self, text: str, hits: Sequence[Passage], extract: ExtractiveAnswer, all_off: bool, meta: dict[str, object]
+        self,
+        text: str,
+        hits: Sequence[Passage],
+        extract: ExtractiveAnswer,
+        all_off: bool,
+        meta: dict[str, object],
+        cosines: Mapping[str, float | None],
     ) -> str | None:
         """The abstention evidence into ``meta``; the no_source message when the answer should be withheld."""
         model = abstention_model()
@@ -292,7 +309,9 @@ class Asker:
             subject_in_answer=holds_subject(extract.sentences, subject_terms(keys, idf, frequencies)),
         )
         judged: dict[str, object] = evidence.as_dict()
-        judged["extra"] = _candidate_evidence(hits, relevance, best, subject_terms(keys, idf, frequencies), passages)
+        judged["extra"] = _candidate_evidence(
+            hits, relevance, best, subject_terms(keys, idf, frequencies), passages
+        ) | _meaning_evidence(extract, cosines, subject_terms(keys, idf, frequencies))
         meta["abstention"] = judged
         # the guards' and the model's verdicts are recorded even when abstention is off, so one benchmark run
         # with CURBSIDE_ABSTAIN=false shows what each rule would withhold (benchmarks/fit_abstention.py)
@@ -544,6 +563,26 @@ def _candidate_evidence(
         "subject_in_best": float(best is not None and holds_subject([best], subject)),
         "lexical_top": float(hits[0].lexical_rank == 1),
         "subject_in_passages": float(not subject or bool(subject & coverage_terms(passages))),
+    }
+
+
+def _meaning_evidence(
+    extract: ExtractiveAnswer, cosines: Mapping[str, float | None], subject: set[str]
+) -> dict[str, float]:
+    """The answer units' meaning cosines to the question, recorded for benchmarks/fit_abstention.py to try."""
+    known = sorted((c for u in extract.candidates if (c := cosines.get(u.text)) is not None), reverse=True)
+    if not known:
+        return {}
+    top = known[0]
+    mean = sum(known) / len(known)
+    chosen = [c for u in extract.sentences if (c := cosines.get(u.text)) is not None]
+    about = [c for u in extract.candidates if (c := cosines.get(u.text)) is not None and holds_subject([u], subject)]
+    return {
+        "unit_cos_max": round(top, 4),
+        "unit_cos_margin": round(top - mean, 4),
+        "unit_cos_gap": round(top - (known[1] if len(known) > 1 else mean), 4),
+        "unit_cos_chosen": round(max(chosen, default=0.0), 4),
+        "unit_cos_subject": round(max(about, default=0.0), 4),
     }
 
 
