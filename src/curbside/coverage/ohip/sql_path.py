@@ -41,7 +41,7 @@ from curbside.coverage.ohip.query import (
     without_negations,
     words_of,
 )
-from curbside.coverage.ohip.siblings import the_service_asked
+from curbside.coverage.ohip.siblings import adds_a_service, the_service_asked
 from curbside.coverage.ohip.specialty_reach import listed_elsewhere
 from curbside.coverage.ohip.spoken_section import spoken_sections
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
@@ -387,6 +387,12 @@ def titled_as_asked(
     if not titled or codes[0] in titled:
         return codes, []
     lead = index.held(words, codes[0])
+    # a leader whose title is the titled code's with a further service the question also says is no other reading
+    # ('c-section + tubal ligation': P041 "Caesarean section including tubal interruption", not P018 beside it)
+    printed, leader = index.printed_titles, index.printed_titles.get(codes[0], "")
+    titled = [c for c in titled if not (index.held(words, c) < lead and adds_a_service(leader, printed.get(c, "")))]
+    if not titled:
+        return codes, []
     rivals = [c for c in titled if index.held(words, c) < lead]
     first = [c for c in titled if c not in rivals]
     ordered = first + [c for c in codes if c not in first]
