@@ -222,7 +222,10 @@ def run_sql_path(
             # a code found in the band must not be one the question ruled out ('7 cm lac (not face …)': not Z177)
             unruled = set(without_ruled_out_words([c for c, _ in wide], request.ruled_out, index))
             matched = in_band(matched, {c: s for c, s in wide if c in unruled}, request.question, index.text)
-            matched = by_with_or_without(matched, dict(wide), request.question, index.text, BAND_REACH)
+            # a code put first for agreeing must hold a question word besides the thing said with or without
+            matched = by_with_or_without(
+                matched, dict(wide), request.question, index.text, BAND_REACH, lambda c: len(index.held(words, c)) > 1
+            )
             matched = with_twins(matched, request.question, words, index, among)
             matched = not_ruled_out(matched, request.question, index.printed_titles)
             matched = by_time_minimum(matched, dict(wide), request.question, indexes.minimums, BAND_REACH)
