@@ -114,3 +114,19 @@ def test_a_title_holding_under_half_the_question_is_not_certain() -> None:
     result.confidence, result.warnings = 0.96, []
     sql.match_coverage = 0.55  # more than half: left as it was
     assert cap_unspecific(result, request, sql).confidence == 0.96
+
+
+def test_a_title_with_a_further_service_joined_on_is_not_the_service_asked() -> None:
+    index = WordIndex(
+        [
+            ("P018", "Caesarean section", ""),  # K6
+            ("P041", "Caesarean section including tubal interruption", ""),  # K6
+            ("P042", "Caesarean section including hysterectomy", ""),  # K6
+        ]
+    )
+    found, words = _ranked(index, "emerg c-section tonight, I'm the surgeon - code & fee?")
+    assert set(found) == {"P018", "P041", "P042"} and found[0] == "P018"
+    assert the_service_asked(found, words, index) == ["P018"]
+    # a question naming the further service keeps the larger service (its title is then not said whole)
+    found, words = _ranked(index, "c-section with a tubal interruption, code?")
+    assert found[0] == "P041" and the_service_asked(found, words, index)[0] == "P041"

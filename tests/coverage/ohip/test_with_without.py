@@ -45,3 +45,39 @@ def test_an_agreeing_title_far_below_the_best_words_is_not_brought_forward() -> 
     scores = {"F110": 3.0, "D016": 2.8, "F201": 2.0, "D015": 0.5}
     ordered = by_with_or_without(["F110", "D016", "F201"], scores, "no anaesthetic", TEXTS, 0.5)
     assert ordered == ["F201", "F110", "D016"]
+
+
+def test_a_title_saying_when_sutures_are_used_or_not_meets_the_questions_stitches() -> None:
+    texts = {  # M1
+        "Z113": "Biopsy(ies) - any method, when sutures are not used",
+        "Z116": "Biopsy(ies) - any method, when sutures are used",
+        "Z156": "Removal by excision and suture - single lesion",
+    }
+    scores = {"Z113": 3.0, "Z116": 3.0, "Z156": 2.9}
+    question = "punch biopsy of a skin lesion, didn't need stitches - code and fee?"
+    assert by_with_or_without(["Z113", "Z116", "Z156"], scores, question, texts, 0.5) == ["Z113", "Z156", "Z116"]
+    question = "punch bx of a suspicious mole in the office, closed it w/ 2 stitches - code & fee?"
+    assert by_with_or_without(["Z156", "Z113"], scores, question, texts, 0.5) == ["Z116", "Z156", "Z113"]
+
+
+def test_a_title_agreeing_only_by_the_thing_is_not_put_first() -> None:
+    texts = {  # M1, M14
+        "Z113": "Biopsy(ies) - any method, when sutures are not used",
+        "Z176": "Repair of lacerations - up to 5 cm",
+    }
+    scores = {"Z176": 3.0, "Z113": 2.5}
+    question = "closed a 2 cm scalp lac on a kid w/ skin glue, no stitches - what code?"
+    assert by_with_or_without(["Z176"], scores, question, texts, 0.5) == ["Z113", "Z176"]
+    assert by_with_or_without(["Z176"], scores, question, texts, 0.5, lambda code: code != "Z113") == ["Z176"]
+    # nor when the words found it among the codes answered
+    assert by_with_or_without(["Z176", "Z113"], scores, question, texts, 0.5, lambda c: c != "Z113") == ["Z176", "Z113"]
+
+
+def test_a_titles_no_x_and_under_x_are_read_as_without_and_with() -> None:
+    texts = {  # S27
+        "Z541": "Dilation and/or disimpaction or removal of foreign body under general anaesthetic (as sole procedure)",
+        "Z756": "Fecal disimpaction - no anaesthetic",
+    }
+    scores = {"Z541": 3.0, "Z756": 2.9}
+    question = "manual disimpaction, no anaesthetic, elderly pt - billable? code?"
+    assert by_with_or_without(["Z541", "Z756"], scores, question, texts, 0.5) == ["Z756", "Z541"]

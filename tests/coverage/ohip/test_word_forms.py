@@ -142,6 +142,26 @@ def test_the_title_that_is_the_service_worded_goes_first_or_is_a_second_reading(
     assert ordered[:2] == ["W771", "A771"] and rivals == ["A771"]
 
 
+def test_a_title_said_whole_is_no_second_reading_of_the_same_title_with_a_service_the_question_adds() -> None:
+    index = WordIndex(
+        [
+            ("P018", "Caesarean section", ""),  # K6
+            ("P041", "Caesarean section including tubal interruption", ""),  # K6
+            ("P042", "Caesarean section including hysterectomy", ""),  # K6
+            ("A001", "Minor assessment", ""),  # A2
+            ("A003", "General assessment", ""),  # A2
+            ("A007", "Intermediate assessment or well baby care", ""),  # A2
+            ("S001", "Tubal ligation", ""),  # made-up titles: 'tubal' is commoner than 'caesarean'
+            ("S002", "Tubal reanastomosis", ""),
+        ]
+    )
+    words = plan(ScheduleGetArgs(q="c-section and a tubal at the same time, code?")).words
+    wide = index.match(words, 10)
+    assert wide[0][0] == "P041"
+    ordered, rivals = titled_as_asked([c for c, _ in wide], wide, words, index)
+    assert ordered[0] == "P041" and rivals == []
+
+
 def test_a_plural_in_ies_and_a_participle_meet_the_titles_noun() -> None:
     # S626 "Vasectomy - uni - or bilateral - by any technique" (U5); D015 "… closed reduction without anaesthetic"
     # (N27); Z311 "Removal of foreign body - local anaesthetic" (P1)

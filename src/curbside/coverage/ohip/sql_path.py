@@ -41,7 +41,7 @@ from curbside.coverage.ohip.query import (
     without_negations,
     words_of,
 )
-from curbside.coverage.ohip.siblings import the_service_asked
+from curbside.coverage.ohip.siblings import adds_a_service, the_service_asked
 from curbside.coverage.ohip.specialty_reach import listed_elsewhere
 from curbside.coverage.ohip.spoken_section import spoken_sections
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
@@ -222,7 +222,10 @@ def run_sql_path(
             # a code found in the band must not be one the question ruled out ('7 cm lac (not face …)': not Z177)
             unruled = set(without_ruled_out_words([c for c, _ in wide], request.ruled_out, index))
             matched = in_band(matched, {c: s for c, s in wide if c in unruled}, request.question, index.text)
-            matched = by_with_or_without(matched, dict(wide), request.question, index.text, BAND_REACH)
+            # a code put first for agreeing must hold a question word besides the thing said with or without
+            matched = by_with_or_without(
+                matched, dict(wide), request.question, index.text, BAND_REACH, lambda c: len(index.held(words, c)) > 1
+            )
             matched = with_twins(matched, request.question, words, index, among)
             matched = not_ruled_out(matched, request.question, index.printed_titles)
             matched = by_time_minimum(matched, dict(wide), request.question, indexes.minimums, BAND_REACH)
@@ -387,6 +390,12 @@ def titled_as_asked(
     if not titled or codes[0] in titled:
         return codes, []
     lead = index.held(words, codes[0])
+    # a leader whose title is the titled code's with a further service the question also says is no other reading
+    # ('c-section + tubal ligation': P041 "Caesarean section including tubal interruption", not P018 beside it)
+    printed, leader = index.printed_titles, index.printed_titles.get(codes[0], "")
+    titled = [c for c in titled if not (index.held(words, c) < lead and adds_a_service(leader, printed.get(c, "")))]
+    if not titled:
+        return codes, []
     rivals = [c for c in titled if index.held(words, c) < lead]
     first = [c for c in titled if c not in rivals]
     ordered = first + [c for c in codes if c not in first]

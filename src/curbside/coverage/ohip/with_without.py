@@ -3,46 +3,82 @@
 The Schedule often lists one service twice, told apart by a phrase: 'closed reduction with anaesthetic'
 (F110) and 'closed reduction without anaesthetic' (D015). A bare word cannot tell them apart: F110's title
 also says 'without dislocation of head'. The phrase can: a question's 'no anaesthetic' names the thing that
-follows, and a title's 'with anaesthetic' contradicts it, 'without anaesthetic' agrees with it.
+follows, and a title's 'with anaesthetic' contradicts it, 'without anaesthetic' agrees with it. A title may say
+it as 'when sutures are (not) used' (Z113 / Z116 "Biopsy(ies) - any method, when sutures are not used / are used"),
+and a question as 'didn't need stitches' or 'closed w/ 2 stitches', in a clinician's word for the Schedule's.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+
+from curbside.coverage.ohip.words import SCHEDULE_WORDS
 
 __all__ = ["by_with_or_without"]
 
 # 'no anaesthetic', 'without any sedation', 'w/o local'; 'not under general'
-_QUESTION_WITHOUT = re.compile(r"\b(?:no|without|w/o|not under)\s+(?:any\s+|an?\s+)?(?P<thing>[a-z]{4,})", re.I)
-_QUESTION_WITH = re.compile(r"\b(?:with|under)\s+(?:an?\s+)?(?P<thing>[a-z]{4,})", re.I)
-_TITLE_PHRASE = re.compile(r"\b(?P<how>without|with)\s+(?:an?\s+)?(?P<thing>[a-z]{4,})", re.I)
+_QUESTION_WITHOUT = re.compile(
+    r"(?:\b(?:no|without|not under)|\bw/o|\b(?:didn'?t|did not|does not|doesn'?t) (?:need|use|require))\s+"
+    r"(?:any\s+|an?\s+)?(?P<thing>[a-z]{4,})",
+    re.I,
+)
+# 'with a block', 'under general', 'w/ 2 stitches'
+_QUESTION_WITH = re.compile(r"(?:\b(?:with|under)|\bw/)\s+(?:an?\s+|\d{1,2}\s+)?(?P<thing>[a-z]{4,})", re.I)
+# a title's 'no X' says without it, 'under general anaesthetic' with it (Z756 "Fecal disimpaction - no
+# anaesthetic", Z541 "… disimpaction … under general anaesthetic")
+_TITLE_PHRASE = re.compile(
+    r"\b(?:(?P<how>without|with|no)\s+(?:an?\s+)?|under\s+(?:an?\s+|general\s+|local\s+|regional\s+)?)(?P<thing>[a-z]{4,})",
+    re.I,
+)
+# 'when sutures are not used' says 'without sutures'; 'when sutures are used', 'with sutures'
+_TITLE_WHEN_USED = re.compile(r"\bwhen (?P<thing>[a-z]{4,}) (?:are|is) (?P<not>not )?used\b", re.I)
 _SAME_THING = 6  # letters two words share to name one thing: 'anaesthetic' and 'anaesthesia'
 
 
 def _same(a: str, b: str) -> bool:
-    a, b = a.lower(), b.lower()
-    return a == b or (len(a) >= _SAME_THING and len(b) >= _SAME_THING and a[:_SAME_THING] == b[:_SAME_THING])
+    """Whether a question's word ``a`` (or the Schedule's word for it: 'stitches', 'suture') names a title's ``b``."""
+    b = b.lower()
+    return any(
+        x == b or (len(x) >= _SAME_THING and len(b) >= _SAME_THING and x[:_SAME_THING] == b[:_SAME_THING])
+        for x in (a.lower(), *SCHEDULE_WORDS.get(a.lower(), ()))
+    )
+
+
+def _title_phrases(title: str) -> list[tuple[str, bool]]:
+    """(thing, says without) for each 'with X' / 'under X' / 'without X' / 'no X' / 'when X are (not) used' of
+    ``title``."""
+    phrases = [
+        (m.group("thing"), (m.group("how") or "").lower() in ("without", "no")) for m in _TITLE_PHRASE.finditer(title)
+    ]
+    return phrases + [(m.group("thing"), bool(m.group("not"))) for m in _TITLE_WHEN_USED.finditer(title)]
 
 
 def _verdict(title: str, without: list[str], with_: list[str]) -> int:
     """+1: the title says 'without X' for a question's 'no X' (or 'with X' for its 'with X'); -1: it says the
     opposite; 0: it names none of them so."""
     agree = against = 0
-    for phrase in _TITLE_PHRASE.finditer(title):
-        thing, says_without = phrase.group("thing"), phrase.group("how").lower() == "without"
-        if any(_same(thing, t) for t in without):
+    for thing, says_without in _title_phrases(title):
+        if any(_same(t, thing) for t in without):
             agree, against = agree + says_without, against + (not says_without)
-        elif any(_same(thing, t) for t in with_):
+        elif any(_same(t, thing) for t in with_):
             agree, against = agree + (not says_without), against + says_without
     return -1 if against else (1 if agree else 0)
 
 
 def by_with_or_without(
-    codes: list[str], scores: dict[str, float], question: str | None, texts: dict[str, str], reach: float
+    codes: list[str],
+    scores: dict[str, float],
+    question: str | None,
+    texts: dict[str, str],
+    reach: float,
+    names_more: Callable[[str], bool] = lambda code: True,
 ) -> list[str]:
     """``codes`` with those whose title contradicts the question's 'no X' / 'with X' after the others (when any
     other is left), and a code of the wider pool (``scores``, best first) whose title agrees with it first
-    when its words score at least ``reach`` of the best."""
+    when its words score at least ``reach`` of the best and its title names more of the question than X
+    (``names_more``: 'scalp lac … no stitches' does not put Z113 "Biopsy(ies) …, when sutures are not used"
+    first)."""
     if not question or not codes:
         return codes
     without = [m.group("thing") for m in _QUESTION_WITHOUT.finditer(question)]
@@ -54,7 +90,8 @@ def by_with_or_without(
     if all(verdicts[c] == 0 for c in verdicts):
         return codes
     best = max((scores.get(c, 0.0) for c in codes), default=0.0)
-    agreeing = [c for c in scores if verdicts[c] > 0 and scores[c] >= reach * best]
+    near = [c for c in scores if scores[c] >= reach * best]
+    agreeing = [c for c in near if verdicts[c] > 0 and names_more(c)]
     rest = [c for c in codes if c not in agreeing]
     kept = [c for c in rest if verdicts[c] >= 0]
     if not agreeing and not kept:
