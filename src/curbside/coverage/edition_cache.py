@@ -24,6 +24,11 @@ class EditionCache(Generic[T]):
         self._key: Hashable | None = None
         self._value: T | None = None
 
+    @property
+    def empty(self) -> bool:
+        """Nothing built yet (a first call: build it outside any time budget)."""
+        return self._value is None
+
     def get(self, key: Hashable, build: Callable[[], T]) -> T:
         with self._lock:
             if self._value is None or key != self._key:

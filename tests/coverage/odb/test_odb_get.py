@@ -21,6 +21,7 @@ Facts (ODB Formulary Edition 43, formularyDate 2025-08-29), from the extract:
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -350,3 +351,23 @@ def test_a_combination_written_with_a_slash_is_found_with_its_note(odb_app: Curb
     assert "Formulary note: As an adjunct to diet and exercise" in r.summary and "less than 60 units daily" in r.summary
     # the note is said when the question asks for criteria
     assert "Formulary note" not in ask(odb_app, q="is soliqua covered?").summary
+
+
+def test_a_first_call_builds_the_name_index_outside_the_sql_paths_time(
+    odb_app: Curbside, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the name index of an edition takes ~0.2 s to build over the whole formulary; built inside the SQL path's 500 ms
+    # on a busy machine it ran the path out of time and the answer fell back to the passages
+    from curbside.coverage.odb import sql_path
+
+    class SlowIndex(sql_path.NameIndex):
+        def __init__(self, rows: Any) -> None:
+            time.sleep(0.6)  # longer than the SQL path's whole budget
+            super().__init__(rows)
+
+    service = odb_app.coverage_service("odb")
+    monkeypatch.setattr(service, "names", sql_path.NameIndexCache())
+    monkeypatch.setattr(sql_path, "NameIndex", SlowIndex)
+    r = ask(odb_app, q="is Norvasc 5 mg covered?")
+    assert "sql" in r.provenance and r.coverage is not None and r.coverage.din == "00878928"
+    assert not service.names.empty

@@ -227,9 +227,10 @@ class NameIndex:
                     self.generics[spoken].add(generic_key)
         # a device is asked for by its maker's words, without the description many products share: 'contour next
         # test strips' is 'Contour Next Blood Glucose Test Strips'; the shared words are read from the names
-        shared = _shared_words(product for _, product, _, _ in rows)
+        normed = {product: norm(product) for _, product, _, _ in rows}  # once each: norm is most of the cost
+        shared = _shared_words(normed.values())
         for din, product, _, _ in rows:
-            short = _without_description(product, shared)
+            short = _without_description(normed[product], shared)
             if short and short not in self.brands and short not in self.generics and not short[-1].isdigit():
                 self.brands[short].add(din)
         self.longest = max(len(k.split()) for k in (*self.brands, *self.generics))
@@ -365,17 +366,18 @@ def _spoken_keys(key: str) -> set[str]:
 SHARED_BY = 8  # product names a word must occur in to be a description ('strips', 'glucose'), not a maker's word
 
 
-def _shared_words(products: Iterable[str]) -> frozenset[str]:
+def _shared_words(names: Iterable[str]) -> frozenset[str]:
+    """The words of many normalised product names ('strips', 'glucose')."""
     counts: Counter[str] = Counter()
-    for product in set(products):
-        counts.update(set(norm(product).split()))
+    for name in set(names):
+        counts.update(set(name.split()))
     return frozenset(w for w, n in counts.items() if n >= SHARED_BY and w.isalpha())
 
 
-def _without_description(product: str, shared: frozenset[str]) -> str | None:
-    """A product's name without its trailing run of words many names share, when two or more words of the
-    maker's own remain: 'Contour Next Blood Glucose Test Strips' -> 'contour next'."""
-    words = norm(product).split()
+def _without_description(name: str, shared: frozenset[str]) -> str | None:
+    """A normalised product name without its trailing run of words many names share, when two or more words of
+    the maker's own remain: 'contour next blood glucose test strips' -> 'contour next'."""
+    words = name.split()
     end = len(words)
     while end and words[end - 1] in shared:
         end -= 1

@@ -48,9 +48,9 @@ class OdbService(SourceService[OdbReader]):
 
     async def get(self, args: OdbGetArgs) -> OdbGetResult:
         request = plan(args)
-        if not is_warm():  # not warmed up at start (tests, a first call): load it outside the paths' timeouts
+        if not is_warm() or self.names.empty:  # not warmed up (tests, a first call): build outside the timeouts
             self.require_loaded()  # nothing to look up: say so now, not after loading the word lists
-            await asyncio.to_thread(warm_unlisted)
+            await asyncio.to_thread(self.build_indexes)  # the word lists, then the edition's name index
         limits = self.settings.coverage_limits(self.name)
         found = await self.run_paths(
             lambda cancel: run_sql_path(self.reader, self.names, request, cancel),

@@ -62,6 +62,10 @@ class NameIndexCache:
     def __init__(self) -> None:
         self._cache: EditionCache[NameIndex] = EditionCache()
 
+    @property
+    def empty(self) -> bool:
+        return self._cache.empty
+
     def get(self, reader: OdbReader, edition: EditionRecord) -> NameIndex:
         return self._cache.get((edition.id, edition.loaded_at), lambda: NameIndex(reader.name_rows()))
 
