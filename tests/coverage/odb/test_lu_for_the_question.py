@@ -2,32 +2,23 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from coverage_helpers import loaded_home
-from odb_subset import write_subset
+from odb_subset import ask_odb, one_class_app
 
 from curbside.app import Curbside
-from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
 
 GASTROINTESTINAL = "560000000"  # the class of ondansetron (formulary: pcg2 id 560000000)
 
 
 @pytest.fixture(scope="module")
 def gi_app(odb_xml: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Curbside]:
-    directory = tmp_path_factory.mktemp("odb-gi")
-    write_subset(odb_xml, directory / odb_xml.name, keep=(GASTROINTESTINAL,))
-    for app, _ in loaded_home(directory, tmp_path_factory.mktemp("odb-gi-home")):
-        yield app
+    yield from one_class_app(odb_xml, tmp_path_factory, GASTROINTESTINAL)
 
 
-def ask(app: Curbside, question: str) -> OdbGetResult:
-    service = app.coverage_service("odb")
-    service.warm_up()
-    return asyncio.run(service.get(OdbGetArgs(q=question)))
+ask = ask_odb
 
 
 def test_the_criterion_a_question_describes_is_said_first(gi_app: Curbside) -> None:

@@ -2,33 +2,24 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from coverage_helpers import loaded_home
-from odb_subset import write_subset
+from odb_subset import ask_odb, one_class_app
 
 from curbside.app import Curbside
 from curbside.coverage.odb.merge import _spelled_out
-from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
 
 UNCLASSIFIED = "920000000"  # the class of ursodiol (formulary edition 43: pcg2 id 920000000)
 
 
 @pytest.fixture(scope="module")
 def unclassified_app(odb_xml: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Curbside]:
-    directory = tmp_path_factory.mktemp("odb-unclassified")
-    write_subset(odb_xml, directory / odb_xml.name, keep=(UNCLASSIFIED,))
-    for app, _ in loaded_home(directory, tmp_path_factory.mktemp("odb-unclassified-home")):
-        yield app
+    yield from one_class_app(odb_xml, tmp_path_factory, UNCLASSIFIED)
 
 
-def ask(app: Curbside, question: str) -> OdbGetResult:
-    service = app.coverage_service("odb")
-    service.warm_up()
-    return asyncio.run(service.get(OdbGetArgs(q=question)))
+ask = ask_odb
 
 
 def test_an_initialism_is_read_from_the_criteria_words() -> None:
