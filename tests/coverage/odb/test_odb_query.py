@@ -226,3 +226,30 @@ def test_a_drug_not_tolerated_is_history_only_right_before_its_name() -> None:
     # 'couldn't tolerate the dry mouth. toviaz 4mg': the mouth was not tolerated, toviaz is the drug asked
     words = norm("tried bladder training + oxybutynin, couldn't tolerate the dry mouth. toviaz 4mg on ODB?").split()
     assert not _taken_before(words, words.index("toviaz"), 0)
+
+
+# ten ingredients each made by 'PMS' (a maker of generics), and the formulary's two nitrofurantoins (edition 43:
+# NITROFURANTOIN 100mg Cap, Teva-Nitrofurantoin DIN 02231016; NITROFURANTOIN MONO/MICRO CRYSTALS 100mg Cap,
+# PMS-Nitrofurantoin BID DIN 02455676)
+MAKER_ROWS = [
+    (f"0000000{k}", f"PMS-{name.title()}", k, name)
+    for k, name in enumerate(["AMLODIPINE", "ATENOLOL", "BISOPROLOL", "CANDESARTAN", "CELECOXIB",
+                              "CIPROFLOXACIN", "DILTIAZEM", "FLUOXETINE", "GABAPENTIN", "METFORMIN"])
+] + [
+    ("02231016", "Teva-Nitrofurantoin", 20, "NITROFURANTOIN"),
+    ("02455676", "PMS-Nitrofurantoin BID", 21, "NITROFURANTOIN MONO/MICRO CRYSTALS"),
+]  # fmt: skip
+
+
+def test_a_generic_makers_product_is_found_without_the_maker() -> None:
+    index = NameIndex(MAKER_ROWS)
+    found = index.resolve("uncomplicated UTI - generic nitrofurantoin BID 100mg (pms) covered?")
+    assert found.kind == "brand" and found.dins == {"02455676"}
+    # the maker's name without the maker is the ingredient itself: that stays the ingredient
+    assert index.resolve("is nitrofurantoin covered?").generic_keys == {20}
+    assert "amlodipine" not in index.brands
+
+
+def test_a_film_is_a_dosage_form() -> None:
+    # Suboxone 8mg & 2mg is listed as an SL Tab (DIN 02295709) and a Soluble Film (DIN 02502348)
+    assert plan(OdbGetArgs(q="pt prefers the suboxone film 8/2 over the tabs - on ODB?")).form == "film"

@@ -233,6 +233,14 @@ class NameIndex:
             short = _without_description(normed[product], shared)
             if short and short not in self.brands and short not in self.generics and not short[-1].isdigit():
                 self.brands[short].add(din)
+        # a generic maker's product is asked for without the maker ('nitrofurantoin BID' is PMS-Nitrofurantoin
+        # BID): the makers are the first words of products of many ingredients ('apo', 'teva', 'pms')
+        makers = _makers((normed[product], generic_key) for _, product, generic_key, _ in rows)
+        for din, product, _, _ in rows:
+            first, _, rest = normed[product].partition(" ")
+            if first in makers and rest and rest not in self.brands and rest not in self.generics:
+                if not rest[-1].isdigit():
+                    self.brands[rest].add(din)
         self.longest = max(len(k.split()) for k in (*self.brands, *self.generics))
         self.vocabulary = sorted({k for k in (*self.brands, *self.generics) if " " not in k and len(k) >= 5})
 
@@ -372,6 +380,20 @@ def _shared_words(names: Iterable[str]) -> frozenset[str]:
     for name in set(names):
         counts.update(set(name.split()))
     return frozenset(w for w, n in counts.items() if n >= SHARED_BY and w.isalpha())
+
+
+MAKER_OF = 10  # ingredients whose products a name's first word must begin to be a maker's ('apo', 'jamp')
+
+
+def _makers(products: Iterable[tuple[str, int]]) -> frozenset[str]:
+    """The first words of normalised product names that begin products of many ingredients (the makers of
+    generics: 'apo', 'teva', 'pms'), from (name, ingredient key) pairs."""
+    ingredients: dict[str, set[int]] = defaultdict(set)
+    for name, generic_key in products:
+        first, _, rest = name.partition(" ")
+        if rest:
+            ingredients[first].add(generic_key)
+    return frozenset(w for w, keys in ingredients.items() if len(keys) >= MAKER_OF)
 
 
 def _without_description(name: str, shared: frozenset[str]) -> str | None:

@@ -14,6 +14,7 @@ from curbside.coverage.odb.tool import Check
 __all__ = ["CLASS_ALIASES", "CLASS_NAMES", "CLASS_STEMS", "FORMS", "KEYWORDS", "SALTS", "STOP"]
 
 FORMS = {
+    "film": "film", "films": "film",
     "tablet": "tab", "tablets": "tab", "tab": "tab", "tabs": "tab", "capsule": "cap", "capsules": "cap",
     "cap": "cap", "caps": "cap", "injection": "inj", "inj": "inj", "pen": "pen", "inhaler": "inh",
     "cream": "crm", "ointment": "oint", "suppository": "sup", "liquid": "o/l", "syrup": "o/l",
