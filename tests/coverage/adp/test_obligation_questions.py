@@ -82,6 +82,17 @@ def test_a_duration_written_in_words_with_its_figure_is_a_time(sentence: str) ->
     assert VOCABULARY.says["time"].search(sentence) is not None
 
 
+@pytest.mark.parametrize("question", ["how quickly does ADP get back to her?", "how fast will they reply?"])
+def test_how_quickly_asks_a_time(question: str) -> None:
+    assert VOCABULARY.asks["time"].search(question) is not None
+
+
+def test_how_quickly_a_complaint_is_answered_is_quoted(adp: AdpService) -> None:
+    r = ask(adp, "pt wants to complain to ADP about how her case was handled - how quickly does ADP get back to her?")
+    # ADP Manual §1005.05, p. 125
+    assert "endeavour to contact the individual within five (5) working days" in r.summary
+
+
 def test_should_not_answers_a_yes_or_no() -> None:
     # Mobility Devices manual: "A wheelchair should not be authorized until both the individual's ambulatory …"
     assert VOCABULARY.says["allowed"].search("A wheelchair should not be authorized until both") is not None

@@ -45,3 +45,11 @@ def test_a_category_not_loaded_is_said_beside_a_short_term_verdict(adp: AdpServi
 def test_a_question_on_no_funding_is_not_told_of_other_categories_manuals(adp: AdpService) -> None:
     r = ask(adp, "who can be an authorizer?")
     assert "other 18 ADP device categories" not in r.summary
+
+
+def test_a_device_no_loaded_manual_names_is_told_of_the_other_manuals_beside_a_quote(adp: AdpService) -> None:
+    # a white cane and a talking watch are named by neither loaded manual: a sentence of theirs on funding
+    # ('Applicants may not request ADP funding …') does not answer for the category the devices belong to
+    r = ask(adp, "legally blind pt needs a new white cane + talking watch - does ADP fund these?")
+    assert "other 18 ADP device categories (ADP Manual §105.05)" in r.summary and "are not loaded" in r.summary
+    assert r.confidence <= 0.5

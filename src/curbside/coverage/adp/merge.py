@@ -209,7 +209,9 @@ class _Answer:
                 "ADP pays depends on the device."
             )
             follow_ups.insert(0, _WHICH_DEVICE)
-            # a question on what ADP pays for it ('who can be an authorizer?' asks none: no manual's funding is missed)
+        # a question on what ADP pays for a device no loaded manual names ('who can be an authorizer?' asks none:
+        # no manual's funding is missed): a sentence of the loaded manuals does not answer for the other categories
+        if unknown and not problem or unknown and problem is not None and problem.startswith("No ADP device"):
             self.unlisted_device = bool(request.topics & {"funding", "social_assistance"})
 
         checks = request.checks if sql.not_listed is None else frozenset()  # nothing to fund, exclude or assess
