@@ -38,6 +38,8 @@ CONFIDENT = 0.7
 
 
 def normalised(text: str) -> str:
+    # "$1,004.60" is the fee "1004.60" (the Schedule prints no thousands separator)
+    text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)
     return " ".join(text.replace("–", "-").replace("’", "'").casefold().split())
 
 
