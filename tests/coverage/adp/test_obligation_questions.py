@@ -87,8 +87,10 @@ def test_how_quickly_asks_a_time(question: str) -> None:
     assert VOCABULARY.asks["time"].search(question) is not None
 
 
-def test_how_quickly_a_complaint_is_answered_is_quoted(adp: AdpService) -> None:
-    r = ask(adp, "pt wants to complain to ADP about how her case was handled - how quickly does ADP get back to her?")
+@pytest.mark.parametrize("joint", [" - ", "; "])  # coverage.answer joins a question's clauses with '; '
+def test_how_quickly_a_complaint_is_answered_is_quoted(adp: AdpService, joint: str) -> None:
+    # 'get back to her' is to contact her, not to obtain anything (§820.01: 'required to obtain the Device(s)')
+    r = ask(adp, f"pt wants to complain to ADP about how her case was handled{joint}how quickly does ADP get back to her?")
     # ADP Manual §1005.05, p. 125
     assert "endeavour to contact the individual within five (5) working days" in r.summary
 

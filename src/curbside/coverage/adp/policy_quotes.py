@@ -166,6 +166,8 @@ VOCABULARY = Vocabulary(
     stop=frozenset("patient patients pt pts client clients adp program device devices assistive ontario".split()),
     phrased={
         re.compile(r"\bpa(?:y|id) (?:\w+ )?back\b|\brefund"): "reimbursement",
+        # to 'get back to' someone is to contact them (the Program 'will endeavour to contact the individual')
+        re.compile(r"\b(?:get|gets|getting|got) back to\b"): "contact",
         # 'she isn't eligible' is the manuals' 'ineligibility'
         re.compile(r"\b(?:not|isn'?t|aren'?t|no longer|never) eligible\b"): "ineligible ineligibility",
         # what ADP does not fund is, in the manuals' words, 'non-ADP funded items' (Mobility §220)
