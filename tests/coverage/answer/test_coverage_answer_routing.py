@@ -110,3 +110,12 @@ def test_the_loaded_schedules_words_say_which_names_are_services(coverage_app: A
     assert lists is not None
     assert lists("discharge") and lists("Consultations")  # words of the loaded subset's code titles, any form
     assert not lists("contrave") and not lists("semaglutide")
+
+
+def test_the_drug_a_billed_service_gives_is_sent_to_the_schedule() -> None:
+    # G869 'Botulinum toxin injection(s) of bladder detrusor muscle': the clause naming the drug names the service
+    request = CoverageAnswerArgs(question="uro - botox injections into the detrusor for refractory OAB. fee code?")
+    intent = classify(request.question, lookup=lambda text: "Botox" if "botox" in text.lower() else None)
+    calls = {c.tool: c.arguments["q"] for c in plan_calls(request, intent).calls}
+    assert calls["schedule.get"] == "uro; botox injections into the detrusor for refractory OAB; fee code?"
+    assert calls["odb.get"].startswith("uro; botox injections")

@@ -71,8 +71,11 @@ class Intent:
     drugs: tuple[str, ...] = ()  # drug names found in the question
     notes: tuple[str, ...] = field(default=())
 
-    def text_for(self, domain: Domain) -> str:
-        """The clauses that concern ``domain``, and those that concern no domain clearly ('what is covered?').
+    def text_for(self, domain: Domain, *, story: bool = False) -> str:
+        """The clauses that concern ``domain``, and those that concern no domain clearly ('what is covered?');
+        with ``story``, also the clauses before them that name a drug and ask nothing: the drug given or tested is
+        the service's matter ('uro - botox injections into the detrusor for refractory OAB. fee code?' bills the
+        injection), where a device needed is not ('needs a walker - what can I bill?').
 
         The whole question when no clause names the domain (it was routed by a hint).
         """
@@ -81,7 +84,9 @@ class Intent:
             return _join(self.clauses)
         clear = {s.clause for s in self.signals if s.weight >= ROUTE_AT}
         shared = set(range(len(self.clauses))) - clear
-        return _join([self.clauses[i] for i in sorted(own | shared)])
+        drug = {s.clause for s in self.signals if s.domain == "drug" and s.claims}
+        told = {i for i in drug - own if story and i < max(own) and "?" not in self.clauses[i]}
+        return _join([self.clauses[i] for i in sorted(own | shared | told)])
 
     def labels(self, domain: Domain) -> list[str]:
         return list(dict.fromkeys(s.label for s in self.signals if s.domain == domain))

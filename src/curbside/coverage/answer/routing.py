@@ -54,8 +54,8 @@ def plan_calls(args: CoverageAnswerArgs, intent: Intent) -> RoutingPlan:
     return out
 
 
-def _text(intent: Intent, domain: Domain) -> str:
-    text = intent.text_for(domain)
+def _text(intent: Intent, domain: Domain, *, story: bool = False) -> str:
+    text = intent.text_for(domain, story=story)
     if len(text) <= MAX_TOOL_TEXT:
         return text
     return text[:MAX_TOOL_TEXT].rsplit(" ", 1)[0]
@@ -74,7 +74,7 @@ def _billing(args: CoverageAnswerArgs, intent: Intent, out: RoutingPlan) -> dict
             )
         )
     codes = list(dict.fromkeys([*(c[:4] for c in valid), *intent.codes]))
-    text = _text(intent, "billing") or " ".join(codes)
+    text = _text(intent, "billing", story=True) or " ".join(codes)
     if not codes and not _names_a_service(text):
         # 'injected a few cystic acne lesions with kenalog today - billable to OHIP?': the clause naming the drug
         # names the service too; 'billable to OHIP?' alone says nothing the Schedule can be searched for
