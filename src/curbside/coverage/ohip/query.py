@@ -264,13 +264,7 @@ def asked_days(day: Day | None) -> str | None:
 
 
 # 'plain consult, not the special surgical one': the service the asker rules out, named to tell it apart
-# ('not the special/extended one': either word)
-_NOT_THE_ONE = re.compile(r"\bnot (?:the|a|an) ((?:[\w'/-]+ ){1,4}?)(?:one|ones|kind|type|version)\b", re.I)
-# 'interview is with the pt himself not the parents.', 'the tracing itself, not the reading?': a neighbour the
-# service is not, named at the end of a clause (A197 "consultative interview with parent(s) …")
-_NOT_THE_THING = re.compile(
-    r"\bnot the (?!(?:[\w'/-]+ )?(?:one|ones|kind|type|version)\b)([\w'/-]+(?: [\w'/-]+)?)(?=\s*(?:[.,;:()?!]|$))", re.I
-)
+_NOT_THE_ONE = re.compile(r"\bnot (?:the|a|an) ((?:[\w'-]+ ){1,4}?)(?:one|ones|kind|type|version)\b", re.I)
 
 
 # 'GP, not on the call roster', '(not via CritiCall)', '(not Bartholin's)': the way the service was not given, or a
@@ -282,7 +276,7 @@ _NOT_BY_WAY = re.compile(
     re.I,
 )
 _NOT_IN_BRACKETS = re.compile(r"\(\s*not (?:(?:on|via|through|thru|by|under|from|using|with) )?([^()]{1,40})\)", re.I)
-_NEGATIONS = (_NOT_THE_ONE, _NOT_BY_WAY, _NOT_IN_BRACKETS, _NOT_THE_THING)
+_NEGATIONS = (_NOT_THE_ONE, _NOT_BY_WAY, _NOT_IN_BRACKETS)
 
 
 def ruled_out(question: str | None) -> frozenset[str]:
