@@ -153,6 +153,10 @@ def test_a_sibling_holding_every_word_the_first_holds_is_one_the_question_does_n
     )
     words = plan(ScheduleGetArgs(q="transvaginal pelvic US - which J code?")).words
     assert untold_siblings(["J138", "J165"], words, index) == ["J165"]
+    # a question saying the first's title whole names it: A903 (A2) holds 'general assessment' too, yet is told apart
+    index = WordIndex([("A003", "General assessment", ""), ("A903", "Pre-dental/pre-operative general assessment", "")])
+    words = plan(ScheduleGetArgs(q="fee for a general assessment by a family doctor?")).words
+    assert untold_siblings(["A003", "A903"], words, index) == []
 
 
 def test_twins_told_apart_by_their_tail_follow_the_word_the_question_says() -> None:

@@ -80,9 +80,10 @@ def _not_a_larger_service(codes: list[str], words: Sequence[str], index: WordInd
 def untold_siblings(codes: Sequence[str], words: Sequence[str], index: WordIndex) -> list[str]:
     """The codes of ``codes`` beside the first whose titles hold every question word the first's holds: other
     services (another number, another title; not the first's own listing in another setting, C164 beside A164)
-    that the question's words do not tell apart from it."""
-    if len(codes) < 2:
-        return []
+    that the question's words do not tell apart from it. None when the question says the first's title whole
+    ('general assessment': A003 "General assessment", not A903 "Pre-dental/pre-operative general assessment")."""
+    if len(codes) < 2 or not index.extra(words, codes[0]):
+        return []  # the question says the first code's title whole: it names that service, not a sibling
     held = index.held(words, codes[0])
     first = index.printed_titles.get(codes[0], "")
     return [
