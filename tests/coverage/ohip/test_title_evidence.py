@@ -5,11 +5,13 @@ a title holding under half the question is not certain. Titles, headings and sen
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from curbside.coverage.ohip.listing_headings import listing_headings
 from curbside.coverage.ohip.prose_answer import UNSPECIFIC_CONFIDENCE, cap_unspecific
 from curbside.coverage.ohip.query import WordIndex, plan
 from curbside.coverage.ohip.rule_quotes import rule_quotes
-from curbside.coverage.ohip.siblings import the_service_asked
+from curbside.coverage.ohip.siblings import by_said_tail, the_service_asked, untold_siblings
 from curbside.coverage.ohip.sql_path import SqlFindings, titled_as_own
 from curbside.coverage.ohip.store import EditionRecord, RuleRow
 from curbside.coverage.ohip.tool import ScheduleGetArgs, ScheduleGetResult
@@ -130,3 +132,57 @@ def test_a_title_with_a_further_service_joined_on_is_not_the_service_asked() -> 
     # a question naming the further service keeps the larger service (its title is then not said whole)
     found, words = _ranked(index, "c-section with a tubal interruption, code?")
     assert found[0] == "P041" and the_service_asked(found, words, index)[0] == "P041"
+
+
+def test_a_sibling_holding_every_word_the_first_holds_is_one_the_question_does_not_tell_apart() -> None:
+    index = WordIndex(_TITLES)
+    found, words = _ranked(index, "what's the code and fee for the 18 month well baby visit?")
+    # A268 is A002's own title in another section: the same service, not another reading
+    assert untold_siblings(the_service_asked(found, words, index), words, index) == []
+    found, words = _ranked(index, "prenatal visit on the day of discharge")
+    kept = the_service_asked(found, words, index)
+    # P004 "Minor prenatal assessment" holds 'prenatal', not C124's 'visit', 'day', 'discharge': told apart
+    assert kept[0] == "C124" and untold_siblings(kept, words, index) == []
+    # J138 "Intracavitary ultrasound* (e.g. transrectal, transvaginal)" and J165 "Transvaginal sonohysterography …"
+    # (G6) both hold 'transvaginal' of 'transvaginal pelvic US': two readings the words do not choose between
+    index = WordIndex(
+        [
+            ("J138", "Intracavitary ultrasound* (e.g. transrectal, transvaginal)", ""),
+            ("J165", "Transvaginal sonohysterography - may include saline or other intracavitary contrast media", ""),
+        ]
+    )
+    words = plan(ScheduleGetArgs(q="transvaginal pelvic US - which J code?")).words
+    assert untold_siblings(["J138", "J165"], words, index) == ["J165"]
+    # a question saying the first's title whole names it: A903 (A2) holds 'general assessment' too, yet is told apart
+    index = WordIndex([("A003", "General assessment", ""), ("A903", "Pre-dental/pre-operative general assessment", "")])
+    words = plan(ScheduleGetArgs(q="fee for a general assessment by a family doctor?")).words
+    assert untold_siblings(["A003", "A903"], words, index) == []
+
+
+def test_twins_told_apart_by_their_tail_follow_the_word_the_question_says() -> None:
+    # A179: A330 / A332 "Radiology second opinion of CT or MRI Study: … of CT / MRI study, per study"; J54:
+    # G202 / G212 "Hyposensitisation - each injection / - when sole reason for visit (including first injection)"
+    titles = {
+        "A330": "Radiology second opinion of CT or MRI Study: Radiology second opinion of CT study, per study",
+        "A332": "Radiology second opinion of CT or MRI Study: Radiology second opinion of MRI study, per study",
+        "G202": "Hyposensitisation - each injection",
+        "G212": "Hyposensitisation - when sole reason for visit (including first injection)",
+    }
+    mri = "radiologist - outside hospital sent us their brain MRI for a written 2nd opinion read. code + fee?"
+    assert by_said_tail(["A330", "A332"], mri, titles) == ["A332"]
+    assert by_said_tail(["A330", "A332"], "outside CT abdo sent for a formal second opinion read", titles) == ["A330"]
+    assert by_said_tail(["A330", "A332"], "radiology second opinion, code?", titles) == ["A330", "A332"]
+    # a long tail says more than which twin it is: 'visit' of G212's does not choose it
+    visit = "allergy shot given + I did a visit for something else same day - code for the injection?"
+    assert by_said_tail(["G202", "G212"], visit, titles) == ["G202", "G212"]
+
+
+def test_an_answer_stating_a_sibling_the_question_does_not_tell_apart_is_not_confident() -> None:
+    from curbside.coverage.ohip.merge import WEAK_MATCH_CONFIDENCE, merge
+
+    request = plan(ScheduleGetArgs(q="transvaginal pelvic US - which J code?"))
+    titles = {"J138": "Intracavitary ultrasound", "J165": "Transvaginal sonohysterography"}
+    told = SqlFindings(_EDITION, matched=["J138", "J165"], match_coverage=1.0, titles=titles)
+    untold = replace(told, untold=["J165"])
+    assert merge(request, told, None, []).confidence > WEAK_MATCH_CONFIDENCE
+    assert merge(request, untold, None, []).confidence == WEAK_MATCH_CONFIDENCE

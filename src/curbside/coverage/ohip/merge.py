@@ -134,6 +134,9 @@ def _from_sql(
             f"Which service was it: {primary[0].code} {primary[0].description}, or {sql.rivals[0]} "
             f"{sql.titles.get(sql.rivals[0], '')}?"
         )
+    if sql.untold and primary:
+        # a sibling stated beside the first that the question does not tell apart from it: two readings
+        result.confidence = min(result.confidence, WEAK_MATCH_CONFIDENCE)
     if result.conflicts:
         result.warnings.append(
             f"{len(result.conflicts)} fact(s) in the indexed passages disagree with the Schedule tables; "

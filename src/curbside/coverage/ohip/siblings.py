@@ -11,6 +11,13 @@ confidence is capped elsewhere: ``merge.WEAK_MATCH``, ``prose_answer.cap_unspeci
 Either way, when the question says every word of the first code's title, a sibling whose title is that title with
 a further service joined on is a larger service the question does not name: 'emerg c-section' is P018 "Caesarean
 section", not P041 "Caesarean section including tubal interruption" or P042 "… including hysterectomy".
+A sibling kept beside the first code whose title holds every question word the first's holds is one the question
+does not tell apart from it ('transvaginal pelvic US': J138 "Intracavitary ultrasound (e.g. … transvaginal)" and
+J165 "Transvaginal sonohysterography …"): the answer states two readings, and is not confident in either.
+Twins that share a title up to its last dash or colon are told apart by what follows: "A330 Radiology second
+opinion of CT or MRI Study: … of CT study, per study" and "A332 …: … of MRI study, per study". A question that
+says the one twin's own word ('brain MRI for a written 2nd opinion') and none of the other's is not answered
+with the other.
 """
 
 from __future__ import annotations
@@ -18,9 +25,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from curbside.coverage.ohip.query import WordIndex
+from curbside.coverage.ohip.qualifiers import tail
+from curbside.coverage.ohip.query import STOP, WordIndex, stem, without_negations, words_of
 
-__all__ = ["NAMED_SHARE", "adds_a_service", "the_service_asked"]
+__all__ = ["NAMED_SHARE", "adds_a_service", "by_said_tail", "the_service_asked", "untold_siblings"]
 
 # share of the question's word weight the first code's title must hold to be "the service asked": on the
 # 61 + 20 plain-words OHIP questions (benchmarks/data/coverage_qa*.jsonl) the titles that name the service
@@ -67,3 +75,51 @@ def _not_a_larger_service(codes: list[str], words: Sequence[str], index: WordInd
         return codes
     first = index.printed_titles.get(codes[0], "")
     return [codes[0], *(c for c in codes[1:] if not adds_a_service(index.printed_titles.get(c, ""), first))]
+
+
+def untold_siblings(codes: Sequence[str], words: Sequence[str], index: WordIndex) -> list[str]:
+    """The codes of ``codes`` beside the first whose titles hold every question word the first's holds: other
+    services (another number, another title; not the first's own listing in another setting, C164 beside A164)
+    that the question's words do not tell apart from it. None when the question says the first's title whole
+    ('general assessment': A003 "General assessment", not A903 "Pre-dental/pre-operative general assessment")."""
+    if len(codes) < 2 or not index.extra(words, codes[0]):
+        return []  # the question says the first code's title whole: it names that service, not a sibling
+    held = index.held(words, codes[0])
+    first = index.printed_titles.get(codes[0], "")
+    return [
+        code
+        for code in codes[1:]
+        if code[1:4] != codes[0][1:4]
+        and index.printed_titles.get(code, "") != first
+        and held <= index.held(words, code)
+    ]
+
+
+_TOLD_BY = 2  # most words of its own a twin's tail may have to be told apart by them ('CT' / 'MRI')
+
+
+def by_said_tail(codes: list[str], question: str | None, titles: dict[str, str]) -> list[str]:
+    """``codes`` without a twin (a code whose title shares another's up to the tail, ``qualifiers.tail``) whose
+    tail's own words the question does not say when another twin's own words it does say."""
+    if not question or len(codes) < 2:
+        return codes
+    said = {stem(w) for w in words_of(without_negations(question))}
+    heads: dict[str, list[tuple[str, set[str]]]] = {}
+    for code in codes:
+        title = titles.get(code, "")
+        end = tail(title)
+        if end:
+            words = {stem(w) for w in words_of(end) if w not in STOP}
+            heads.setdefault(title[: len(title) - len(end)].strip().lower(), []).append((code, words))
+    dropped: set[str] = set()
+    for twins in heads.values():
+        if len(twins) < 2:
+            continue
+        own = {code: words - set().union(*(w for c, w in twins if c != code)) for code, words in twins}
+        # only twins told apart by a word or two: a long tail's own words ('when sole reason for visit …') say
+        # more than which twin it is, and a question may say one of them of something else
+        told = [code for code, _ in twins if 0 < len(own[code]) <= _TOLD_BY]
+        if any(own[code] & said for code in told):
+            dropped |= {code for code in told if not own[code] & said}
+    kept = [code for code in codes if code not in dropped]
+    return kept or codes

@@ -22,11 +22,13 @@ from dataclasses import dataclass, field, replace
 
 from curbside.coverage.edition_cache import EditionCache
 from curbside.coverage.ohip.asker_role import bills_as_ed_physician, for_ed_physician
+from curbside.coverage.ohip.counts import asked_counts, count_fit
 from curbside.coverage.ohip.definitions import definitions
 from curbside.coverage.ohip.listing_headings import full_title, listed_title, listing_headings
 from curbside.coverage.ohip.preamble_quotes import PreambleQuote, SentenceIndex
 from curbside.coverage.ohip.qualifiers import by_negated_service, by_qualifier
-from curbside.coverage.ohip.quantities import age_words, asked_quantities, fit
+from curbside.coverage.ohip.quantities import age_words, asked_quantities
+from curbside.coverage.ohip.quantities import fit as fit_band
 from curbside.coverage.ohip.query import (
     STOP,
     Request,
@@ -41,7 +43,7 @@ from curbside.coverage.ohip.query import (
     without_negations,
     words_of,
 )
-from curbside.coverage.ohip.siblings import adds_a_service, the_service_asked
+from curbside.coverage.ohip.siblings import adds_a_service, by_said_tail, the_service_asked, untold_siblings
 from curbside.coverage.ohip.specialty_reach import listed_elsewhere
 from curbside.coverage.ohip.spoken_section import spoken_sections
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
@@ -80,6 +82,7 @@ class SqlFindings:
     match_coverage: float | None = None  # share of the question's word weight the first match's title holds
     match_lacking: list[str] = field(default_factory=list)  # the question's words that title lacks
     rivals: list[str] = field(default_factory=list)  # codes titled as the question words them, beside the first
+    untold: list[str] = field(default_factory=list)  # matched siblings the question's words do not tell from the first
     lacking_distinct: list[str] = field(default_factory=list)  # … of them, those rarer than the median word
     related: list[str] = field(default_factory=list)
     premiums: list[str] = field(default_factory=list)
@@ -246,10 +249,12 @@ def run_sql_path(
             if asks_a_premium(request.question) or not leads_premium:  # else premiums_last put it last
                 matched = keep_word_leader(matched, by_words, out.by_meaning)
             # the readings put first by their words may be twins or services the question ruled out
-            matched = not_ruled_out(matched, request.question, index.printed_titles)[: request.top_k]
+            matched = not_ruled_out(matched, request.question, index.printed_titles)
+            matched = by_said_tail(matched, request.question, index.printed_titles)[: request.top_k]
             kept = set(not_ruled_out([*matched, *out.rivals], request.question, index.printed_titles))
             out.rivals = [code for code in out.rivals if code in kept]
             out.matched = the_service_asked(matched, words, index)
+            out.untold = untold_siblings(out.matched[: request.top_k], words, index)
             if out.matched:
                 out.match_coverage, out.match_lacking = index.coverage(words, out.matched[0])
                 out.lacking_distinct = index.distinct(out.match_lacking)
@@ -536,18 +541,25 @@ def without_ruled_out_words(codes: list[str], ruled: AbstractSet[str], index: Wo
 
 def in_band(codes: list[str], scores: dict[str, float], question: str | None, texts: dict[str, str]) -> list[str]:
     # scores: the wider pool's codes by word score, best first (a code in the band may be found there)
-    """``codes`` without those whose band excludes the number asked (age, week of stay, patients) when another
+    """``codes`` without those whose band excludes the number asked (age, week of stay, patients, lesions) when another
     is not excluded ('a 70 year old': K132 '65 years of age and older', not K131 '18 to 64'); a code whose band
     holds the number goes first ('8 weeks': C007 'sixth to thirteenth week'; '16yo': K130 'adolescent', read by
     the General Preamble's age words, before W109 'Periodic health visit' of the nursing home listings)."""
-    asked = asked_quantities(question)
-    if not asked or not codes:
+    asked, counts = asked_quantities(question), asked_counts(question)
+    if not (asked or counts) or not codes:
         return codes
-    verdicts = {code: fit(asked, texts.get(code, "")) for code in codes}
+
+    def fit(title: str) -> int:
+        # a count that excludes the question's rules a sibling out; one that holds it brings no code forward: a
+        # count of sides or members is too common a thing to choose a service by ('one side': R342 '… one side')
+        band = fit_band(asked, title)
+        return -1 if count_fit(counts, title) < 0 else band
+
+    verdicts = {code: fit(texts.get(code, "")) for code in codes}
     kept = [c for c in codes if verdicts[c] >= 0] or codes
     best = max(scores.get(code, 0.0) for code in kept)
     near = [c for c in scores if scores[c] >= BAND_REACH * best]  # only these may go first: read no others' bands
-    verdicts |= {code: fit(asked, texts.get(code, "")) for code in near if code not in verdicts}
+    verdicts |= {code: fit(texts.get(code, "")) for code in near if code not in verdicts}
     holding = [c for c in near if verdicts[c] > 0]
     return holding + [c for c in kept if c not in holding]
 

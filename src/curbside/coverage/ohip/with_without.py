@@ -6,6 +6,9 @@ also says 'without dislocation of head'. The phrase can: a question's 'no anaest
 follows, and a title's 'with anaesthetic' contradicts it, 'without anaesthetic' agrees with it. A title may say
 it as 'when sutures are (not) used' (Z113 / Z116 "Biopsy(ies) - any method, when sutures are not used / are used"),
 and a question as 'didn't need stitches' or 'closed w/ 2 stitches', in a clinician's word for the Schedule's.
+A count says 'with' ('took 2 biopsies': Z787 "Follow-up colposcopy with biopsy(ies)", not Z730 "… without
+biopsy"); 'before X' says without it and 'after X' with it ('flow volume loop (before bronchodilator)': not J327
+"… repeat after bronchodilator").
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from curbside.coverage.ohip.query import stem
 from curbside.coverage.ohip.words import SCHEDULE_WORDS
 
 __all__ = ["by_with_or_without"]
@@ -23,8 +27,15 @@ _QUESTION_WITHOUT = re.compile(
     r"(?:any\s+|an?\s+)?(?P<thing>[a-z]{4,})",
     re.I,
 )
-# 'with a block', 'under general', 'w/ 2 stitches'
-_QUESTION_WITH = re.compile(r"(?:\b(?:with|under)|\bw/)\s+(?:an?\s+|\d{1,2}\s+)?(?P<thing>[a-z]{4,})", re.I)
+# 'with a block', 'under general', 'w/ 2 stitches'; 'took 2 biopsies' says with them ('type 2 diabetes' names a kind)
+_QUESTION_WITH = re.compile(
+    r"(?:(?:\b(?:with|under)|\bw/)\s+(?:an?\s+|\d{1,2}\s+)?|\b(?<!type )(?<!grade )(?<!stage )(?:[1-9]|two|three|four|five)\s+)(?P<thing>[a-z]{4,})",
+    re.I,
+)
+# 'before bronchodilator' is the study without it, 'after bronchodilator' with it (J304 "Volume versus Flow
+# Study …" and J327 "… repeat after bronchodilator"), in a question and in a title alike
+_BEFORE_AFTER = re.compile(r"\b(?P<how>before|after|pre|post)[\s-]+(?:the\s+|an?\s+)?(?P<thing>[a-z]{4,})", re.I)
+_BEFORE = ("before", "pre")
 # a title's 'no X' says without it, 'under general anaesthetic' with it (Z756 "Fecal disimpaction - no
 # anaesthetic", Z541 "… disimpaction … under general anaesthetic")
 _TITLE_PHRASE = re.compile(
@@ -40,7 +51,9 @@ def _same(a: str, b: str) -> bool:
     """Whether a question's word ``a`` (or the Schedule's word for it: 'stitches', 'suture') names a title's ``b``."""
     b = b.lower()
     return any(
-        x == b or (len(x) >= _SAME_THING and len(b) >= _SAME_THING and x[:_SAME_THING] == b[:_SAME_THING])
+        x == b
+        or stem(x) == stem(b)  # 'biopsies' and 'biopsy'
+        or (len(x) >= _SAME_THING and len(b) >= _SAME_THING and x[:_SAME_THING] == b[:_SAME_THING])
         for x in (a.lower(), *SCHEDULE_WORDS.get(a.lower(), ()))
     )
 
@@ -51,6 +64,7 @@ def _title_phrases(title: str) -> list[tuple[str, bool]]:
     phrases = [
         (m.group("thing"), (m.group("how") or "").lower() in ("without", "no")) for m in _TITLE_PHRASE.finditer(title)
     ]
+    phrases += [(m.group("thing"), m.group("how").lower() in _BEFORE) for m in _BEFORE_AFTER.finditer(title)]
     return phrases + [(m.group("thing"), bool(m.group("not"))) for m in _TITLE_WHEN_USED.finditer(title)]
 
 
@@ -74,8 +88,8 @@ def by_with_or_without(
     reach: float,
     names_more: Callable[[str], bool] = lambda code: True,
 ) -> list[str]:
-    """``codes`` with those whose title contradicts the question's 'no X' / 'with X' after the others (when any
-    other is left), and a code of the wider pool (``scores``, best first) whose title agrees with it first
+    """``codes`` without those whose title contradicts the question's 'no X' / 'with X' (when any other is
+    left), and a code of the wider pool (``scores``, best first) whose title agrees with it first
     when its words score at least ``reach`` of the best and its title names more of the question than X
     (``names_more``: 'scalp lac … no stitches' does not put Z113 "Biopsy(ies) …, when sutures are not used"
     first)."""
@@ -84,6 +98,8 @@ def by_with_or_without(
     without = [m.group("thing") for m in _QUESTION_WITHOUT.finditer(question)]
     negated = {m.start("thing") for m in _QUESTION_WITHOUT.finditer(question)}
     with_ = [m.group("thing") for m in _QUESTION_WITH.finditer(question) if m.start("thing") not in negated]
+    for m in _BEFORE_AFTER.finditer(question):
+        (without if m.group("how").lower() in _BEFORE else with_).append(m.group("thing"))
     if not without and not with_:
         return codes
     verdicts = {code: _verdict(texts.get(code, ""), without, with_) for code in {*codes, *scores}}
@@ -96,4 +112,6 @@ def by_with_or_without(
     kept = [c for c in rest if verdicts[c] >= 0]
     if not agreeing and not kept:
         return codes  # every candidate contradicts the question: the words still choose among them
-    return agreeing + kept + [c for c in rest if verdicts[c] < 0]
+    # a code the question contradicts is not stated beside one it does not ('took 2 biopsies': Z787 "… with
+    # biopsy(ies)" alone, not Z730 "… without biopsy" after it)
+    return agreeing + kept
