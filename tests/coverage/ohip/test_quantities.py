@@ -82,3 +82,22 @@ def test_a_code_the_question_rules_out_does_not_come_back_by_its_band(ohip_text:
     assert unruled == {"Z175", "Z176"}
     kept = in_band(["Z175", "Z176"], {c: s for c, s in wide.items() if c in unruled}, question, titles)
     assert kept == ["Z175"]
+
+
+def test_a_recordings_length_chooses_its_band(ohip_text: Path) -> None:
+    text = ohip_text.read_text(encoding="utf-8")
+    assert asked_quantities("cardiologist reading a 48 hr holter (level 1)") == {"hours": 48}
+    assert asked_quantities("24h holter") == {"hours": 24}
+    # J16 'G651 - technical component - 12 to 35 hours recording'; the others are printed in a column beside their
+    # codes: 'G658 - professional component - 36 to 59 hours recording', 'G659 … 60 hours to 13 days recording',
+    # 'G649 … 14 or more days recording'
+    assert fit({"hours": 24}, _title(text, "G651")) == 1
+    assert fit({"hours": 48}, _title(text, "G651")) == -1
+    for line, held, excluded in (
+        ("- professional component - 36 to 59 hours recording", 48, 24),
+        ("- professional component - 60 hours to 13 days recording", 72, 48),
+        ("- professional component - 14 or more days recording", 14 * 24, 13 * 24),
+    ):
+        assert line in text
+        assert fit({"hours": held}, line) == 1
+        assert fit({"hours": excluded}, line) == -1

@@ -110,3 +110,19 @@ def test_an_aside_saying_what_a_service_is_not_paid_with_is_not_its_title() -> N
     assert index.titles["S724"] == {stem("perineorrhaphy")}
     assert stem("delivery") in index.listed["S724"]
     assert index.match([stem("vaginal"), stem("delivery")], 2)[0][0] == "P006"
+
+
+def test_a_part_named_by_its_heading_is_found_outside_the_specialty() -> None:
+    # 'cardiologist reading a 48 hr holter - which professional code': G658 "Level 1 - professional component - 36
+    # to 59 hours recording" is listed under "CONTINUOUS ECG MONITORING (E.G. HOLTER)" (J16), in no Cardiology (60)
+    # section, and only its heading says Holter
+    heading = "CONTINUOUS ECG MONITORING (E.G. HOLTER)"
+    rows = [
+        ("A603", "Medical specific assessment", "Cardiology (60)"),
+        ("G658", "Level 1 - professional component - 36 to 59 hours recording", heading),
+        *((f"X{n:03d}", "professional component - level recording", "") for n in range(600)),
+    ]
+    words = ["holter", "read"]
+    for index, found in ((WordIndex(rows, {"G658": heading}), True), (WordIndex(rows), False)):
+        within, everywhere = index.match(words, 5, {"A603"}), index.match(words, 5)
+        assert listed_elsewhere(words, within, everywhere, index) is found

@@ -234,3 +234,29 @@ def test_a_title_citing_another_code_gives_way_to_the_listing_line() -> None:
     assert listed_title("W771", cited, line) == line
     assert listed_title("A771", "Certification of death", "Certification of death") == "Certification of death"
     assert listed_title("W771", cited, "") == cited  # no listing line to give it
+
+
+def test_a_title_naming_only_a_part_takes_the_service_from_its_heading() -> None:
+    from curbside.coverage.ohip.listing_headings import service_headings
+
+    # J16: "CONTINUOUS ECG MONITORING (E.G. HOLTER)" above "G651 - technical component - 12 to 35 hours recording";
+    # the chapter and a specialty's section name no service
+    paths = "Electrocardiography (ECG) > CONTINUOUS ECG MONITORING (E.G. HOLTER) [J16] | Cardiology (60) > CARDIOLOGY (60)"
+    assert service_headings(paths) == "CONTINUOUS ECG MONITORING (E.G. HOLTER)"
+    assert service_headings("Eyelids > EXCISION > Chalazion Single or multiple") == "EXCISION"
+    rows = [  # a code's listing text holds its headings (sql_path._indexes)
+        ("G651", "Level 1 - technical component - 12 to 35 hours recording", "CONTINUOUS ECG MONITORING (E.G. HOLTER)"),
+        ("G315", "Maximal stress ECG - technical component", "STRESS TESTING HOLTER"),
+        # common words, as in the Schedule: 'technical component' in many codes' titles
+        *((f"X{n:03d}", "technical component - level recording", "") for n in range(600)),
+    ]
+    headed = {"G651": "CONTINUOUS ECG MONITORING (E.G. HOLTER)", "G315": "STRESS TESTING HOLTER"}
+    index = WordIndex(rows, headed)
+    assert stem("holter") in index.headed["G651"]
+    # a title naming its service keeps its own words ('Maximal stress ECG')
+    assert "G315" not in index.headed
+    # the heading's word weighs as a title word for G651 (twice a listing word), not for G315
+    plain = dict(WordIndex(rows).match(["holter"], 2))
+    assert dict(index.match(["holter"], 2)) == {"G651": 2 * plain["G651"], "G315": plain["G315"]}
+    # the heading's words do not count as title words the question left unsaid (choosing between tied titles)
+    assert index.extra(["technical"], "G651") == WordIndex(rows).extra(["technical"], "G651")

@@ -14,7 +14,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 
-__all__ = ["full_title", "listed_title", "listing_headings"]
+__all__ = ["full_title", "listed_title", "listing_headings", "service_headings"]
 
 _LISTING_LINE = re.compile(r"^[#+]?\s?([A-Z]\d{3}) ")
 _EDITION = re.compile(r"^OHIP Schedule \d{4}-\d{2}-\d{2}\s*—\s*(?:[A-Z]{1,2}:\s*)?")
@@ -99,3 +99,23 @@ def listed_title(code: str, title: str, listed: str) -> str:
     if not cited or not listed.strip() or any(f"({other})" in listed for other in cited):
         return title
     return listed.strip()
+
+
+_SECTION_NUMBER = re.compile(r"\(\d{2}\)")
+_CAPITALS = 0.8  # share of a heading's letters in capitals for it to be printed as one of the Schedule's headings
+
+
+def service_headings(headings: str) -> str:
+    """The headings in capitals under the chapter of a code's paths (``listing_headings``): the Schedule prints the
+    service a family of codes shares as one ("CONTINUOUS ECG MONITORING (E.G. HOLTER)", J16) above titles that
+    name only its parts ("G651 technical component - 12 to 35 hours recording"). A chapter ("Electrocardiography
+    (ECG)") or a specialty's section ("CARDIOLOGY (60)") names no service."""
+    found: dict[str, None] = {}
+    for path in headings.split(" | "):
+        for heading in path.split(" > ")[1:]:
+            heading = _PAGE.sub("", heading).strip()
+            letters = [ch for ch in heading if ch.isalpha()]
+            capitals = sum(ch.isupper() for ch in letters)
+            if letters and capitals >= _CAPITALS * len(letters) and not _SECTION_NUMBER.search(heading):
+                found[heading] = None
+    return " ".join(found)

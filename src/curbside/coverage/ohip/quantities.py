@@ -4,7 +4,7 @@ The Schedule splits one service into codes by age ('K131 Periodic health visit: 
 inclusive', 'K132 … adult 65 years of age and older'), by week of a hospital stay ('C007 Subsequent visits
 - sixth to thirteenth week inclusive') and by how many patients share an appointment ('K141 Chronic disease
 shared appointment: 3 patients'). Their titles share every word but the band, so words alone cannot choose;
-the question's number can. ``fit`` says whether a title's band holds the number, excludes it, or states none.
+the question's number can; so can a recording's length ('G658 … 36 to 59 hours recording'). ``fit`` says whether a title's band holds the number, excludes it, or states none.
 """
 
 from __future__ import annotations
@@ -36,6 +36,8 @@ _ASKED = {
     "week": re.compile(r"\b(\d{1,3}) weeks?\b|\bweek (\d{1,3})\b", re.I),
     "patients": re.compile(r"\b(\d{1,2}) (?:[a-z-]+ ){0,2}(?:patients|pts|persons|people)\b", re.I),
     "cm": re.compile(r"\b(\d{1,3}(?:\.\d)?) ?cm\b", re.I),  # a wound's or lesion's size: '7 cm lac'
+    # how long a recording ran: '24 hr holter', '48h'
+    "hours": re.compile(r"\b(\d{1,3}) ?(?:hours?|hrs?|h)\b", re.I),
 }
 _SIZE = r"(\d{1,3}(?:\.\d)?)"
 
@@ -65,6 +67,12 @@ _BANDS: dict[str, list[tuple[re.Pattern[str], str]]] = {
         (re.compile(rf"\b(?:less than|under) {_SIZE} cm\b", re.I), "below"),
         (re.compile(rf"\b(?:greater than|more than|over) {_SIZE} cm\b", re.I), "after"),
     ],
+    # 'G651 … 12 to 35 hours recording', 'G684 … 60 hours to 13 days recording', 'G647 … 14 or more days' (J16)
+    "hours": [
+        (re.compile(rf"\b{_NUMBER} to {_NUMBER} hours\b", re.I), "between"),
+        (re.compile(rf"\b{_NUMBER} hours to {_NUMBER} days\b", re.I), "hours_to_days"),
+        (re.compile(rf"\b{_NUMBER} or more days\b", re.I), "from_days"),
+    ],
 }
 
 # words one of a unit's bands must hold: a cheap test before its patterns
@@ -73,9 +81,11 @@ _CLUES = {
     "week": ("week",),
     "patients": ("patient", "person"),
     "cm": ("cm",),
+    "hours": ("hours", "days"),
 }
 
 Asked = dict[str, float]
+HOURS_A_DAY = 24
 
 
 def _value(text: str) -> float:
@@ -158,4 +168,8 @@ def _holds(shape: str, values: list[float], number: float) -> bool:
         return number <= values[0]
     if shape == "after":
         return number > values[0]
+    if shape == "hours_to_days":
+        return values[0] <= number <= values[1] * HOURS_A_DAY
+    if shape == "from_days":
+        return number >= values[0] * HOURS_A_DAY
     return number == values[0]  # exactly

@@ -16,7 +16,7 @@ import bisect
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from curbside.coverage.ohip.spelling import american
@@ -452,6 +452,11 @@ def _without_asides(title: str) -> tuple[str, str]:
     return _TITLE_ASIDE.sub(" ", title), " ".join(_TITLE_ASIDE.findall(title))
 
 
+# a title word this common (in ~40 of the Schedule's 5,264 codes: 'component', 'level', 'view', 'first') names
+# no service on its own
+BARE_WEIGHT = 5.0
+
+
 class WordIndex:
     """Title words of one edition's codes, stemmed, for finding codes by what the question says.
 
@@ -460,7 +465,7 @@ class WordIndex:
     'psychotherapy' outweighs 'session'.
     """
 
-    def __init__(self, rows: Iterable[tuple[str, str, str]]) -> None:
+    def __init__(self, rows: Iterable[tuple[str, str, str]], headed: Mapping[str, str] | None = None) -> None:
         self.titles: dict[str, set[str]] = {}
         self.listed: dict[str, set[str]] = {}
         self.text: dict[str, str] = {}  # title and listings as printed, for the bands in them ('3 patients')
@@ -476,6 +481,9 @@ class WordIndex:
                 self.by_word[word].add(code)
         total = max(len(self.titles), 1)
         self.weight = {word: math.log(1 + total / len(codes)) for word, codes in self.by_word.items()}
+        self.headed: dict[str, frozenset[str]] = {}  # a part's service words, from its heading (``_name_parts_by``)
+        for code, heading in (headed or {}).items():
+            self._name_parts_by(code, heading)
         self._by_root: dict[str, set[str]] = defaultdict(set)
         for word in self.by_word:
             for found in roots(word):
@@ -483,6 +491,18 @@ class WordIndex:
         self._forms: dict[str, frozenset[str]] = {}
         self._sorted = sorted(self.by_word)  # for the words a short form begins
         self._last_said: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
+
+    def _name_parts_by(self, code: str, heading: str) -> None:
+        """A title whose every word is a common one ('technical component - 12 to 35 hours recording', G651) names
+        a part of the service its ``heading`` names: the heading's words count as its title's."""
+        title = self.titles.get(code)
+        if not title or max(self.weight.get(w, 0.0) for w in title) >= BARE_WEIGHT:
+            return
+        # the heading is in the code's listing text already (``listing_headings``): its words have their weights.
+        # They weigh as the title's in finding the code, not in choosing between titles that say the same
+        # ('C895 Consultation' under "NON-EMERGENCY HOSPITAL SERVICES" is no less a consultation than A195)
+        words = {word for word in (stem(w) for w in words_of(heading) if w not in STOP) if word in self.weight}
+        self.headed[code] = frozenset(words - title)
 
     def forms(self, word: str) -> frozenset[str]:
         """The index's words a question word stands for: itself and those sharing its root ('consult' ->
@@ -540,7 +560,8 @@ class WordIndex:
             for form in self.forms(word):
                 for code in self.by_word.get(form, ()):
                     if among is None or code in among:
-                        score = self.weight[form] * (2 if form in self.titles[code] else 1)
+                        titled = form in self.titles[code] or form in self.headed.get(code, ())
+                        score = self.weight[form] * (2 if titled else 1)
                         best[code] = max(best.get(code, 0.0), score)
             for code, score in best.items():
                 scores[code] += score

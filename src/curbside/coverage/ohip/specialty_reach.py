@@ -40,6 +40,8 @@ def listed_elsewhere(
     weights = question_weights(words, index)
 
     def best(found: Sequence[tuple[str, float]]) -> float:
-        return max((title_share(weights, code, index) for code, _ in found[:LEADERS]), default=0.0)
+        # a title naming a part of a service names it by its heading too ('G658 Level 1 - professional component
+        # - 36 to 59 hours recording' under "CONTINUOUS ECG MONITORING (E.G. HOLTER)", not in Cardiology (60))
+        return max((title_share(weights, code, index, headed=True) for code, _ in found[:LEADERS]), default=0.0)
 
     return best(within) == 0.0 and best(everywhere) >= REACH

@@ -24,7 +24,7 @@ from curbside.coverage.edition_cache import EditionCache
 from curbside.coverage.ohip.asker_role import bills_as_ed_physician, for_ed_physician
 from curbside.coverage.ohip.counts import asked_counts, count_fit
 from curbside.coverage.ohip.definitions import definitions
-from curbside.coverage.ohip.listing_headings import full_title, listed_title, listing_headings
+from curbside.coverage.ohip.listing_headings import full_title, listed_title, listing_headings, service_headings
 from curbside.coverage.ohip.preamble_quotes import PreambleQuote, SentenceIndex
 from curbside.coverage.ohip.qualifiers import by_negated_service, by_qualifier
 from curbside.coverage.ohip.quantities import age_words, asked_quantities
@@ -145,7 +145,7 @@ def _indexes(reader: OhipReader) -> Indexes:
         for code, title, listed in titled
     ]
     premiums = frozenset(reader.premium_codes(special_visits=True))
-    words = WordIndex(rows)
+    words = WordIndex(rows, {code: service_headings(paths) for code, paths in headings.items()})
     twin_heads(words)  # built with the index, not inside a question's time budget
     return Indexes(
         words,

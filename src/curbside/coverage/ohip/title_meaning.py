@@ -61,11 +61,14 @@ def question_weights(words: Sequence[str], index: WordIndex) -> dict[str, float]
     return {word: index.weight.get(word, median) for word in dict.fromkeys(words)}
 
 
-def title_share(weights: dict[str, float], code: str, index: WordIndex) -> float:
+def title_share(weights: dict[str, float], code: str, index: WordIndex, *, headed: bool = False) -> float:
     """The share of the question's word weight that ``code``'s title holds, in any form of each word (as
-    ``WordIndex.coverage`` counts it: 'reassessed' is held by "Re-assessment", 'conf' by "… case conference")."""
+    ``WordIndex.coverage`` counts it: 'reassessed' is held by "Re-assessment", 'conf' by "… case conference");
+    ``headed``: with the words of the heading naming the service a title names a part of (``WordIndex.headed``)."""
     total = sum(weights.values())
     title = index.titles.get(code, set())
+    if headed:
+        title = title | index.headed.get(code, frozenset())
     return sum(weight for word, weight in weights.items() if index.forms(word) & title) / total if total else 1.0
 
 
