@@ -424,3 +424,29 @@ def test_units_without_a_stored_vector_score_by_their_words_alone() -> None:
     plain = extractive_answer("can it cause pins and needles?", [source], 2)
     unknown = extractive_answer("can it cause pins and needles?", [source], 2, meaning=lambda texts: [None] * len(texts))
     assert [s.score for s in unknown.candidates] == [s.score for s in plain.candidates]
+
+
+def test_a_reserve_passage_joins_the_answer_without_changing_the_first_passages_scores() -> None:
+    first = passage(
+        "a",
+        "People who stop an antidepressant usually taper it over 1 week or longer. Discuss the taper plan with the "
+        "patient.",
+        section="Stopping",
+    )
+    reserve = passage("b", "Most people taper an antidepressant over 2-4 weeks.", section="Discontinuation")
+    question = "over how long do people usually taper an antidepressant?"
+    alone = extractive_answer(question, [first], 4)
+    both = extractive_answer(question, [first], 4, reserve=[reserve])
+    assert "over 2-4 weeks" not in alone.text  # a fact the first passage lacks, from a passage under the threshold
+    assert "Most people taper an antidepressant over 2-4 weeks. [2]" in both.text
+    assert both.citations[-1].chunk_id == "b:v1:0"
+    # the first passage's units score exactly as without the reserve, and only they are the scored candidates
+    assert [(c.text, c.score) for c in both.candidates] == [(c.text, c.score) for c in alone.candidates]
+
+
+def test_a_reserve_passage_never_leads_the_answer() -> None:
+    first = passage("a", "Sertraline is an SSRI used in adults with depression.", section="Sertraline")
+    reserve = passage("b", "Initial sertraline dose: 25-50 mg daily; maximum sertraline dose 200 mg.", section="Dosing")
+    answer = extractive_answer("sertraline starting dose and maximum dose mg?", [first], 4, reserve=[reserve])
+    assert "25-50 mg" not in answer.text  # it outscores every first unit: the reserve may add to an answer, not be it
+    assert answer.citations[0].chunk_id == "a:v1:0"

@@ -45,6 +45,7 @@ from curbside.ask.generic_names import generic_names, with_generic_names
 from curbside.ask.named import NAMED_KINDS, named_subject, unnamed, withheld_unnamed, yes_no
 from curbside.ask.neighbours import with_neighbours
 from curbside.ask.query import compose_query
+from curbside.ask.reserve import RESERVE_PASSAGES, reserve_passages
 from curbside.ask.stream import EventSink, RenumberingStream
 from curbside.errors import UpstreamError, ValidationError
 from curbside.llm.extractive import ExtractiveAnswer, Sentence, answer_kind, asked_kind, extractive_answer
@@ -188,6 +189,7 @@ class Asker:
         meta["top_similarity"] = _round(max((h.similarity or 0.0) for h in hits))
         hits, all_off = await asyncio.to_thread(self._stay_on_question, text, hits, warnings, meta)
         pool = await asyncio.to_thread(with_neighbours, hits, self.engine.neighbours)
+        reserve = await asyncio.to_thread(self._reserve, text, filters, pool)
         cosines: dict[str, float | None] = {}  # each unit's meaning cosine, kept for the abstention evidence
 
         def meaning(texts: list[str]) -> list[float | None]:
@@ -195,7 +197,7 @@ class Asker:
             cosines.update(zip(texts, found, strict=True))
             return found
 
-        extract = await asyncio.to_thread(extractive_answer, text, pool, s.answer_max_sentences, meaning)
+        extract = await asyncio.to_thread(extractive_answer, text, pool, s.answer_max_sentences, meaning, reserve)
         withheld = await asyncio.to_thread(self._judge, text, hits, extract, all_off, meta, cosines)
         if withheld is not None:
             return self._abstained(withheld, warnings, meta)
@@ -213,7 +215,7 @@ class Asker:
             )
             answer = await self._routed(messages, await screening, text, hits, shown, warnings, meta, on_event)
         self._check_population(request.question, answer)
-        self._check_choice(text, answer, pool)
+        self._check_choice(text, answer, [*pool, *reserve])
         return answer
 
     # --- stay on the question, abstain honestly ------------------------------------------
@@ -241,6 +243,11 @@ class Asker:
             f"'{first.heading}', beside a section on '{first.named}'. Check that the answer applies."
         )
         return hits, True
+
+    def _reserve(self, text: str, filters: SearchFilters, pool: Sequence[Passage]) -> list[Passage]:
+        """The reserve passages (``ask/reserve.py``): strong hits just under the similarity threshold."""
+        found = self.engine.search(text, k=RESERVE_PASSAGES, filters=filters, min_similarity=None).hits
+        return reserve_passages(text, found, pool, self.engine.outline)
 
     def _below_threshold(
         self, text: str, k: int, filters: SearchFilters, meta: dict[str, object]

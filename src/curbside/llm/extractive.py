@@ -459,11 +459,21 @@ def _score(
     kind: re.Pattern[str] | None,
     defines: list[str] | None = None,
     meaning: Meaning | None = None,
+    weighed: int | None = None,
 ) -> None:
-    n = len(candidates)
-    df = Counter(t for s in candidates for t in (s.terms | s.context) if t in query_terms)
-    average = sum(s.length for s in candidates) / max(n, 1)
+    # a reserve passage's units (rank >= ``weighed``) are scored among all candidates, the others among the units
+    # of the first passages only: a reserve passage does not change how the first passages' units score
+    first = candidates if weighed is None else [s for s in candidates if s.rank < weighed]
+    statistics = {
+        group is first: (
+            len(group),
+            Counter(t for s in group for t in (s.terms | s.context) if t in query_terms),
+            sum(s.length for s in group) / max(len(group), 1),
+        )
+        for group in (candidates, first)
+    }
     for s in candidates:
+        n, df, average = statistics[weighed is None or s.rank < weighed]
         own = s.terms & query_terms
         overlap = sum(math.log(1 + n / df[t]) for t in own)
         overlap += CONTEXT_WEIGHT * sum(math.log(1 + n / df[t]) for t in (s.context & query_terms) - own)
@@ -483,15 +493,17 @@ def _score(
         p = relevance[s.rank]
         s.score = score * (0.6 + 0.4 * p) if p is not None else score
     if meaning is not None and candidates:
-        _add_meaning(candidates, query_terms, meaning([s.text for s in candidates]))
+        _add_meaning(candidates, query_terms, meaning([s.text for s in candidates]), weighed)
 
 
 # the cosine of each unit's embedding to the question's, None for a unit without a stored vector
 Meaning = Callable[[list[str]], Sequence[float | None]]
 
 
-def _add_meaning(candidates: list[Sentence], query_terms: set[str], similarities: Sequence[float | None]) -> None:
-    known = [c for c in similarities if c is not None]
+def _add_meaning(
+    candidates: list[Sentence], query_terms: set[str], similarities: Sequence[float | None], weighed: int | None = None
+) -> None:
+    known = [c for s, c in zip(candidates, similarities, strict=True) if c is not None and (weighed is None or s.rank < weighed)]
     if not known:
         return
     floor = max(known) - MEANING_MARGIN  # cosines are comparable among one question's units, not across questions
@@ -550,20 +562,30 @@ def _age_numbers(question: str) -> set[str]:
 
 
 def extractive_answer(
-    question: str, passages: Sequence[Passage], max_sentences: int, meaning: Meaning | None = None
+    question: str,
+    passages: Sequence[Passage],
+    max_sentences: int,
+    meaning: Meaning | None = None,
+    reserve: Sequence[Passage] = (),
 ) -> ExtractiveAnswer:
     """The answer units of ``passages``; ``meaning`` (optional) gives each candidate's embedding cosine to the
-    question, which lifts units that say what the question asks in other words."""
+    question, which lifts units that say what the question asks in other words. A unit of a ``reserve`` passage
+    (one the search ranked high by fusion but below the similarity threshold) may join the answer, never lead it:
+    it counts only up to the best unit of ``passages``, whose scores it leaves unchanged."""
     query_terms = set(terms(question, question=True)) - _age_numbers(question)
     asked = asked_for(question)
-    candidates = [s for rank, p in enumerate(passages) for s in passage_units(p, rank, asked)]
+    weighed = len(passages) if reserve else None
+    passages = [*passages, *reserve]
+    every = [s for rank, p in enumerate(passages) for s in passage_units(p, rank, asked)]
     quantity = bool(_QUANTITY_CUE.search(question))
     relevance = [p.relevance for p in passages]
-    _score(candidates, query_terms, relevance, quantity, answer_kind(question), defined_terms(question), meaning)
+    _score(every, query_terms, relevance, quantity, answer_kind(question), defined_terms(question), meaning, weighed)
+    candidates = [s for s in every if weighed is None or s.rank < weighed]
     chosen: list[Sentence] = []
-    ranked = sorted(candidates, key=lambda s: (-s.score, s.rank, s.position))
-    best = ranked[0].score if ranked else 0.0
-    top_relevance = max((r for r in relevance if r is not None), default=None)
+    best = max((s.score for s in candidates), default=0.0)
+    joining = [s for s in every if weighed is not None and s.rank >= weighed and s.score <= best]
+    ranked = sorted([*candidates, *joining], key=lambda s: (-s.score, s.rank, s.position))
+    top_relevance = max((r for r in relevance[:weighed] if r is not None), default=None)
     for s in ranked:
         if len(chosen) >= max_sentences or s.score <= 0 or s.score < FOLLOW_SHARE * best:
             break
