@@ -463,17 +463,14 @@ def _score(
 ) -> None:
     # a reserve passage's units (rank >= ``weighed``) are scored among all candidates, the others among the units
     # of the first passages only: a reserve passage does not change how the first passages' units score
-    first = candidates if weighed is None else [s for s in candidates if s.rank < weighed]
-    statistics = {
-        group is first: (
-            len(group),
-            Counter(t for s in group for t in (s.terms | s.context) if t in query_terms),
-            sum(s.length for s in group) / max(len(group), 1),
-        )
-        for group in (candidates, first)
-    }
+    def statistics(group: list[Sentence]) -> tuple[int, Counter[str], float]:
+        df = Counter(t for s in group for t in (s.terms | s.context) if t in query_terms)
+        return len(group), df, sum(s.length for s in group) / max(len(group), 1)
+
+    whole = statistics(candidates)
+    first = whole if weighed is None else statistics([s for s in candidates if s.rank < weighed])
     for s in candidates:
-        n, df, average = statistics[weighed is None or s.rank < weighed]
+        n, df, average = first if weighed is None or s.rank < weighed else whole
         own = s.terms & query_terms
         overlap = sum(math.log(1 + n / df[t]) for t in own)
         overlap += CONTEXT_WEIGHT * sum(math.log(1 + n / df[t]) for t in (s.context & query_terms) - own)
@@ -571,7 +568,7 @@ def extractive_answer(
     """The answer units of ``passages``; ``meaning`` (optional) gives each candidate's embedding cosine to the
     question, which lifts units that say what the question asks in other words. A unit of a ``reserve`` passage
     (one the search ranked high by fusion but below the similarity threshold) may join the answer, never lead it:
-    it counts only up to the best unit of ``passages``, whose scores it leaves unchanged."""
+    one scoring above the best unit of ``passages`` is left out, and their scores are unchanged."""
     query_terms = set(terms(question, question=True)) - _age_numbers(question)
     asked = asked_for(question)
     weighed = len(passages) if reserve else None
