@@ -35,6 +35,13 @@ TABLE: list[tuple[str, Hints | None, tuple[str, ...]]] = [
     ("what does a standard paeds consult pay?", None, (B,)),  # only billing leans: 'paeds' is not a drug
     ("regular derm consult in the dermatologist's office, how much?", None, (B,)),  # an LU code is the formulary's, not a fee code
     ("What does ADP pay for a walker?", None, (D,)),
+    # a bill or fee the program or its vendor pays is ADP's, not the Schedule's; beside OHIP it is billing too
+    ("vendor wants to bill ADP as soon as the chair is ordered - allowed?", None, (D,)),
+    ("a vendor offered our OT a fee for each ADP application, ok?", None, (D,)),
+    ("can I bill OHIP for filling in the ADP walker form?", None, (B, D)),
+    # a clause ending in 'code?' asks for a fee code; an 'LU code?' is the formulary's
+    ("pt on apixaban, we follow her by phone every wk - monthly code?", None, (B, R)),
+    ("Ozempic for T2DM - LU code?", None, (R,)),
     ("Are scooter batteries covered under ADP?", None, (D,)),
     ("Does the Assistive Devices Program fund hearing aids?", None, (D,)),
     ("Power wheelchair for a patient on ODSP", None, (D,)),

@@ -41,6 +41,8 @@ _MORE_STEMS = (
 _STEMS = tuple(s for stems in CLASS_STEMS.values() for s in stems) + _MORE_STEMS
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]")
 _DIN = re.compile(r"\b\d{8}\b")
+_ADP_PAYS = re.compile(r"\b(?:ADP|assistive devices? program)\b", re.IGNORECASE)
+_OHIP = re.compile(r"\b(?:OHIP|schedule of benefits)\b", re.IGNORECASE)
 _DEVICES = tuple((re.compile(rf"\b(?:{p})\b", re.IGNORECASE), c) for p, c in DEVICE_NOUNS.items())
 # clause boundaries: sentence ends, dashes, ', and/but/also/plus', and 'and' before a new question
 _CLAUSE_BREAK = re.compile(
@@ -200,6 +202,10 @@ def _clause_signals(clause: str, index: int, lookup: DrugLookup | None) -> _Foun
         add("drug", STRONG, f"drug {drug}")
     if _DIN.search(clause):
         add("drug", STRONG, "DIN")
+    if _ADP_PAYS.search(clause) and not found.codes and not _OHIP.search(clause):
+        # 'vendor wants to bill ADP as soon as the chair is ordered', 'a vendor offered our OT a fee for each ADP
+        # application': the bill and the fee are the program's and its vendors', not a service of the Schedule
+        found.signals = [s for s in found.signals if s.domain != "billing"]
     return found
 
 

@@ -67,6 +67,9 @@ KEYWORDS: tuple[Keyword, ...] = (
     # asking for a code ('freezing warts, which code?', '… - any code?'; 'what LU code' is not matched) or the doctor's pay
     # ('what do we get paid for the LTC form?'; a patient asks what ADP 'pays', not what they 'get paid')
     _kw("billing", CLEAR, r"(?:which|what|any|a|the) (?:fee |billing |OHIP )?codes?|(?:i|we|doctors?|physicians?|you) (?:get |be )?paid"),
+    # a clause that ends asking for a code ('we manage her INRs by phone every wk - monthly code?'); a drug's
+    # 'LU code?' and ADP's 'benefit code?' are not fee codes
+    _kw("billing", CLEAR, r"(?<!lu )(?<!use )(?<!benefit )codes?(?=\s*\?)"),
     _kw("billing", WEAK, r"discharg\w*|admission|admitted|consult(?:ation)?s?|assessments?|visits?|payable"),
     _kw("billing", WEAK, r"psychotherapy|counselling|virtual care|(?<!lu )(?<!use )codes?|specialty|specialist"),
     _kw("billing", WEAK, r"family practice|internist|internal medicine|surgeon|anaesthe\w+|anesthe\w+"),
