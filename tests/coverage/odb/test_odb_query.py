@@ -181,6 +181,7 @@ HISTORY_ROWS = [
         ("10 yo on biphentin, ADHD still not controlled - want to add guanfacine XR. ODB LU code?", {11}),
         ("got ONJ on alendronate. teriparatide on ODB? LU code?", {13}),
         ("failed alendronate, switching to Forteo - covered?", {13}),
+        ("fractures despite alendronate - is teriparatide covered on ODB?", {13}),  # 'despite' X: X was taken
     ],
 )
 def test_the_drug_asked_about_is_not_the_one_already_taken(text: str, asked: set[int]) -> None:
@@ -253,3 +254,17 @@ def test_a_generic_makers_product_is_found_without_the_maker() -> None:
 def test_a_film_is_a_dosage_form() -> None:
     # Suboxone 8mg & 2mg is listed as an SL Tab (DIN 02295709) and a Soluble Film (DIN 02502348)
     assert plan(OdbGetArgs(q="pt prefers the suboxone film 8/2 over the tabs - on ODB?")).form == "film"
+
+
+@pytest.mark.parametrize(
+    ("text", "form"),
+    [
+        ("elidel cream on ODB?", "cr"),  # the formulary prints creams as '1% Cr'
+        ("is lactulose syrup covered?", "o/l|oral sol|oral susp|liq"),
+        # a form the patient cannot take is not the one asked
+        ("pt w/ PEG tube can't swallow tabs - fluconazole oral suspension covered?", "susp|o/l"),
+        ("OAT pt prefers the suboxone film 8/2 over the tabs - price per film", "film"),
+    ],
+)
+def test_the_dosage_form_asked_is_read_as_the_formulary_prints_it(text: str, form: str) -> None:
+    assert plan(OdbGetArgs(q=text)).form == form

@@ -146,8 +146,32 @@ def _from_sql(
     if other_strengths and not request.strength:
         # the verdict holds for one strength only and the question did not say which
         result.confidence = min(result.confidence, MIXED_STRENGTHS_CONFIDENCE)
-    result.summary = _summary(primary, status.code, result, label, other_strengths)
+    result.summary = _summary(primary, status.code, result, label, other_strengths, _brands_asked(request, sql))
     return result
+
+
+_BRAND = re.compile(r"\bbrand(?:s|ed)?\b", re.IGNORECASE)
+
+
+def _brands_asked(request: Request, sql: SqlFindings) -> str | None:
+    """When the question asks for the brand ('is dienogest on ODB? brand + LU code pls') and the answer's product
+    is a generic, the group's products named without the ingredient's name: the originator ('Visanne'), with
+    its price, which the ministry may pay only in part."""
+    primary = sql.primary
+    if primary is None or not _BRAND.search(request.question or ""):
+        return None
+    ingredient = norm(primary.generic_name or "").split()[:1]
+    if not ingredient or ingredient[0] not in norm(primary.name).split():
+        return None  # the answer's product is itself named as a brand
+    brands = [m for m in sql.members if ingredient[0] not in norm(m.name).split()]
+    if not brands:
+        return None
+    said = "; ".join(
+        f"{m.name} (DIN {m.din}) at {printed_price(m.individual_price)} per unit, the ministry pays "
+        f"{printed_price(m.amount_mohltc_pays)}"
+        for m in brands[:MAX_OTHER_STRENGTHS]
+    )
+    return f"Brand in its group: {said}."
 
 
 MIXED_STRENGTHS_CONFIDENCE = 0.85
@@ -262,32 +286,19 @@ def _lu(sql: SqlFindings, request: Request) -> list[LuCriterion]:
     purposes = [
         f"{group.heading or ''} {_first_paragraph(text)}".lower() for group, text in zip(groups, full, strict=True)
     ]
-    says: Callable[[str, str], bool]
+    says: Callable[[str, str], bool] = _says
+    words: set[str] = set()
     if request.condition:
         says = str.__contains__  # the condition's words anywhere ('arthritis' in 'osteoarthritis')
         words = {_ORDINALS.get(w, w) for w in norm(request.condition).split()}
         words = {w for w in words if len(w) > 3 and w not in named}
         words |= {phrase for abbr in _capitals(request.condition) if (phrase := _spelled_out(abbr, purposes))}
-    else:
-        # no condition stated: a word of the question that some criteria say and others do not tells them apart
-        # ('palliative pt … ondansetron ODT … LU code?': the palliative-care criterion, not the chemotherapy ones)
+    if not any(0 < sum(says(t, w) for t in group) < len(group) for w in words for group in (purposes, texts)):
+        # no condition stated, or one no criterion tells apart ('prophylaxis for the residents'): a word of the
+        # question that some criteria say and others do not tells them apart ('palliative pt … ondansetron ODT …
+        # LU code?': the palliative-care criterion, not the chemotherapy ones)
         says = _says
-        # a drug class the question names ('can't tolerate any statin') is history, and criteria name classes
-        # each their own way ('statin' in one, 'HMG-CoA reductase inhibitors' in the next): it tells none apart
-        words_said = [_ORDINALS.get(w, w) for w in norm(request.question or "").split()]
-        asked = {
-            w
-            for k, w in enumerate(words_said)
-            if len(w) > 4 and w not in named and not CLASS_ALIASES.get(w) and not _negated(words_said, k)
-        }
-        asked |= {phrase for abbr in _capitals(request.question or "") if (phrase := _spelled_out(abbr, purposes))}
-        # a brand the question names is its ingredient in the criteria: 'tylenol 1g qid didn't cut it' is the
-        # criterion for patients who 'failed an adequate trial of acetaminophen'
-        asked |= {
-            ingredient
-            for w in words_said
-            if (ingredient := drug_lexicon.ingredient_of(w)) and ingredient != w and ingredient not in named
-        }
+        asked = _question_words(request.question or "", named, purposes)
         words = {w for w in asked if 0 < sum(_says(t, w) for t in texts) < len(texts)}
     # the criteria whose purpose (heading and first paragraph) says the most of the words some purposes say and
     # others do not: 'recurrence' is in the first- and the later-recurrence criteria, 'first' ('1st') only in one;
@@ -345,8 +356,37 @@ def _spelled_out(abbr: str, texts: list[str]) -> str | None:
     return None
 
 
+def _question_words(question: str, named: set[str], purposes: list[str]) -> set[str]:
+    """The question's words that may tell criteria apart: not the drug's names, nor a drug class it names ('can't
+    tolerate any statin' is history, and criteria name classes each their own way: 'statin' in one,
+    'HMG-CoA reductase inhibitors' in the next). A word the question negates is kept as '!word': it matches
+    only a criterion that negates it too ('LDL still not at target' is the criterion for patients who 'have not
+    reached target LDL levels'; 'can't tolerate' is not 'maximally tolerated doses')."""
+    said = [_ORDINALS.get(w, w) for w in norm(question).split()]
+    asked = {
+        f"!{w}" if _negated(said, k) else w
+        for k, w in enumerate(said)
+        if len(w) > 4 and w not in named and not CLASS_ALIASES.get(w)
+    }
+    asked |= {phrase for abbr in _capitals(question) if (phrase := _spelled_out(abbr, purposes))}
+    # a brand the question names is its ingredient in the criteria: 'tylenol 1g qid didn't cut it' is the
+    # criterion for patients who 'failed an adequate trial of acetaminophen'
+    asked |= {
+        ingredient
+        for w in said
+        if (ingredient := drug_lexicon.ingredient_of(w)) and ingredient != w and ingredient not in named
+    }
+    return asked
+
+
+_NEGATED_IN_TEXT = r"\b(?:not|no|never|without|cannot|unable to)\b(?:\s+\S+){0,2}\s+"
+
+
 def _says(text: str, word: str) -> bool:
-    """Whether ``text`` (lower case) holds ``word`` as a word or a word's start ('palliative' in 'palliative care')."""
+    """Whether ``text`` (lower case) holds ``word`` as a word or a word's start ('palliative' in 'palliative care');
+    '!word' (negated in the question) only where the text negates it within the three words before."""
+    if word.startswith("!"):
+        return re.search(rf"{_NEGATED_IN_TEXT}{re.escape(word[1:])}", text) is not None
     return re.search(rf"\b{re.escape(word)}", text) is not None
 
 
@@ -572,7 +612,9 @@ _VERDICT = {
 }
 
 
-def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str, other_strengths: list[str]) -> str:
+def _summary(
+    row: DrugRow, code: str, result: OdbGetResult, label: str, other_strengths: list[str], brands: str | None = None
+) -> str:
     what = f"{row.name} ({' '.join(filter(None, (row.generic_name, _describe(row))))}, DIN {row.din})"
     parts = [f"{what} {_VERDICT[code]} on the {label}."]
     if other_strengths:
@@ -617,6 +659,8 @@ def _summary(row: DrugRow, code: str, result: OdbGetResult, label: str, other_st
             parts.append(f"Covered alternatives in its class: {names}.")
         else:
             parts.append("No other ingredient in its class is covered.")
+    if brands:
+        parts.append(brands)
     if result.citations:
         parts.append(f"[{result.citations[0].n}]")
     return " ".join(parts)

@@ -123,6 +123,9 @@ def _class_of(text: str) -> str | None:
     return None
 
 
+_NOT_WANTED = frozenset({"t", "not", "no", "cannot", "unable", "never", "over", "instead", "than"})
+
+
 def plan(args: OdbGetArgs) -> Request:
     question = args.q
     text = question or ""
@@ -134,9 +137,11 @@ def plan(args: OdbGetArgs) -> Request:
     strength = norm_strength(args.strength) if args.strength else None
     if strength is None and question:
         strength = said_strength(question)
-    form = None
-    for word in norm(" ".join(filter(None, (question, args.drug)))).split():
-        form = form or FORMS.get(word)
+    # the first form named, unless it is the one not wanted: 'can't swallow tabs - fluconazole oral suspension
+    # covered?', 'prefers the suboxone film over the tabs'
+    said = norm(" ".join(filter(None, (question, args.drug)))).split()
+    forms = [(FORMS[w], not _NOT_WANTED & set(said[max(0, k - 3) : k])) for k, w in enumerate(said) if w in FORMS]
+    form = next((f for f, wanted in forms if wanted), forms[0][0] if forms else None)
     checks = set(args.checks())
     if question and not args.check:
         asked = {check for check, pattern in KEYWORDS if pattern.search(question)}
@@ -315,7 +320,7 @@ class NameIndex:
 
 # words that put a drug in the patient's history, a few words before its name: 'on max metformin', 'failed
 # topicals', 'switching from Januvia' ('on ODB' is the formulary, not a drug taken)
-_HISTORY = frozenset({"on", "failed", "tried", "from", "after", "stopped", "off", "allergic", "intolerant"})
+_HISTORY = frozenset({"on", "failed", "tried", "from", "after", "stopped", "off", "allergic", "intolerant", "despite"})
 _HISTORY_REACH = 3
 # a drug the patient cannot take or tolerate is history too: 'can't take terbinafine' ('can t take' once normalised)
 _NOT_TAKEN = frozenset({"take", "tolerate", "use"})

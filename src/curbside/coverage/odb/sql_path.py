@@ -77,7 +77,10 @@ def _describe(row: DrugRow) -> str:
 def _strength_ok(row: DrugRow, request: Request) -> bool:
     if request.strength and not same_strength(row.strength, request.strength):
         return False
-    return not (request.form and request.form not in norm(row.dosage_form or "").split())
+    if not request.form:
+        return True
+    form = f" {norm(row.dosage_form or '')} "
+    return any(f" {norm(spelling)} " in form for spelling in request.form.split("|"))
 
 
 _PACK = re.compile(r"(?<![\d./])(\d+(?:\.\d+)?)\s?ml\b", re.I)  # '3 mL pen'; not the '/mL' of a concentration
@@ -304,7 +307,8 @@ def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFind
     if not fitting:
         offered = list(dict.fromkeys(_describe(r) for r in rows))  # formulary order
         out.matches = rows
-        out.problem = f"{resolution.matched!r} is listed in the {label} as {', '.join(offered)}; not as {request.strength or request.form}."
+        asked = request.strength or (request.form or "").split("|")[0]
+        out.problem = f"{resolution.matched!r} is listed in the {label} as {', '.join(offered)}; not as {asked}."
         out.follow_up = f"Which of these is prescribed: {', '.join(offered)}?"
         return
     out.matches = fitting

@@ -17,7 +17,11 @@ FORMS = {
     "film": "film", "films": "film",
     "tablet": "tab", "tablets": "tab", "tab": "tab", "tabs": "tab", "capsule": "cap", "capsules": "cap",
     "cap": "cap", "caps": "cap", "injection": "inj", "inj": "inj", "pen": "pen", "inhaler": "inh",
-    "cream": "crm", "ointment": "oint", "suppository": "sup", "liquid": "o/l", "syrup": "o/l",
+    # as the formulary's dosage forms print them ('1% Cr', '667mg/mL O/L', 'Pd for Oral Susp'), matched as words;
+    # '|' between spellings of one form (fluconazole's oral suspension is listed as '10mg/mL O/L')
+    "cream": "cr", "ointment": "oint", "suppository": "sup", "lotion": "lot", "gel": "gel",
+    "liquid": "o/l|oral sol|oral susp|liq", "syrup": "o/l|oral sol|oral susp|liq",
+    "suspension": "susp|o/l", "susp": "susp|o/l",
     # devices (Part IX) are told apart by these words of their dosage form: 'FreeStyle Libre 2 Sensor' is a
     # 'Flash Glucose Monitoring System - Sensor', its reader a '... - Reader', a 'Freestyle' a 'Strip'
     "sensor": "sensor", "sensors": "sensor", "reader": "reader", "receiver": "receiver", "strip": "strip",
