@@ -69,3 +69,10 @@ def test_a_liquid_is_found_as_the_formulary_prints_it(gi_app: Curbside) -> None:
     # lactulose 667mg/mL is listed as 'O/L' (oral liquid); asking for the syrup used to end in "not as o/l"
     r = ask(gi_app, "is lactulose syrup covered?")
     assert "667mg/mL O/L" in r.summary and "not as" not in r.summary
+
+
+def test_a_condition_that_tells_no_criterion_apart_gives_way_to_the_questions_words(gi_app: Curbside) -> None:
+    # 'for my patient' is read as the condition; every ondansetron criterion names patients, so the question's
+    # own words decide, as when no condition is given: 'palliative' is LU 696's
+    r = ask(gi_app, "palliative, nausea not controlled on metoclopramide - ondansetron ODT LU code for my patient?")
+    assert [c.reason_for_use_code for c in r.lu_criteria if c.matches_condition] == ["696"]
