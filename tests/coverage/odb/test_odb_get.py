@@ -379,3 +379,15 @@ def test_the_brand_asked_for_is_named_beside_the_generic_answered(odb_app: Curbs
     r = ask(odb_app, q="atorvastatin 10 mg on ODB? brand name?")
     assert "Brand in its group: Lipitor (DIN 02230711) at $2.1393 per unit, the ministry pays $0.1743." in r.summary
     assert "Brand in its group" not in ask(odb_app, q="atorvastatin 10 mg on ODB?").summary
+
+
+def test_an_unlisted_brand_whose_ingredient_is_listed_says_so(odb_app: Curbside) -> None:
+    # 'Toprol' is no product name of formulary edition 43; the drug lexicon reads it as metoprolol, which is listed
+    # (METOPROLOL TARTRATE): the answer says the brand is not listed and names the listed products as other ones
+    r = ask(odb_app, q="is Toprol covered?")
+    assert r.summary.startswith(f"Toprol is not listed in the {LABEL}")
+    assert "Its ingredient, metoprolol, is listed as other products:" in r.summary
+    assert "ask about the one prescribed" in r.summary and "Toprol is listed" not in r.summary
+    # Exforge is amlodipine/valsartan (drug lexicon); amlodipine alone is listed, which is not its ingredient
+    r = ask(odb_app, q="is Exforge covered?")
+    assert r.summary.startswith(f"Exforge is not listed in the {LABEL}") and "Its ingredient" not in r.summary

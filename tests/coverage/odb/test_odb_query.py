@@ -268,3 +268,29 @@ def test_a_film_is_a_dosage_form() -> None:
 )
 def test_the_dosage_form_asked_is_read_as_the_formulary_prints_it(text: str, form: str) -> None:
     assert plan(OdbGetArgs(q=text)).form == form
+
+
+FIRST_WORD_ROWS = [
+    ("02245385", "Symbicort 100 Turbuhaler", 30, "BUDESONIDE & FORMOTEROL FUMARATE DIHYDRATE"),
+    ("02245386", "Symbicort 200 Turbuhaler", 30, "BUDESONIDE & FORMOTEROL FUMARATE DIHYDRATE"),
+    ("02230000", "Ensure Plus", 31, "NUTRITION PRODUCT"),
+    ("02230001", "Ensure High Protein", 32, "NUTRITION PRODUCT HIGH PROTEIN"),
+    ("02230002", "Boost Plus", 33, "NUTRITION PRODUCT"),
+]
+
+
+def test_a_brand_is_found_by_its_first_word_but_an_english_word_is_not() -> None:
+    index = NameIndex(FIRST_WORD_ROWS)
+    assert index.resolve("symbicort LU code?").dins == {"02245385", "02245386"}
+    assert index.resolve("I want to boost her dose, is it covered?", fuzzy=False).kind == "none"
+
+
+@pytest.mark.parametrize(
+    ("text", "form"),
+    [
+        ("is the ventolin inhaler covered?", "dose pk|pd cap|pd inh|actuation pk"),  # the MDI, not the nebules
+        ("salbutamol for her home nebulizer - covered?", "inh sol|inh susp"),
+    ],
+)
+def test_an_inhaler_and_nebules_are_told_apart(text: str, form: str) -> None:
+    assert plan(OdbGetArgs(q=text)).form == form

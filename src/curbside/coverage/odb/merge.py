@@ -293,13 +293,16 @@ def _lu(sql: SqlFindings, request: Request) -> list[LuCriterion]:
         words = {_ORDINALS.get(w, w) for w in norm(request.condition).split()}
         words = {w for w in words if len(w) > 3 and w not in named}
         words |= {phrase for abbr in _capitals(request.condition) if (phrase := _spelled_out(abbr, purposes))}
-    if not any(0 < sum(says(t, w) for t in group) < len(group) for w in words for group in (purposes, texts)):
-        # no condition stated, or one no criterion tells apart ('prophylaxis for the residents'): a word of the
-        # question that some criteria say and others do not tells them apart ('palliative pt … ondansetron ODT …
-        # LU code?': the palliative-care criterion, not the chemotherapy ones)
-        says = _says
-        asked = _question_words(request.question or "", named, purposes)
-        words = {w for w in asked if 0 < sum(_says(t, w) for t in texts) < len(texts)}
+    # a word of the question that some criteria say and others do not tells them apart ('palliative pt …
+    # ondansetron ODT … LU code?': the palliative-care criterion, not the chemotherapy ones)
+    asked = _question_words(request.question or "", named, purposes)
+    telling_asked = {w for w in asked if 0 < sum(_says(t, w) for t in texts) < len(texts)}
+    said = any(says(t, w) for t in texts for w in words)
+    tells = any(0 < sum(says(t, w) for t in group) < len(group) for w in words for group in (purposes, texts))
+    if not said or (not tells and telling_asked):
+        # no condition stated, one no criterion says, or one every criterion says where the question's other
+        # words tell them apart ('… ondansetron ODT LU code for my patient?')
+        says, words = _says, telling_asked
     # the criteria whose purpose (heading and first paragraph) says the most of the words some purposes say and
     # others do not: 'recurrence' is in the first- and the later-recurrence criteria, 'first' ('1st') only in one;
     # with no such word, any word anywhere in a criterion (its later conditions tell less: 'failed' is in many)

@@ -246,6 +246,19 @@ class NameIndex:
             if first in makers and rest and rest not in self.brands and rest not in self.generics:
                 if not rest[-1].isdigit():
                     self.brands[rest].add(din)
+        # a brand is asked for by its first word alone when every product it begins holds one ingredient:
+        # 'symbicort' is Symbicort 100 Turbuhaler and Symbicort 200 Turbuhaler; an English word is not ('ensure',
+        # 'boost', 'extra' begin nutrition products) unless the drug lexicon knows it ('wellbutrin')
+        by_first: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        for din, product, generic_key, _ in rows:
+            first = normed[product].split()[0] if normed[product] else ""
+            if len(first) >= 5 and first.isalpha() and first not in makers and first not in STOP:
+                by_first[first].append((din, generic_key))
+        for first, products in by_first.items():
+            if first in self.brands or first in self.generics or len({k for _, k in products}) != 1:
+                continue
+            if rare_in_english(first) or drug_lexicon.ingredient_of(first):
+                self.brands[first].update(din for din, _ in products)
         self.longest = max(len(k.split()) for k in (*self.brands, *self.generics))
         self.vocabulary = sorted({k for k in (*self.brands, *self.generics) if " " not in k and len(k) >= 5})
 

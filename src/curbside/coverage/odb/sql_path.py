@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import partial
 
+from curbside import drug_lexicon
 from curbside.coverage.edition_cache import EditionCache
 from curbside.coverage.odb.flags import benefit_status
 from curbside.coverage.odb.pricing import lowest_cost
@@ -208,10 +209,32 @@ def _not_listed(reader: OdbReader, index: NameIndex, names: list[str], label: st
         listed = sorted({r.name for r in rows if benefit_status(r.flags).covered})
     if listed:
         out.problem += f" Listed in its class ({CLASS_NAMES[key or '']}): {', '.join(listed[:MAX_CLASS_NAMES])}."
+    for name in names:
+        out.problem += _ingredient_listed(reader, index, name)
     out.follow_up = (
         "If the prescription names it otherwise, give its generic name or DIN; under this name it is not an ODB "
         "benefit in this edition."
     )
+
+
+def _ingredient_listed(reader: OdbReader, index: NameIndex, name: str) -> str:
+    """' Its ingredient, epinephrine, is listed as other products: Adrenalin 30mg/30mL Inj Sol-30mL Pk …': a brand
+    the formulary lacks whose ingredient it lists (drug lexicon: EpiPen is epinephrine), said as other products,
+    never as the brand asked about."""
+    ingredient = drug_lexicon.ingredient_of(name)
+    if not ingredient or norm(ingredient) == norm(name):
+        return ""
+    found = index.resolve(ingredient, fuzzy=False)
+    if found.kind != "ingredient" or found.matched != norm(ingredient):
+        return ""  # a combination's one part ('naltrexone' of Contrave's 'naltrexone and bupropion') is no match
+    strengths: dict[str, list[str]] = {}
+    for row in reader.by_generics(sorted(found.generic_keys)):
+        if benefit_status(row.flags).covered:
+            strengths.setdefault(row.name, []).append(_describe(row))
+    if not strengths:
+        return ""
+    products = [f"{n} {', '.join(dict.fromkeys(s))}" for n, s in list(strengths.items())[:MAX_CLASS_NAMES]]
+    return f" Its ingredient, {ingredient}, is listed as other products: {'; '.join(products)}; ask about the one prescribed."
 
 
 def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFindings) -> None:

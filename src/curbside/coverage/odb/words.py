@@ -16,12 +16,19 @@ __all__ = ["CLASS_ALIASES", "CLASS_NAMES", "CLASS_STEMS", "FORMS", "KEYWORDS", "
 FORMS = {
     "film": "film", "films": "film",
     "tablet": "tab", "tablets": "tab", "tab": "tab", "tabs": "tab", "capsule": "cap", "capsules": "cap",
-    "cap": "cap", "caps": "cap", "injection": "inj", "inj": "inj", "pen": "pen", "inhaler": "inh",
+    "cap": "cap", "caps": "cap", "injection": "inj", "inj": "inj", "pen": "pen",
     # as the formulary's dosage forms print them ('1% Cr', '667mg/mL O/L', 'Pd for Oral Susp'), matched as words;
     # '|' between spellings of one form (fluconazole's oral suspension is listed as '10mg/mL O/L')
     "cream": "cr", "ointment": "oint", "suppository": "sup", "lotion": "lot", "gel": "gel",
     "liquid": "o/l|oral sol|oral susp|liq", "syrup": "o/l|oral sol|oral susp|liq",
     "suspension": "susp|o/l", "susp": "susp|o/l",
+    # an inhaler or puffer is a counted-dose pack ('Metered Dose Inh-200 Dose Pk', 'Inh Pd-Cap', a Respimat's
+    # 'Inh Sol-60 Actuation Pk'); nebules are the solutions in mL ('Inh Sol- 2.5mL Pk')
+    "inhaler": "dose pk|pd cap|pd inh|actuation pk", "inhalers": "dose pk|pd cap|pd inh|actuation pk",
+    "puffer": "dose pk|pd cap|pd inh|actuation pk", "puffers": "dose pk|pd cap|pd inh|actuation pk",
+    # ('nebules' is not one: 'Ventolin Nebules P.F.' is a product's name)
+    "neb": "inh sol|inh susp", "nebs": "inh sol|inh susp", "nebulizer": "inh sol|inh susp",
+    "nebuliser": "inh sol|inh susp",
     # devices (Part IX) are told apart by these words of their dosage form: 'FreeStyle Libre 2 Sensor' is a
     # 'Flash Glucose Monitoring System - Sensor', its reader a '... - Reader', a 'Freestyle' a 'Strip'
     "sensor": "sensor", "sensors": "sensor", "reader": "reader", "receiver": "receiver", "strip": "strip",
