@@ -391,3 +391,9 @@ def test_an_unlisted_brand_whose_ingredient_is_listed_says_so(odb_app: Curbside)
     # Exforge is amlodipine/valsartan (drug lexicon); amlodipine alone is listed, which is not its ingredient
     r = ask(odb_app, q="is Exforge covered?")
     assert r.summary.startswith(f"Exforge is not listed in the {LABEL}") and "Its ingredient" not in r.summary
+
+
+def test_a_number_before_tabs_is_the_strength_when_one_is_listed(odb_app: Curbside) -> None:
+    # 'amoxicillin 500 caps' asked the 500mg capsule and was answered with the 250mg at 0.99; metoprolol tartrate
+    # is listed as 50mg and 100mg Tab and 100mg and 200mg LA Tab (formulary edition 43)
+    assert "METOPROLOL TARTRATE 50mg" in ask(odb_app, q="what does ODB pay for metoprolol 50 tabs").summary

@@ -132,6 +132,7 @@ def _in_pair(rows: list[DrugRow], question: str | None) -> list[DrugRow]:
 
 # a number written right after the drug's name is its strength ('Brilinta 90 bid', 'Eliquis 5'), unless a unit
 # of time, age or count follows it ('Januvia 3 months', 'Rexulti 2 tabs')
+_DOSE_UNITS = r"(?:tabs?|tablets?|caps?|capsules?)"
 _NOT_STRENGTH = (
     r"(?:yo|y|yrs?|years?|wks?|weeks?|days?|d|months?|mos?|h|hrs?|hours?|min|mins|minutes?|x|times|units?|u|iu|"
     r"tabs?|tablets?|caps?|capsules?|puffs?|pens?|boxes|packs?|sensors?|strips?|ml|l)"
@@ -146,6 +147,11 @@ def _by_bare_number(rows: list[DrugRow], question: str | None, matched: str) -> 
     after = re.compile(rf"\b{re.escape(norm(matched))}\s+(\d+(?:\.\d+)?)(?![\d.])(?!\s*{_NOT_STRENGTH}\b)")
     numbers = {norm_strength(m.group(1)) for m in after.finditer(norm(question))}
     chosen = [r for r in rows if any(_first_number(r.strength) == n for n in numbers)]
+    if not numbers:
+        # 'amoxicillin 500 caps' is the 500mg capsule when one is listed, not a count of 500 ('apixaban 60 tabs')
+        dosed = re.compile(rf"\b{re.escape(norm(matched))}\s+(\d+(?:\.\d+)?)\s*{_DOSE_UNITS}\b")
+        said = {norm_strength(m.group(1)) for m in dosed.finditer(norm(question))}
+        chosen = [r for r in rows if any(_first_number(r.strength) == n for n in said)]
     if not chosen:  # 'Advair Diskus 250' is the 50/250mcg inhaler: the number may be a pair's second
         chosen = [r for r in rows if numbers & _all_numbers(r.strength)]
     return chosen or rows
