@@ -7,6 +7,7 @@ from pydantic import ValidationError
 
 from curbside.coverage.odb.query import NameIndex, norm_strength, plan, same_strength
 from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
+from curbside.coverage.odb.unlisted import class_of
 
 
 def test_every_argument_and_result_field_is_described() -> None:
@@ -294,3 +295,10 @@ def test_a_brand_is_found_by_its_first_word_but_an_english_word_is_not() -> None
 )
 def test_an_inhaler_and_nebules_are_told_apart(text: str, form: str) -> None:
     assert plan(OdbGetArgs(q=text)).form == form
+
+
+def test_a_class_stem_shared_with_another_class_is_told_apart() -> None:
+    # WHO INN stems: '-prazole' antiulcer benzimidazoles (PPIs), '-piprazole' psychotropics (aripiprazole)
+    rows = [("02230000", "Apo-Omeprazole", 40, "OMEPRAZOLE"), ("02230001", "Abilify", 41, "ARIPIPRAZOLE")]
+    assert NameIndex(rows).by_class("ppi").generic_keys == {40}
+    assert class_of(["aripiprazole"]) is None and class_of(["esomeprazole"]) == "ppi"

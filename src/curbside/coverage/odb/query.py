@@ -19,7 +19,16 @@ from typing import Literal
 from curbside import drug_lexicon
 from curbside.coverage.odb.tool import Check, OdbGetArgs
 from curbside.coverage.odb.unlisted import rare_in_english
-from curbside.coverage.odb.words import CLASS_ALIASES, CLASS_NAMES, CLASS_STEMS, FORMS, KEYWORDS, SALTS, STOP
+from curbside.coverage.odb.words import (
+    CLASS_ALIASES,
+    CLASS_NAMES,
+    CLASS_NOT,
+    CLASS_STEMS,
+    FORMS,
+    KEYWORDS,
+    SALTS,
+    STOP,
+)
 
 __all__ = [
     "NameIndex",
@@ -326,8 +335,12 @@ class NameIndex:
         return sorted(found, key=lambda f: (-f[1], f[0]))
 
     def by_class(self, stem_key: str) -> Resolution:
-        stems = CLASS_STEMS[stem_key]
-        keys = {k for k, name in self.generic_names.items() if any(w.endswith(stems) for w in norm(name).split())}
+        stems, others = CLASS_STEMS[stem_key], CLASS_NOT.get(stem_key, ())
+        keys = {
+            k
+            for k, name in self.generic_names.items()
+            if any(w.endswith(stems) and not w.endswith(others) for w in norm(name).split())
+        }
         return Resolution("class", CLASS_NAMES[stem_key], generic_keys=keys)
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from functools import cache
 
 from curbside import drug_lexicon
-from curbside.coverage.odb.words import CLASS_ALIASES, CLASS_STEMS, STOP
+from curbside.coverage.odb.words import CLASS_ALIASES, CLASS_NOT, CLASS_STEMS, STOP
 
 __all__ = [
     "class_of",
@@ -163,6 +163,6 @@ def class_of(names: list[str]) -> str | None:
     for name in names:
         low = name.lower()
         for key, stems in CLASS_STEMS.items():
-            if low.endswith(stems):
+            if low.endswith(stems) and not low.endswith(CLASS_NOT.get(key, ())):
                 return key
     return None

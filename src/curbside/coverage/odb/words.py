@@ -11,7 +11,7 @@ import re
 
 from curbside.coverage.odb.tool import Check
 
-__all__ = ["CLASS_ALIASES", "CLASS_NAMES", "CLASS_STEMS", "FORMS", "KEYWORDS", "SALTS", "STOP"]
+__all__ = ["CLASS_ALIASES", "CLASS_NAMES", "CLASS_NOT", "CLASS_STEMS", "FORMS", "KEYWORDS", "SALTS", "STOP"]
 
 FORMS = {
     "film": "film", "films": "film",
@@ -64,6 +64,8 @@ CLASS_STEMS: dict[str, tuple[str, ...]] = {
     "ppi": ("prazole",), "arb": ("sartan",), "acei": ("pril",), "betablocker": ("olol", "alol", "ilol"),
     "doac": ("xaban", "gatran"), "bisphosphonate": ("dronate",), "triptan": ("triptan",),
 }  # fmt: skip
+# other classes' stems that end the same way: '-piprazole' names psychotropics (aripiprazole), not PPIs (WHO, same)
+CLASS_NOT: dict[str, tuple[str, ...]] = {"ppi": ("piprazole",)}
 CLASS_NAMES = {
     "statin": "statin", "glp1": "GLP-1 receptor agonist", "dpp4": "DPP-4 inhibitor", "sglt2": "SGLT2 inhibitor",
     "ppi": "proton pump inhibitor", "arb": "angiotensin receptor blocker", "acei": "ACE inhibitor",
