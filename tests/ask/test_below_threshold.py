@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import asyncio
 
-from curbside.ask.below_threshold import best_key_share, best_unit_cosine, close_in_meaning, holds_key_words
+from curbside.ask.below_threshold import (
+    agreed_near_threshold,
+    best_key_share,
+    best_unit_cosine,
+    close_in_meaning,
+    holds_key_words,
+)
 from curbside.types import AskRequest, Passage
 
 DEPRESSION = "What are the first-line medication options for depression?"
@@ -127,3 +133,28 @@ def test_passages_below_the_threshold_answer_when_a_unit_is_close_in_meaning(mak
     assert extra["unit_cos_max"] >= extra["unit_cos_chosen"] > 0 and extra["unit_cos_margin"] >= 0
     far = ask(make_core(**strict, ask_below_threshold_unit_cosine=0.999), PARAPHRASE)
     assert far.status == "no_source" and far.metadata["relevance_floor"]["unit_cosine"] < 0.999
+
+
+def ranked(n: int, similarity: float, dense: int | None, lexical: int | None) -> Passage:
+    return passage(n, "Section", "Body text.").model_copy(
+        update={"similarity": similarity, "dense_rank": dense, "lexical_rank": lexical}
+    )
+
+
+def test_passages_just_under_the_threshold_are_kept_when_the_retrievers_agree_on_the_best() -> None:
+    best, next_, far = ranked(1, 0.845, 1, 2), ranked(2, 0.84, 3, None), ranked(3, 0.80, 5, 1)
+    assert agreed_near_threshold([best, next_, far], 0.835) == [best, next_]  # the one under the floor is not
+    # the keyword retriever ranks the best passage 7th: no agreement, nothing kept
+    assert agreed_near_threshold([ranked(1, 0.845, 1, 7), next_], 0.835) == []
+    assert agreed_near_threshold([far], 0.835) == []  # none within the margin
+
+
+def test_the_agreeing_second_look_keeps_the_passages_only_when_on(make_core) -> None:
+    # a threshold no passage passes, and a key-word share no passage reaches: the agreeing look alone decides
+    # whether the passages below the threshold go to the guards (both retrievers rank the CEP page's first)
+    strict = {"min_similarity": 0.999, "ask_below_threshold_key_share": 1.0}
+    answer = ask(make_core(ask_below_threshold_agreeing_margin=None, **strict), DEPRESSION)
+    assert answer.status == "no_source" and "agreed" not in answer.metadata["relevance_floor"]
+    answer = ask(make_core(ask_below_threshold_agreeing_margin=0.999, **strict), DEPRESSION)
+    floor = answer.metadata["relevance_floor"]
+    assert answer.status == "answered" and floor["key_share"] < 1.0 and floor["agreed"] and floor["accepted"]

@@ -11,17 +11,23 @@ A question in a clinician's own words ("does the client pay for the chair's main
 of its words with the passage that answers it. The answer units' stored embeddings (``kb/unit_meaning.py``)
 then show it: one unit of the best passages close in meaning to the question (``best_unit_cosine``) keeps
 them too. A passage-level cosine averages a whole chunk; one unit saying what was asked stands out more.
+
+Just under the threshold, the two retrievers agreeing is evidence too: when the dense and the keyword search
+both rank the best passage in their first three, the passages within a small margin under the threshold are
+kept. On BioASQ questions whose answer was withheld from the corpus, the passages found just under the
+threshold almost never have that agreement; on the guideline QA sets, those that have it were nearly always
+answerable.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from curbside.ask.abstain import coverage_terms, weighted_share
+from curbside.ask.abstain import agreement, coverage_terms, weighted_share
 from curbside.llm.extractive import Meaning, asked_for, passage_units
 from curbside.types import Passage
 
-__all__ = ["best_key_share", "best_unit_cosine", "close_in_meaning", "holds_key_words"]
+__all__ = ["agreed_near_threshold", "best_key_share", "best_unit_cosine", "close_in_meaning", "holds_key_words"]
 
 
 def best_key_share(
@@ -61,3 +67,12 @@ def best_unit_cosine(question: str, passages: Sequence[Passage], meaning: Meanin
 def close_in_meaning(cosine: float, min_cosine: float | None) -> bool:
     """Whether a unit is close enough in meaning for passages below the threshold to answer (None: never)."""
     return min_cosine is not None and cosine >= min_cosine
+
+
+def agreed_near_threshold(passages: Sequence[Passage], floor: float) -> list[Passage]:
+    """The passages at or above ``floor`` when the best of them is ranked in both retrievers' first three; else
+    none. ``passages`` are the search's fused ranking, best first."""
+    near = [p for p in passages if (p.similarity or 0.0) >= floor]
+    if not near or not agreement(near[0].dense_rank, near[0].lexical_rank):
+        return []
+    return near

@@ -38,7 +38,13 @@ from curbside.ask.abstain import (
     withheld_payment,
     withheld_value,
 )
-from curbside.ask.below_threshold import best_key_share, best_unit_cosine, close_in_meaning, holds_key_words
+from curbside.ask.below_threshold import (
+    agreed_near_threshold,
+    best_key_share,
+    best_unit_cosine,
+    close_in_meaning,
+    holds_key_words,
+)
 from curbside.ask.clarify import clarifying_question
 from curbside.ask.focus import Outline, missing_population, off_subject, one_option, unasked_groups
 from curbside.ask.generic_names import generic_names, with_generic_names
@@ -275,6 +281,12 @@ class Asker:
             cosine = best_unit_cosine(text, pool, lambda texts: self.engine.unit_similarities(text, texts))
             accepted = close_in_meaning(cosine, min_cosine)
             floor |= {"unit_cosine": round(cosine, 4), "min_unit_cosine": min_cosine}
+        margin, threshold = self.settings.ask_below_threshold_agreeing_margin, self.engine.default_threshold()
+        if not accepted and margin is not None and threshold is not None:
+            near = agreed_near_threshold(below.hits, threshold - margin)
+            if near:
+                below, accepted = below.model_copy(update={"hits": near}), True
+            floor |= {"agreeing_margin": margin, "agreed": bool(near)}
         meta["relevance_floor"] = floor | {"accepted": accepted}
         return below if accepted else None
 
