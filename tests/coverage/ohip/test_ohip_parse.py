@@ -222,6 +222,19 @@ def test_a_title_is_the_code_own_text_with_a_heading_only_where_it_governs(parse
         ),
         # 7253-7257: a table's time column is no sub-heading
         ("H102", "Comprehensive assessment and care"),
+        # 22873-22876: a sub-heading of 91 characters governs its codes ('Physician in hyperbaric unit but not in
+        # chamber(s) …'); G804 and G805 took G800's 'Physician in chamber with patient(s)' from above it
+        (
+            "G805",
+            "Physician in hyperbaric unit but not in chamber(s) with patient(s), per session per patient - after "
+            "first ¼ hour (per ¼ hour or major part thereof)",
+        ),
+        # 25291-25292: G236 took the cervical block's heading over G920 and G234
+        (
+            "G236",
+            "Percutaneous lumbar, thoracic or sacral sympathetic nerve block with fluoroscopic guidance - "
+            "unilateral or bilateral",
+        ),
     ],
 )
 def test_titles_take_no_heading_from_a_column_a_note_or_another_block(

@@ -106,6 +106,9 @@ _DASHES = ("-", "–")
 _NOT_HEADINGS = ("See ", "Note", "[", "Payment rules", "Claims submission")
 _LIST_ITEM = re.compile(r"^(?:\d{1,2}|[a-z]|[ivx]{1,4})\s?[.)]")  # '4.R150, R151 … are not eligible', 'b. the surgical'
 _SENTENCE_END = (".", ";", ",", "]", ":", ")]")
+_TWO_SENTENCES = re.compile(r"[.;:]\s+[A-Z]")  # prose: a sentence ends inside the line
+# prose, not a heading: a rule's verb or a code named in the line ('Subsequent G869 services are only eligible …', J52)
+_PROSE = re.compile(r"\b(?:is|are|be|must|may|will|shall|only|[A-Z]\d{3})\b")
 
 
 def _amounts(texts: Iterable[str]) -> list[float]:
@@ -119,8 +122,10 @@ def _heading_like(text: str, following: str) -> bool:
     Medicine (12).', R150-R154's note, M22), a paragraph's first line ('Radiotelemetry or portable recordings
     to monitor spontaneous EEG from a freely moving' / 'patient, …', J84) or a dash description's second line
     ('to G246, G117, G119 or G918 …… add') is not one; nor is a column's head ('Fee', J53)."""
-    if len(text) >= 90 or text.startswith(_NOT_HEADINGS) or text.startswith(_DASHES) or text in COLUMN_WORDS:
+    if len(text) >= 120 or text.startswith(_NOT_HEADINGS) or text.startswith(_DASHES) or text in COLUMN_WORDS:
         return False
+    if len(text) >= 90 and (_TWO_SENTENCES.search(text) or _PROSE.search(text)):
+        return False  # a long line is a heading only as a noun phrase ('Physician in hyperbaric unit but … per session', J35)
     if not (text[0].isupper() or text[0].isdigit()) or _LIST_ITEM.match(text) or _CONNECTOR.search(text):
         return False
     if following[:1].islower():
