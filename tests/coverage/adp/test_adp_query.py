@@ -12,6 +12,10 @@ def test_topics_of_a_question() -> None:
     request = plan(AdpGetArgs(q="Does ADP cover power wheelchair batteries or repairs?"))
     assert {"batteries", "repairs", "funding"} <= request.topics
     assert request.text == "Does ADP cover power wheelchair batteries or repairs?"
+    assert "maintenance" in plan(AdpGetArgs(q="does ADP pay to service my power chair every year?")).topics
+    # an 'in-service' is a teaching session for staff (ADP Manual §405.05 p. 44), not a device's upkeep
+    in_service = plan(AdpGetArgs(q="a manufacturer rep is giving our OTs a product in-service - can they take gifts?"))
+    assert "maintenance" not in in_service.topics
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,9 @@ def ask(adp: AdpService, q: str) -> AdpGetResult:
         # the story's obligation is not what is asked: the last clause asks a yes or no
         ("the retirement home says tenants have to rent from its own supplier - is that allowed?", "allowed"),
         ("can ADP pay for a second walker?", "allowed"),
+        # 'take' is a time only as a duration ('how many weeks does ADP take'), and 'ok for …?' asks a yes or no
+        ("rep is handing out gift cards at the in-service - ok for ADP authorizers to take them?", "allowed"),
+        ("how many weeks does ADP usually take to approve a wheelchair application?", "time"),
     ],
 )
 def test_the_kind_asked_is_read_from_the_asking_clause(question: str, kind: str) -> None:

@@ -56,7 +56,12 @@ VOCABULARY = Vocabulary(
     asks={  # most specific first
         # who pays whom: 'who pays for those and to whom?'
         "payer": re.compile(r"\b(who (pays|is paying|will pay|should pay|would pay)|to whom|pay (them|it|those|that) to)\b", re.I),
-        "time": re.compile(r"\b(how (long|soon|often|quick(ly)?|fast)|when|period|valid|good for|stale|expire\w*|within|take)\b", re.I),
+        "time": re.compile(
+            r"\b(how (long|soon|often|quick(ly)?|fast)|when|period|valid|good for|stale|expire\w*|within|"
+            # 'how many weeks does ADP take', not 'ok for authorizers to take them?'
+            r"how many (?:business )?(?:days|weeks|months|years)|takes? (?:long|a while))\b",
+            re.I,
+        ),
         "where": re.compile(r"\b(where|who (do|does|should|handles)|which office|send|submit\w*)\b", re.I),
         "count": re.compile(r"\b(how many|both|plus|as well as|more than one)\b", re.I),
         "who": re.compile(r"\b(who|which (part|section|professional|clinician|profession)s?)\b", re.I),
@@ -71,7 +76,7 @@ VOCABULARY = Vocabulary(
         # a yes or no: any question with its verb first ('can the vendor charge more …?')
         "allowed": re.compile(
             r"\b(can|could|may|will|would|does|do|did|is|are|should|must|has|have)\b|"
-            r"\b(eligible|allowed|funded|covered|instead|also|still|apply|applies)\b",
+            r"\b(eligible|allowed|funded|covered|instead|also|still|apply|applies|ok|okay|permitted|acceptable)\b",
             re.I,
         ),
     },

@@ -36,7 +36,8 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"(?:walker|wheelchair|chair|scooter|device|aid|frame|seat\w*|cushion|motor|wheels?|tires?|brakes?)))\b",
         re.I,
     )),
-    ("maintenance", re.compile(r"\b(?:maintenance|maintain\w*|servic(?:e|ing))\b", re.I)),
+    # a device's upkeep, not an 'in-service' (a teaching session a manufacturer gives staff)
+    ("maintenance", re.compile(r"\b(?:maintenance|maintain\w*|(?<!in-)(?<!in )servic(?:e|ed|ing))\b", re.I)),
     # a device lost, not 'lost his ear to cancer' or 'lost his licence': what is lost is a device or 'it', or
     # the loss is said of it ('the walker was lost', 'got lost')
     ("loss_theft", re.compile(
