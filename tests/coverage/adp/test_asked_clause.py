@@ -34,6 +34,8 @@ def ask(adp: AdpService, q: str) -> AdpGetResult:
         ("3-year-old scooter needs motor repair - what's covered?", "what's covered?"),
         ("the vendor's price - is it the approved price?", "is it the approved price?"),
         ("new chair, old one as backup", None),  # no clause asks
+        # a bare yes or no asks too: the story's 'send' asks no place
+        ("vendor offered our nursing home a fee for every resident we send them - allowed?", "allowed?"),
     ],
 )
 def test_the_clause_that_asks(question: str, clause: str | None) -> None:
