@@ -52,3 +52,20 @@ def test_an_off_clause_quote_is_not_stated_with_high_confidence(adp: AdpService)
     first_quote = r.summary.split("”", 1)[0]
     if "sign" not in first_quote.lower():
         assert r.confidence <= WEAK_QUOTE_CONFIDENCE
+
+
+def test_the_gifts_and_referral_rules_answer_a_yes_or_no_asked_in_everyday_words(adp: AdpService) -> None:
+    """'ok for … to take them?' asks a yes or no, not a time ('take'); 'send my pt to a vendor' is a referral
+    (ADP Manual §405.05 p. 44 on gifts at educational sessions; §420.01 p. 53 on referrals to a related party)."""
+    gifts = asyncio.run(
+        adp.get(
+            AdpGetArgs(
+                q="manufacturer rep is handing out gift cards at our OT in-service - ok for authorizers to take them?"
+            )
+        )
+    )
+    assert "not permitted to accept any fee, benefit or gift" in gifts.summary
+    referral = asyncio.run(
+        adp.get(AdpGetArgs(q="OT authorizer wants to send my pt to a vendor her husband co-owns - OK under ADP rules?"))
+    )
+    assert "must not refer a Client" in referral.summary

@@ -20,9 +20,10 @@ GENERIC_TOPICS = frozenset({"funding"})
 _QUESTION_WORD = r"(?:can|could|will|would|does|do|did|is|are|should|may|must|what|how|who|when|where|which|why)"
 # clauses end at a sentence's end, a dash between words, or a comma before a question word
 _CLAUSE_END = re.compile(rf"\s+[-–—]+\s+|(?<=[.;:!?])\s+|,\s+(?={_QUESTION_WORD}\b)", re.I)
-# a clause asking with a question word, or a bare yes or no ('… a fee for every resident we send them - allowed?')
+# a clause asking with a question word, or a bare yes or no ('… a fee for every resident we send them - allowed?',
+# '… a vendor her husband co-owns - OK under ADP rules?')
 _ASKS = re.compile(
-    rf"(?:(?:and|so|but|then|now)\s+)?{_QUESTION_WORD}\b|(?:allowed|ok|okay|permitted|legit|legal|acceptable)\s*\?",
+    rf"(?:(?:and|so|but|then|now)\s+)?{_QUESTION_WORD}\b|(?:allowed|ok|okay|permitted|legit|legal|acceptable)\b",
     re.I,
 )
 # the words by which a rule's quote decides an asked topic other than its own

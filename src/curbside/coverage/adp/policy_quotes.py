@@ -173,6 +173,8 @@ VOCABULARY = Vocabulary(
         re.compile(r"\bpa(?:y|id) (?:\w+ )?back\b|\brefund"): "reimbursement",
         # to 'get back to' someone is to contact them (the Program 'will endeavour to contact the individual')
         re.compile(r"\b(?:get|gets|getting|got) back to\b"): "contact",
+        # to send a patient to a vendor is to refer them ('wants to send my pt to a vendor her husband co-owns')
+        re.compile(r"\b(?:send|sends|sending|sent) (?:\w+ ){0,2}(?:pts?|patients?|clients?|residents?|them|him|her) to\b"): "refer",
         # 'she isn't eligible' is the manuals' 'ineligibility'
         re.compile(r"\b(?:not|isn'?t|aren'?t|no longer|never) eligible\b"): "ineligible ineligibility",
         # what ADP does not fund is, in the manuals' words, 'non-ADP funded items' (Mobility §220)
