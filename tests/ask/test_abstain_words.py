@@ -170,3 +170,20 @@ def test_the_subject_is_a_word_that_could_name_one_before_a_rare_common_word() -
     assert subject_word(keys, rarity(frequencies, 500), frequencies) == "colorectal"  # "epic" is common English
     only_common = {"pill": "pill", "women": "women"}
     assert subject_word(only_common, rarity({"pill": 1, "women": 50}, 500), {"pill": 1, "women": 50}) == "pill"
+
+
+def test_an_abbreviation_written_out_in_known_words_or_a_scale_without_its_hyphen_is_known() -> None:
+    """'newly dx T2DM, eGFR 38 - start metformin?' was withheld as naming something the knowledge base lacks
+    ('t2dm'), though the texts write 'diabetes mellitus'; 'PHQ9' is the CEP page's 'PHQ-9'."""
+    known = {"type", "diabetes", "mellitus", "phq 9"}
+
+    def lookup(words: list[str], prefix: bool) -> dict[str, int]:
+        return {w: sum(k.startswith(w) if prefix else k == w for k in known) for w in words}
+
+    assert "phq 9" in spellings("phq9") and "b 12" in spellings("b12")
+    for word in ("t2dm", "phq9"):
+        _, frequencies = resolve_unknown({word: word}, {word: 0}, lookup)
+        assert frequencies[word] > 0, word
+    # an abbreviation whose written-out words are not all known is still lacking ('sodium-glucose cotransporter 2')
+    _, frequencies = resolve_unknown({"sglt2": "sglt2"}, {"sglt2": 0}, lookup)
+    assert frequencies["sglt2"] == 0

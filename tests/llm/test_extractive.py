@@ -450,3 +450,23 @@ def test_a_reserve_passage_never_leads_the_answer() -> None:
     answer = extractive_answer("sertraline starting dose and maximum dose mg?", [first], 4, reserve=[reserve])
     assert "25-50 mg" not in answer.text  # it outscores every first unit: the reserve may add to an answer, not be it
     assert answer.citations[0].chunk_id == "a:v1:0"
+
+
+def test_the_rule_whose_range_holds_the_patients_value_is_quoted() -> None:
+    """'new T2DM pt eGFR 28, can I start metformin?' was answered with the rule for an eGFR between 30 and 45
+    (src/curbside/samples/sample-metformin-renal.html); the rule for below 30 is the one that applies."""
+    from curbside.llm.extractive import patient_value
+
+    rules = passage(
+        "metformin",
+        "Starting metformin is not recommended when the eGFR is between 30 and 45 mL/min/1.73 m2. "
+        "Metformin is contraindicated when the eGFR is below 30 mL/min/1.73 m2.",
+    )
+    low = extractive_answer("new T2DM pt eGFR 28, can I start metformin?", [rules], 1)
+    assert low.text.startswith("Metformin is contraindicated when the eGFR is below 30")
+    middle = extractive_answer("new T2DM pt eGFR 38, can I start metformin?", [rules], 1)
+    assert middle.text.startswith("Starting metformin is not recommended when the eGFR is between 30 and 45")
+    # a dose, an age, a duration or a count is not the patient's reading
+    assert patient_value("GAD7 of 12 - what severity?") == 12
+    for question in ("max sertraline 200 mg?", "80 yo with 3 months of symptoms", "55M w T2DM and CAD"):
+        assert patient_value(question) is None, question

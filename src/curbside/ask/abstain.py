@@ -59,6 +59,7 @@ from curbside.ask.focus import AGE as _AGE
 from curbside.ask.subjects import english_word, names_subject
 from curbside.clinical_words import CHART_SHORTHAND
 from curbside.llm.extractive import Sentence, answer_kind, terms
+from curbside.search.enhance import spelled_out
 
 __all__ = [
     "FEATURES",
@@ -193,7 +194,21 @@ def spellings(word: str) -> list[str]:
     if any(c.isdigit() for c in word):  # a strain or gene named with a Greek letter: "phix174" as "φx174"
         out += [_GREEK[g] + word[len(g) :] for g in _GREEK if word.startswith(g) and len(word) > len(g)]
     out += [f"{word[:i]} {word[i:]}" for i in range(MIN_PART, len(word) - MIN_PART + 1)]
+    # a scale or a vitamin written without its hyphen: "phq9" is the text's "PHQ-9", "b12" its "B-12"
+    joined = _LETTERS_DIGITS.fullmatch(word)
+    if joined:
+        out.append(f"{joined.group(1)} {joined.group(2)}")
     return out
+
+
+_LETTERS_DIGITS = re.compile(r"([a-z]+)(\d+)")
+
+
+def spelled_out_words(word: str) -> list[str]:
+    """The words of what a clinician's abbreviation stands for that could name it ("t2dm" -> "type", "diabetes",
+    "mellitus"; ``search.enhance.ABBREVIATIONS``); empty for a word that is no known abbreviation."""
+    expansion = spelled_out(word)
+    return [w for w in re.findall(r"[a-z]+", expansion.lower()) if len(w) >= MIN_PART + 1] if expansion else []
 
 
 def family(word: str) -> str | None:
@@ -276,9 +291,14 @@ def resolve_unknown(
             for stem in starts:
                 tried[word].append(f"{stem}*")
                 found[f"{stem}*"] = by_stem.get(stem, 0)
+    # an abbreviation the knowledge base writes out in words it holds ("t2dm" beside a text on diabetes)
+    expanded = {w: parts for w in missing if (parts := spelled_out_words(w))}
+    by_part = dict(lookup(list({p for parts in expanded.values() for p in parts}), False)) if expanded else {}
     keys_out, freq_out = dict(keys), dict(frequencies)
     for word, variants in tried.items():
         df = max((found.get(v, 0) for v in variants), default=0)
+        if not df and word in expanded:
+            df = min(by_part.get(p, 0) for p in expanded[word])
         if df:
             freq_out[word] = df
             # the Greek letter the text writes ("ΦX174") is matched as the text's term ("x174"), not the question's

@@ -90,6 +90,10 @@ FOLLOW_SHARE = 0.45  # units scoring under this share of the best one are left o
 RELEVANCE_SHARE = 0.5  # … and units from a passage under this share of the best passage's relevance
 MIN_NEW_TERMS = 2  # a unit with fewer words than this beyond the question's tells the reader nothing new
 ECHO_FACTOR = 0.3
+# A question giving the patient's value ("eGFR 28", "GAD7 of 12") is answered by the rule whose range holds it:
+# "contraindicated when the eGFR is below 30", not "not recommended when the eGFR is between 30 and 45"
+OUT_OF_RANGE_FACTOR = 0.3
+IN_RANGE_FACTOR = 1.3
 DEFINITION_FACTOR = 1.5  # a unit that opens with the term a "what is" question asks about
 DUPLICATE_JACCARD = 0.6
 RANK_PRIOR = 0.35  # a top passage's unit needs less term overlap than a fifth passage's
@@ -460,6 +464,7 @@ def _score(
     defines: list[str] | None = None,
     meaning: Meaning | None = None,
     weighed: int | None = None,
+    value: float | None = None,
 ) -> None:
     # a reserve passage's units (rank >= ``weighed``) are scored among all candidates, the others among the units
     # of the first passages only: a reserve passage does not change how the first passages' units score
@@ -483,6 +488,8 @@ def _score(
             score *= KIND_MISSING_FACTOR  # a dose question, and no dose in this unit
         elif kind is None and quantity and not s.number:
             score *= NUMBER_MISSING_FACTOR
+        if value is not None:
+            score *= _range_factor(s.text, value)
         if defines and _opens_with(s.text, defines):
             score *= DEFINITION_FACTOR  # "Phenotypic complexity quantifies …" answers "what is phenotypic complexity?"
         if len(s.terms - query_terms) < MIN_NEW_TERMS and not _gives_value(s, query_terms, quantity, kind):
@@ -509,6 +516,39 @@ def _add_meaning(
             continue
         missed = 1 - len((s.terms | s.context) & query_terms) / max(len(query_terms), 1)
         s.score += MEANING_WEIGHT * missed * (similarity - floor)
+
+
+_NUMBER = r"(\d+(?:\.\d+)?)"
+# a number the question gives bare, as a reading: not a dose, a duration, an age, a count or an ordinal
+_BARE_NUMBER = re.compile(
+    rf"(?<![\w.,/-]){_NUMBER}(?![\w.%/-])(?!,\d)(?!\s*(?:mg|mcg|µg|ug|g|kg|ml|l|mmhg|mmol|x|times|yo|y/o|years?|yrs?|"
+    r"months?|mos?|weeks?|wks?|days?|hours?|hrs?|minutes?|mins?|tabs?|caps?|units?|pts?|patients?|people|doses?)\b)",
+    re.I,
+)
+_RANGES = (
+    re.compile(rf"\bbetween {_NUMBER} and {_NUMBER}"),
+    re.compile(rf"(?<![\w.]){_NUMBER}\s?(?:-|–|to)\s?{_NUMBER}(?![\w.])(?!\s*(?:mg|mcg|%))"),
+)
+_BELOW = re.compile(rf"(?:\bbelow|\bless than|\bunder|<|≤)\s?{_NUMBER}", re.I)
+_ABOVE = re.compile(rf"(?:\babove|\bgreater than|\bmore than|\bover|\bat least|>|≥)\s?{_NUMBER}", re.I)
+
+
+def patient_value(question: str) -> float | None:
+    """The one bare number a question gives as the patient's reading ("eGFR 28", "GAD7 of 12"), or None."""
+    found = [float(m.group(1)) for m in _BARE_NUMBER.finditer(question)]
+    return found[0] if len(found) == 1 else None
+
+
+def _range_factor(text: str, value: float) -> float:
+    """How a unit's ranges meet the patient's value: lifted when one holds it, lowered when it states ranges and
+    none does (a rule for other readings), unchanged when it states none."""
+    ranges = [(float(m.group(1)), float(m.group(2))) for pattern in _RANGES for m in pattern.finditer(text)]
+    ranges += [(-math.inf, float(m.group(1))) for m in _BELOW.finditer(text)]
+    ranges += [(float(m.group(1)), math.inf) for m in _ABOVE.finditer(text)]
+    ranges = [(low, high) for low, high in ranges if low < high]
+    if not ranges:
+        return 1.0
+    return IN_RANGE_FACTOR if any(low <= value <= high for low, high in ranges) else OUT_OF_RANGE_FACTOR
 
 
 def _gives_value(unit: Sentence, query_terms: set[str], quantity: bool, kind: re.Pattern[str] | None) -> bool:
@@ -576,7 +616,17 @@ def extractive_answer(
     every = [s for rank, p in enumerate(passages) for s in passage_units(p, rank, asked)]
     quantity = bool(_QUANTITY_CUE.search(question))
     relevance = [p.relevance for p in passages]
-    _score(every, query_terms, relevance, quantity, answer_kind(question), defined_terms(question), meaning, weighed)
+    _score(
+        every,
+        query_terms,
+        relevance,
+        quantity,
+        answer_kind(question),
+        defined_terms(question),
+        meaning,
+        weighed,
+        patient_value(question),
+    )
     candidates = [s for s in every if weighed is None or s.rank < weighed]
     chosen: list[Sentence] = []
     best = max((s.score for s in candidates), default=0.0)
