@@ -470,3 +470,18 @@ def test_the_rule_whose_range_holds_the_patients_value_is_quoted() -> None:
     assert patient_value("GAD7 of 12 - what severity?") == 12
     for question in ("max sertraline 200 mg?", "80 yo with 3 months of symptoms", "55M w T2DM and CAD"):
         assert patient_value(question) is None, question
+
+
+def test_the_strengths_a_drug_comes_in_are_its_forms_line() -> None:
+    """'cymbalta - available strengths?' was answered with coverage and side-effect lines: the CEP monograph's
+    forms line ('30 mg, 60 mg capsule', Duloxetine (Cymbalta®)) never says 'strength'."""
+    monograph = passage(
+        "cep",
+        "Coverage: ODB ✓; NIHB ✓\nCV: increased blood pressure, orthostatic hypotension\n30 mg, 60 mg capsule\n"
+        "Usual: 60 mg daily",
+        section="Duloxetine (Cymbalta®)",
+    )
+    answer = extractive_answer("duloxetine - available strengths?", [monograph], 1)
+    assert answer.text.startswith("30 mg, 60 mg capsule")
+    # a clinician's 'tabs' and 'liquid' are the monograph's tablet and oral solution
+    assert terms("tabs liquid", question=True) == terms("tablet solution")

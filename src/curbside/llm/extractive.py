@@ -53,6 +53,7 @@ _STOP = frozenset(
 _QUESTION_ONLY = frozenset("tell explain give list describe whats best".split())
 # Words a clinician and a guideline use for the same thing, met on one term (after stemming)
 _SYNONYMS = {
+    "tab": "tablet", "liquid": "soluti",  # a clinician's "tabs", "liquid" are the monograph's forms
     "start": "start", "initial": "start", "initia": "start", "begin": "start", "beginn": "start",
     "max": "max", "maximu": "max", "maxima": "max", "highes": "max", "highest": "max",
     "dos": "dose", "dosage": "dose", "dosing": "dose",
@@ -66,6 +67,9 @@ _QUESTION_PHRASES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (re.compile(r"\bhow often\b"), ("every", "period", "interv", "freque")),
     (re.compile(r"\b(?:starts?|begins?) (?:to )?work|\btakes? to work\b|\bkicks? in\b"), ("onset", "effect")),
     (re.compile(r"\bpostpartum\b"), ("postna", "perina")),
+    # the strengths a drug comes in are its forms' line ("30 mg, 60 mg capsule"), which never says "strength"
+    (re.compile(r"\bstrengths?\b(?! ?(?:of|in) (?:the )?evidence)|\bcomes? in\b|\bformulations?\b"),
+     ("tablet", "capsul", "soluti")),
     # "when should I switch", "when does ADP fund": the criteria a source lists under "When to consider:"
     (re.compile(r"^(?:when|in what case|under what)\b|\bwhen (?:should|does|do|is|are|can|to)\b"),
      ("consid", "criter", "indica", "eligib")),
