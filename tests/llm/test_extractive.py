@@ -393,16 +393,18 @@ def test_lines_under_one_label_are_not_other_items() -> None:
 
 
 def test_a_unit_close_in_meaning_answers_in_other_words() -> None:
-    # "pins and needles" is "paresthesia" in the source: no shared word, so only the meaning score finds it
-    needles = "Needles for the injection are changed by the nurse at each of the monthly visits to the clinic."
-    source = passage(
-        "a", f"{needles}\nUse sterile needles.\nParesthesia is a common adverse effect in the first weeks."
+    # "changes how food tastes" is "dysgeusia" in the source (a word the lay vocabulary does not hold): no shared
+    # word, so only the meaning score finds it
+    tastes = (
+        "Tastes of the oral solution differ between the brands that pharmacies stock, and the nurse notes "
+        "them at each of the monthly visits to the clinic."
     )
-    question = "can it cause pins and needles?"
-    cosines = {needles: 0.80, "Use sterile needles.": 0.81, "Paresthesia is a common adverse effect in the first weeks.": 0.88}
-    assert "Paresthesia" not in extractive_answer(question, [source], 1).text
+    source = passage("a", f"{tastes}\nTaste fresh food.\nDysgeusia is a common adverse effect in the first weeks.")
+    question = "can it change how food tastes?"
+    cosines = {tastes: 0.80, "Taste fresh food.": 0.81, "Dysgeusia is a common adverse effect in the first weeks.": 0.88}
+    assert "Dysgeusia" not in extractive_answer(question, [source], 1).text
     answer = extractive_answer(question, [source], 1, meaning=lambda texts: [cosines.get(t) for t in texts])
-    assert answer.text.startswith("Paresthesia is a common adverse effect")
+    assert answer.text.startswith("Dysgeusia is a common adverse effect")
 
 
 def test_meaning_does_not_outvote_a_unit_that_says_the_question_words() -> None:
@@ -422,7 +424,9 @@ def test_meaning_does_not_outvote_a_unit_that_says_the_question_words() -> None:
 def test_units_without_a_stored_vector_score_by_their_words_alone() -> None:
     source = passage("a", "Needles for the injection are changed at each visit.\nParesthesia is common.")
     plain = extractive_answer("can it cause pins and needles?", [source], 2)
-    unknown = extractive_answer("can it cause pins and needles?", [source], 2, meaning=lambda texts: [None] * len(texts))
+    unknown = extractive_answer(
+        "can it cause pins and needles?", [source], 2, meaning=lambda texts: [None] * len(texts)
+    )
     assert [s.score for s in unknown.candidates] == [s.score for s in plain.candidates]
 
 

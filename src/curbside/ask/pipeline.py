@@ -55,6 +55,7 @@ from curbside.ask.reserve import RESERVE_PASSAGES, reserve_passages
 from curbside.ask.stream import EventSink, RenumberingStream
 from curbside.errors import UpstreamError, ValidationError
 from curbside.llm.extractive import ExtractiveAnswer, Sentence, answer_kind, asked_kind, extractive_answer
+from curbside.llm.lay_terms import clinical_words
 from curbside.llm.markers import check_markers
 from curbside.llm.prompts import answer_messages
 from curbside.sentences import split_sentences
@@ -170,7 +171,10 @@ class Asker:
         response = None
         try:
             if clarify is None:
-                response = await asyncio.to_thread(self.engine.search, text, k=k, filters=filters)
+                # symptoms said in everyday words are searched in the monographs' words too ('itchy' -> pruritus)
+                lay = clinical_words(text.lower())
+                searched_text = f"{text} ({' '.join(lay)})" if lay else text
+                response = await asyncio.to_thread(self.engine.search, searched_text, k=k, filters=filters)
             search_ms = _ms(searched)
         finally:
             await warming

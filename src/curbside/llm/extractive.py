@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from curbside.llm.lay_terms import clinical_words
 from curbside.sentences import split_sentences
 from curbside.types import Citation, Passage
 
@@ -307,6 +308,7 @@ def terms(text: str, *, question: bool = False) -> list[str]:
         for phrase, added in _QUESTION_PHRASES:
             if phrase.search(lowered):
                 out.extend(added)
+        out.extend(_stem(w) for w in clinical_words(lowered))  # "itchy skin" asks about pruritus
     return out
 
 
