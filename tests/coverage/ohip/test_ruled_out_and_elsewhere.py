@@ -80,6 +80,13 @@ def test_a_service_of_the_specialty_listed_in_no_section_of_it_is_found_elsewher
     # the specialty's own code holds the question: it stays the place searched
     consult = ["consultation"]
     assert not listed_elsewhere(consult, index.match(consult, 5, {"A245"}), index.match(consult, 5), index)
+    # no code of the specialty holds a word of the question at all: elsewhere, though no title there holds REACH
+    # of it ('ophtho - botox for benign essential blepharospasm': G871 "Botulinum toxin injection(s) for
+    # blepharospasm", J52, in no ophthalmology section)
+    eyes = WordIndex([*_TITLES, ("G871", "Botulinum toxin injection(s) for blepharospasm", "")])
+    asked = [stem(w) for w in ("botox", "benign", "essential", "blepharospasm", "both", "eyes")]
+    nothing = eyes.match(asked, 5, {"A245"})
+    assert nothing == [] and listed_elsewhere(asked, nothing, eyes.match(asked, 5), eyes)
 
 
 def test_the_service_asked_first_is_searched_before_the_premium_added_to_it() -> None:

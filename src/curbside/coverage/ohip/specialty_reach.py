@@ -44,4 +44,8 @@ def listed_elsewhere(
         # - 36 to 59 hours recording' under "CONTINUOUS ECG MONITORING (E.G. HOLTER)", not in Cardiology (60))
         return max((title_share(weights, code, index, headed=True) for code, _ in found[:LEADERS]), default=0.0)
 
+    if not within and everywhere:
+        # no code of the specialty holds a word of the question at all ('ophtho - botox for benign essential
+        # blepharospasm': G871, J52, is in no ophthalmology section): the codes holding some of it are elsewhere
+        return best(everywhere) > 0.0
     return best(within) == 0.0 and best(everywhere) >= REACH
