@@ -20,6 +20,7 @@ from curbside.types import Passage
         ("depressed and barely sleeping - is mirtazapine a sensible pick?", "insomnia"),
         ("hard to get his urine stream going on fetzima", "hesitancy"),
         ("abilify augmentation and the pt can't sit still", "akathisia"),
+        ("lyrica and double vision - is that a known SE?", "diplopia"),
     ],
 )
 def test_a_symptom_in_everyday_words_has_its_clinical_word(question: str, word: str) -> None:

@@ -52,6 +52,7 @@ _LAY_SYMPTOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bsweat\w*", "sweating hyperhidrosis"),
         (r"\bshak(?:y|ing|es)\b|\bthe shakes\b", "tremor"),
         (r"\bblurry\b", "blurred vision"),
+        (r"\bdouble vision\b|\bseeing double\b", "diplopia"),
         (
             r"\b(?:low|no|decreased|lost) (?:libido|sex drive)\b|\b(?:sexual|sex) (?:problems?|issues?)\b"
             r"|\berectile\b|\banorgasmia\b|\bcan'?t (?:climax|orgasm)\b",
