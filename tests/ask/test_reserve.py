@@ -35,3 +35,17 @@ def test_reserve_passages_are_new_and_stay_on_the_question() -> None:
 def test_only_the_first_hits_are_reserve_passages() -> None:
     found = [chunk(n, "Management > Discontinuation") for n in range(RESERVE_PASSAGES + 2)]
     assert len(reserve_passages("taper?", found, [], outline)) == RESERVE_PASSAGES
+
+
+def test_a_reserve_passage_filed_under_the_drug_named_leads_when_no_passage_above_it_is() -> None:
+    """'pt on trintellix complaining of itchy skin - listed side effect?': "Side effect management" passed the
+    threshold (0.857) and "Vortioxetine (Trintellix®)", the search's first hit, sat just under it (0.851)."""
+    from curbside.ask.reserve import leading_reserve
+
+    general = chunk(1, "Management > Medication counselling > Side effect management", "Treat the side effect.")
+    drug = chunk(2, "Management > First-line medication options > Vortioxetine (Trintellix®)", "Other: pruritus")
+    question = "pt on trintellix complaining of itchy skin - is that a listed side effect?"
+    assert leading_reserve(question, [drug], [general]) == [drug]
+    # a pool passage filed under the drug already answers about it; a question naming nothing rare leads with nothing
+    assert leading_reserve(question, [drug], [drug, general]) == []
+    assert leading_reserve("is itchy skin a listed side effect?", [drug], [general]) == []

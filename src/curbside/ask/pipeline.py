@@ -51,7 +51,7 @@ from curbside.ask.generic_names import generic_names, with_generic_names
 from curbside.ask.named import NAMED_KINDS, named_subject, unnamed, withheld_unnamed, yes_no
 from curbside.ask.neighbours import with_neighbours
 from curbside.ask.query import compose_query
-from curbside.ask.reserve import RESERVE_PASSAGES, reserve_passages
+from curbside.ask.reserve import RESERVE_PASSAGES, leading_reserve, reserve_passages
 from curbside.ask.stream import EventSink, RenumberingStream
 from curbside.errors import UpstreamError, ValidationError
 from curbside.llm.extractive import ExtractiveAnswer, Sentence, answer_kind, asked_kind, extractive_answer
@@ -200,6 +200,9 @@ class Asker:
         hits, all_off = await asyncio.to_thread(self._stay_on_question, text, hits, warnings, meta)
         pool = await asyncio.to_thread(with_neighbours, hits, self.engine.neighbours)
         reserve = await asyncio.to_thread(self._reserve, text, filters, pool)
+        leading = leading_reserve(text, reserve, pool)
+        if leading:  # the passage filed under what the question names, just under the threshold
+            pool, reserve = [*leading, *pool], [p for p in reserve if p not in leading]
         cosines: dict[str, float | None] = {}  # each unit's meaning cosine, kept for the abstention evidence
 
         def meaning(texts: list[str]) -> list[float | None]:
