@@ -489,3 +489,20 @@ def test_the_strengths_a_drug_comes_in_are_its_forms_line() -> None:
     assert answer.text.startswith("30 mg, 60 mg capsule")
     # a clinician's 'tabs' and 'liquid' are the monograph's tablet and oral solution
     assert terms("tabs liquid", question=True) == terms("tablet solution")
+
+
+def test_asked_whether_a_short_list_item_is_read_with_its_heading() -> None:
+    """'pregabalin for GAD - any lip/face swelling warning?': the monograph lists "Warnings" / "Angioedema" /
+    "Hypersensitivity reactions" (Pregabalin (Lyrica®), cep-anxiety-and-depression.html); the one-word item was no
+    candidate, and a unit saying only the asked thing counted a third."""
+    monograph = passage(
+        "cep",
+        "Usual: GAD: 300 mg daily (150 mg BID)\nOther: skin rash, peripheral edema, weight gain\n"
+        "Warnings\nAngioedema\nHypersensitivity reactions\nCaution in renal impairment",
+        section="Pregabalin (Lyrica®)",
+    )
+    answer = extractive_answer("pregabalin - any lip/face swelling warning?", [monograph], 2)
+    assert "Warnings: Angioedema" in answer.text
+    # a question that asks no yes or no reads the list as before: no "Heading: item" unit is made
+    units = extractive_answer("pregabalin usual dose?", [monograph], 4).candidates
+    assert not any(u.text.startswith("Warnings: ") for u in units)

@@ -97,6 +97,14 @@ MIN_NEW_TERMS = 2  # a unit with fewer words than this beyond the question's tel
 ECHO_FACTOR = 0.3
 # A question giving the patient's value ("eGFR 28", "GAD7 of 12") is answered by the rule whose range holds it:
 # "contraindicated when the eGFR is below 30", not "not recommended when the eGFR is between 30 and 45"
+# A question asking whether something is so ("pregabalin - any lip/face swelling warning?") is answered by the
+# labelled line that says it, though it says nothing else ("Warnings: Angioedema", "Genitourinary: priapism"): no
+# echo factor for such a line holding a question term this few of the units hold
+RARE_IN_PASSAGES = 2
+_ASKS_WHETHER = re.compile(
+    r"^\s*(?:is|are|does|do|did|can|could|will|would|has|have)\s+\S|\bany\b[^?]*\?|\blisted\b|\bknown (?:se|side)",
+    re.I,
+)
 OUT_OF_RANGE_FACTOR = 0.3
 IN_RANGE_FACTOR = 1.3
 DEFINITION_FACTOR = 1.5  # a unit that opens with the term a "what is" question asks about
@@ -337,7 +345,9 @@ class ExtractiveAnswer:
     candidates: list[Sentence] = field(default_factory=list)  # every unit scored, chosen or not
 
 
-def passage_units(passage: Passage, rank: int, asked: frozenset[str] = frozenset()) -> list[Sentence]:
+def passage_units(
+    passage: Passage, rank: int, asked: frozenset[str] = frozenset(), short_items: bool = False
+) -> list[Sentence]:
     """The passage's answer candidates in order; heading-like lines become context, not candidates. With
     ``asked`` (``asked_for``), a list whose lead-in names what the question asks for is a candidate too."""
     # the document title and section path say what every unit below them is about
@@ -387,7 +397,12 @@ def passage_units(passage: Passage, rank: int, asked: frozenset[str] = frozenset
             # it provides … Staphylococcus, Streptococcus and Pseudomonas" answers through its lead-in
             before, previous = previous, frozenset(words)
             if not _candidate(piece):
-                continue
+                if not (short_items and listed and heading_line >= 0 and piece):
+                    continue
+                # asked whether something is so, a short item of a list is read with its heading: "Warnings:
+                # Angioedema" answers "any lip/face swelling warning?" ("Angioedema" alone says nothing of what it is)
+                piece = f"{lines[heading_line]}: {piece}"
+                words = terms(piece)
             number = bool(_DIGIT.search(_CLAUSE_NUMBER.sub("", piece)))
             unit = Sentence(piece, rank, len(out), frozenset(words), len(words), context | before, number)
             unit.item = in_list
@@ -471,6 +486,7 @@ def _score(
     meaning: Meaning | None = None,
     weighed: int | None = None,
     value: float | None = None,
+    whether: bool = False,
 ) -> None:
     # a reserve passage's units (rank >= ``weighed``) are scored among all candidates, the others among the units
     # of the first passages only: a reserve passage does not change how the first passages' units score
@@ -498,7 +514,11 @@ def _score(
             score *= _range_factor(s.text, value)
         if defines and _opens_with(s.text, defines):
             score *= DEFINITION_FACTOR  # "Phenotypic complexity quantifies …" answers "what is phenotypic complexity?"
-        if len(s.terms - query_terms) < MIN_NEW_TERMS and not _gives_value(s, query_terms, quantity, kind):
+        if (
+            len(s.terms - query_terms) < MIN_NEW_TERMS
+            and not _gives_value(s, query_terms, quantity, kind)
+            and not (whether and _LABEL.match(s.text) and any(df[t] <= RARE_IN_PASSAGES for t in own))
+        ):
             score *= ECHO_FACTOR  # "Urogenital: sexual dysfunction" only repeats the question
         p = relevance[s.rank]
         s.score = score * (0.6 + 0.4 * p) if p is not None else score
@@ -619,7 +639,8 @@ def extractive_answer(
     asked = asked_for(question)
     weighed = len(passages) if reserve else None
     passages = [*passages, *reserve]
-    every = [s for rank, p in enumerate(passages) for s in passage_units(p, rank, asked)]
+    whether = bool(_ASKS_WHETHER.search(question))
+    every = [s for rank, p in enumerate(passages) for s in passage_units(p, rank, asked, whether)]
     quantity = bool(_QUANTITY_CUE.search(question))
     relevance = [p.relevance for p in passages]
     _score(
@@ -632,6 +653,7 @@ def extractive_answer(
         meaning,
         weighed,
         patient_value(question),
+        whether,
     )
     candidates = [s for s in every if weighed is None or s.rank < weighed]
     chosen: list[Sentence] = []

@@ -60,6 +60,8 @@ _LAY_SYMPTOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         (r"\b(?:gain(?:ed|ing)?|put(?:ting)? on) weight\b", "weight gain"),
         (r"\bupset stomach\b|\bqueasy\b", "nausea"),
+        (r"\bindigestion\b|\bheartburn\b", "dyspepsia"),
+        (r"\bloose stools?\b|\bthe runs\b|\bwatery stools?\b", "diarrhea"),
     )
 )
 
