@@ -133,3 +133,17 @@ def test_a_part_named_by_its_heading_is_found_outside_the_specialty() -> None:
     for index, found in ((WordIndex(rows, {"G658": heading}), True), (WordIndex(rows), False)):
         within, everywhere = index.match(words, 5, {"A603"}), index.match(words, 5)
         assert listed_elsewhere(words, within, everywhere, index) is found
+
+
+def test_a_code_named_to_be_ruled_out_is_not_asked() -> None:
+    """'which consult code and $? not the general A235?' answered A235 at 0.93 (held-out 14): the code was read as
+    asked, by schedule.get from the question and by coverage.answer, which passes the codes it reads on."""
+    from curbside.coverage.ohip.query import negated_codes
+
+    question = "neuro-ophthalmologist, referral for ?papilledema - which consult code and $? not the general A235?"
+    assert negated_codes(question) == {"A235"}
+    request = plan(ScheduleGetArgs(q=question, codes=["A235"]))
+    assert request.codes == () and request.not_codes == {"A235"}
+    for asked in ("can I bill C124 on the day of discharge?", "A007 or A008 for this visit? not sure"):
+        assert not negated_codes(asked), asked
+    assert plan(ScheduleGetArgs(q="can I bill C124 on the day of discharge?")).codes == ("C124",)

@@ -148,6 +148,7 @@ class Request:
     asks_rules: bool
     contradictions: tuple[str, ...]  # structured fields that disagree with the question or each other
     ruled_out: frozenset[str] = frozenset()  # stems naming a service the question rules out (``ruled_out_of_titles``)
+    not_codes: frozenset[str] = frozenset()  # codes the question names only to rule out ('not the general A235?')
 
 
 def _hours(question: str) -> float | None:
@@ -378,10 +379,25 @@ def lettered_codes(question: str | None) -> dict[str, str]:
     }
 
 
+# a code named to be ruled out: 'not the general A235?', 'other than K013', 'instead of C124'
+_NOT_CODE = re.compile(
+    r"\b(?:not|other than|instead of|rather than|except|excluding)\s+(?:(?:the|a|an|just|plain|general|usual|regular)"
+    r"\s+)*([A-Za-z]\d{3})(?:[ABCabc])?(?![A-Za-z0-9])",
+    re.I,
+)
+
+
+def negated_codes(question: str | None) -> frozenset[str]:
+    """The fee codes a question names only to rule out ('which consult code? not the general A235?')."""
+    return frozenset(m.group(1).upper() for m in _NOT_CODE.finditer(question or ""))
+
+
 def plan(args: ScheduleGetArgs) -> Request:
     question = args.q
-    asked_codes = list(args.codes or [])
-    spoken = [m.group(1).upper() for m in _CODE_IN_QUESTION.finditer(question or "")]
+    not_codes = negated_codes(question)
+    # a code the question rules out is not asked, though a caller read it from the question (``coverage.answer``)
+    asked_codes = [c for c in args.codes or [] if c.upper() not in not_codes]
+    spoken = [c for m in _CODE_IN_QUESTION.finditer(question or "") if (c := m.group(1).upper()) not in not_codes]
     codes = tuple(dict.fromkeys([*asked_codes, *spoken]))
     context = args.context
     contradictions: list[str] = []
@@ -436,6 +452,7 @@ def plan(args: ScheduleGetArgs) -> Request:
         asks_rules=bool(question and _RULE_WORDS.search(question)),
         contradictions=tuple(contradictions),
         ruled_out=ruled_out_of_titles(question),
+        not_codes=not_codes,
     )
 
 

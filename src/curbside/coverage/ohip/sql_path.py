@@ -253,6 +253,8 @@ def run_sql_path(
             matched = by_said_tail(matched, request.question, index.printed_titles)[: request.top_k]
             kept = set(not_ruled_out([*matched, *out.rivals], request.question, index.printed_titles))
             out.rivals = [code for code in out.rivals if code in kept]
+            matched = [code for code in matched if code not in request.not_codes]  # 'not the general A235?'
+            out.rivals = [code for code in out.rivals if code not in request.not_codes]
             out.matched = the_service_asked(matched, words, index)
             out.untold = untold_siblings(out.matched[: request.top_k], words, index)
             if out.matched:
