@@ -92,6 +92,22 @@ def test_word_index_weighs_title_words_and_rare_words_more() -> None:
     assert index.weight["psychotherapy"] > index.weight["care"]
 
 
+def test_a_title_of_two_services_says_its_first_one_whole() -> None:
+    # A2 / A6 / A15 of the Schedule (2025-03-03): the tie goes to the title that says the service asked
+    index = WordIndex(
+        [
+            ("A777", "Intermediate assessment - Pronouncement of death (see General Preamble GP27)", ""),
+            ("A007", "Intermediate assessment or well baby care", ""),
+            ("W003", "Nursing home or home for the aged - first 2 subsequent visits per patient per month", ""),
+        ]
+    )
+    words = [stem("intermediate"), stem("assessment")]
+    assert [code for code, _ in index.match(words, 5)] == ["A007", "A777"]
+    assert index.extra(words, "A007") == 0 and index.extra(words, "A777") == 2
+    # qualified after a dash, 'or' joins two places of one service, not two services
+    assert index.extra([stem("nursing"), stem("home")], "W003") > 0
+
+
 def test_a_code_written_with_its_letter_is_kept_so_for_the_lookup() -> None:
     # E401B is listed so (GP87); the lookup keeps A007A's letter only if the Schedule lists it with one
     assert lettered_codes("what is E401B? and a007a?") == {"E401": "E401B", "A007": "A007A"}

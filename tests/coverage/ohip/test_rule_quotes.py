@@ -132,6 +132,12 @@ def test_whether_both_can_be_billed_or_it_is_ok_asks_whether_payable() -> None:
     assert asked_rule_kinds("I've only done 2 diabetic mgmt visits on this pt in the last 12 mo - ok?") == ["payable"]
 
 
+def test_asking_what_to_bill_asks_for_a_code_not_whether_it_is_payable() -> None:
+    assert asked_rule_kinds("what can I bill for a family practice intermediate assessment?") == []
+    assert asked_rule_kinds("which code do we claim for a flu shot?") == []
+    assert asked_rule_kinds("can I bill a flu shot with the visit?") == ["payable"]
+
+
 _TWINS = (  # page K6, under E499's heading: P006 is only mentioned by the block, but rule 1 is about it
     "Payment rules: 1.For vaginal deliveries of two or more infants, P006 or P020 as appropriate is eligible for payment "
     "for the first delivery, in addition to 85% of P006 or P020 as appropriate for the second delivery, and E500 for "

@@ -464,6 +464,10 @@ def plan(args: ScheduleGetArgs) -> Request:
 _TITLE_ASIDE = re.compile(r"\((?:may |see |includ|not )[^()]*\)")
 
 
+# ' or ' between a title's alternatives ('Intermediate assessment or well baby care', A007)
+_TITLE_OR = re.compile(r"\s+or\s+", re.I)
+
+
 def _without_asides(title: str) -> tuple[str, str]:
     """(``title`` without its asides, the asides' text)."""
     return _TITLE_ASIDE.sub(" ", title), " ".join(_TITLE_ASIDE.findall(title))
@@ -487,12 +491,15 @@ class WordIndex:
         self.listed: dict[str, set[str]] = {}
         self.text: dict[str, str] = {}  # title and listings as printed, for the bands in them ('3 patients')
         self.printed_titles: dict[str, str] = {}  # as printed, for the qualifiers in them ('- female')
+        self.title_head: dict[str, set[str]] = {}  # the first of a title's alternatives ('… assessment or well baby care')
         self.by_word: dict[str, set[str]] = defaultdict(set)
         for code, title, listed in rows:
             self.text[code] = f"{title} | {listed}"
             self.printed_titles[code] = title
             named, aside = _without_asides(title)
             self.titles[code] = {stem(w) for w in words_of(named) if w not in STOP}
+            if " - " not in named and len(parts := _TITLE_OR.split(named)) > 1:
+                self.title_head[code] = {stem(w) for w in words_of(parts[0]) if w not in STOP}
             self.listed[code] = {stem(w) for w in words_of(f"{listed} {aside}") if w not in STOP}
             for word in self.titles[code] | self.listed[code]:
                 self.by_word[word].add(code)
@@ -554,8 +561,20 @@ class WordIndex:
         return frozenset(found)
 
     def extra(self, words: Iterable[str], code: str) -> int:
-        """How many of ``code``'s title words the question does not say: 0 when the title is the service asked."""
-        return len(self.titles.get(code, set()) - self._said(tuple(words)))
+        """How many of ``code``'s title words the question does not say: 0 when the title is the service asked.
+
+        A title that is two services, 'Intermediate assessment or well baby care' (A007), says its first one
+        whole, as 'Intermediate assessment - Pronouncement of death' (A777) does not, when that one holds every
+        word (two at least) of the question the title holds. A title qualified after a dash ('Nursing home or home
+        for the aged - first 2 subsequent visits', W003) is one service in two places, not two services."""
+        said = self._said(tuple(words))
+        title = self.titles.get(code, set())
+        extra = len(title - said)
+        head = self.title_head.get(code)
+        held = title & said
+        if head is not None and len(held) > 1 and held <= head:
+            extra = min(extra, len(head - said))
+        return extra
 
     def _said(self, words: tuple[str, ...]) -> frozenset[str]:
         """Every form of the question's ``words`` (the last question's, kept: ranking asks it per code)."""

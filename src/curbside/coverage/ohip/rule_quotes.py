@@ -124,10 +124,18 @@ def meets(wanted: str, word: str) -> bool:
     return wanted == word or (len(wanted) >= MIN_PREFIX and word.startswith(wanted))
 
 
+# 'what can I bill for …', 'which code do we claim': asks for a code, not whether the service is payable
+_ASKS_CODE = re.compile(r"\b(what|which)( \w+){0,2} (can|may|could|do|should) (i|we) (bill|claim|charge)\b", re.I)
+
+
 def asked_rule_kinds(question: str) -> list[str]:
     """The kinds of rule ``question`` asks: limit, time, payable. 'How often can I bill K133?' asks a limit,
     not whether K133 is payable."""
-    asked = [kind for kind, pattern in ASKS.items() if pattern.search(question)]
+    asked = [
+        kind
+        for kind, pattern in ASKS.items()
+        if pattern.search(_ASKS_CODE.sub(" ", question) if kind == "payable" else question)
+    ]
     if "payable" in asked and len(asked) > 1 and _HOW_MUCH.search(question):
         asked.remove("payable")
     return asked
