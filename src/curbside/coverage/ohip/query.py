@@ -491,7 +491,7 @@ class WordIndex:
         self.listed: dict[str, set[str]] = {}
         self.text: dict[str, str] = {}  # title and listings as printed, for the bands in them ('3 patients')
         self.printed_titles: dict[str, str] = {}  # as printed, for the qualifiers in them ('- female')
-        self.title_head: dict[str, set[str]] = {}  # the first of a title's alternatives ('… assessment or well baby care')
+        self.title_head: dict[str, set[str]] = {}  # a title's first alternative ('… assessment or well baby care')
         self.by_word: dict[str, set[str]] = defaultdict(set)
         for code, title, listed in rows:
             self.text[code] = f"{title} | {listed}"
