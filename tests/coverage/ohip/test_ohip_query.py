@@ -108,6 +108,29 @@ def test_a_title_of_two_services_says_its_first_one_whole() -> None:
     assert index.extra([stem("nursing"), stem("home")], "W003") > 0
 
 
+def test_a_side_said_by_the_part_treated_is_the_schedules_side() -> None:
+    # J56: G537 "Repeat sclerotherapy, unilateral"; Y6: E186 "… left eye" / E187 "… right eye"
+    words = plan(ScheduleGetArgs(q="repeat sclerotherapy session, one leg, symptomatic veins >5mm - code?")).words
+    assert "unilateral" in words and "one" not in words
+    assert "bilateral" in plan(ScheduleGetArgs(q="irrigated a blocked tear duct (both sides)")).words
+    assert {"right", "eye"} <= set(plan(ScheduleGetArgs(q="anti-VEGF injection OD for wet AMD - which code?")).words)
+    assert "right" not in plan(ScheduleGetArgs(q="pt OD'd on tylenol, ER assessment - code?")).words  # an overdose
+    # the physician's home is not a visit to the patient's (B990 … "Special Visits to Patient's Home")
+    assert "home" not in plan(ScheduleGetArgs(q="called in from home to the ED on a Saturday - travel premium?")).words
+
+
+def test_what_a_title_excepts_is_not_its_service() -> None:
+    # N7: Z216 "Wedging of casts in other than fracture treatment" is no answer to a question about a fracture
+    index = WordIndex(
+        [
+            ("Z873", "Application of cast brace (must include hinge)", ""),
+            ("Z216", "Wedging of casts in other than fracture treatment", ""),
+        ]
+    )
+    assert index.held([stem("cast"), stem("fracture")], "Z216") == frozenset({stem("cast")})
+    assert [code for code, _ in index.match([stem("fracture")], 5)] == ["Z216"]  # still found, by a listing's weight
+
+
 def test_a_code_written_with_its_letter_is_kept_so_for_the_lookup() -> None:
     # E401B is listed so (GP87); the lookup keeps A007A's letter only if the Schedule lists it with one
     assert lettered_codes("what is E401B? and a007a?") == {"E401": "E401B", "A007": "A007A"}

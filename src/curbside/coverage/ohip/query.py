@@ -112,7 +112,19 @@ def in_schedule_phrases(text: str) -> str:
     """``text`` with its everyday phrases in the Schedule's words ('c-section' -> 'caesarean section', 'f/u' ->
     'follow-up', 'yearly physical' -> 'periodic health visit'): words_of would split them into letters or into
     words no title says."""
+    if _EYE.search(text):
+        text = _EYE_SIDE.sub(lambda m: _EYE_SIDES[m.group(1)], text)
     return _PHRASES.sub(lambda m: SCHEDULE_PHRASES[m.group(1).lower()], text)
+
+
+# an eye written as ophthalmologists write it (oculus dexter, sinister, uterque), in capitals in a question about
+# eyes ('anti-VEGF injection OD for wet AMD': E187 "… right eye", not E186 "… left eye"); not 'OD' for an overdose
+_EYE_SIDES = {"OD": "right eye", "OS": "left eye", "OU": "bilateral eyes"}
+_EYE_SIDE = re.compile(r"(?<![\w/'-])(OD|OS|OU)(?![\w'-])")
+_EYE = re.compile(
+    r"\b(eyes?|ocular|retin\w*|macul\w*|AMD|cataracts?|glaucoma|intravitreal|vitre\w*|cornea\w*|ophth\w*|VEGF)\b",
+    re.I,
+)
 
 
 _ORDINAL = re.compile(r"\b(1[0-2]|[1-9])(?:st|nd|rd|th)\b")
@@ -468,9 +480,16 @@ _TITLE_ASIDE = re.compile(r"\((?:may |see |includ|not )[^()]*\)")
 _TITLE_OR = re.compile(r"\s+or\s+", re.I)
 
 
+# what a title says its service is not: 'Wedging of casts in other than fracture treatment' (Z216) is no fracture care
+_TITLE_EXCEPT = re.compile(
+    r"\b(?:other than|except(?: for)?|excluding|not including)\s+([^,;:()\[\]]+?)(?=\s+[-–—]\s|[,;:()\[\]]|$)", re.I
+)
+
+
 def _without_asides(title: str) -> tuple[str, str]:
-    """(``title`` without its asides, the asides' text)."""
-    return _TITLE_ASIDE.sub(" ", title), " ".join(_TITLE_ASIDE.findall(title))
+    """(``title`` without its asides and what it excepts, their text)."""
+    set_aside = [*_TITLE_ASIDE.findall(title), *(m.group(1) for m in _TITLE_EXCEPT.finditer(title))]
+    return _TITLE_EXCEPT.sub(" ", _TITLE_ASIDE.sub(" ", title)), " ".join(set_aside)
 
 
 # a title word this common (in ~40 of the Schedule's 5,264 codes: 'component', 'level', 'view', 'first') names

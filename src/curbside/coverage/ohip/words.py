@@ -80,6 +80,22 @@ SCHEDULE_WORDS: dict[str, tuple[str, ...]] = {
 
 # everyday phrases whose words are not the Schedule's one by one (a letter and a slash, a hyphenated short form, a
 # plain name for a service the Schedule titles otherwise): the question's text is read as the phrase's Schedule words
+_PAIRED = ("side", "leg", "arm", "eye", "ear", "nostril", "breast", "knee", "hip", "foot", "hand", "lung", "kidney")
+_PAIRED_PLURAL = (
+    "sides",
+    "legs",
+    "arms",
+    "eyes",
+    "ears",
+    "nostrils",
+    "breasts",
+    "knees",
+    "hips",
+    "feet",
+    "hands",
+    "lungs",
+    "kidneys",
+)
 SCHEDULE_PHRASES: dict[str, str] = {
     "c-section": "caesarean section",
     "c section": "caesarean section",
@@ -100,4 +116,10 @@ SCHEDULE_PHRASES: dict[str, str] = {
     "annual check-up": "periodic health visit",
     "yearly checkup": "periodic health visit",
     "yearly check-up": "periodic health visit",
+    # where the physician came from or worked, not a visit to the patient's home (B990 … "Special Visits to
+    # Patient's Home"): 'called in from home to the emergency department', 'read the CT from home over PACS'
+    "from home": "",
+    # a side said by the part treated: the Schedule's 'unilateral' / 'bilateral' (G536 "Sclerotherapy …, unilateral")
+    **{f"one {part}": f"unilateral {part}" for part in _PAIRED},
+    **{f"both {parts}": f"bilateral {parts}" for parts in _PAIRED_PLURAL},
 }
