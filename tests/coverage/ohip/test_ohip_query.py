@@ -119,6 +119,23 @@ def test_a_side_said_by_the_part_treated_is_the_schedules_side() -> None:
     assert "home" not in plan(ScheduleGetArgs(q="called in from home to the ED on a Saturday - travel premium?")).words
 
 
+def test_leaving_the_clinic_is_the_sacrifice_of_office_hours() -> None:
+    # GP70: K961 / K992 "Special visit premium: Emergency Department — …, Daytime with sacrifice of office hours"
+    from curbside.coverage.ohip.query import said_as_the_schedule_says
+    from curbside.coverage.ohip.sql_path import in_setting
+
+    for said in (
+        "ER called me about my pt, had to leave clinic + cancel pts to go see him",
+        "got pulled out of my afternoon clinic to assist on an urgent lap chole",
+        "left my tues afternoon clinic (pts rebooked) to see my inpt",
+    ):
+        assert "sacrifice of office hours" in said_as_the_schedule_says(said)
+        assert stem("sacrifice") in plan(ScheduleGetArgs(q=said)).words
+    assert said_as_the_schedule_says("saw her in my clinic for a lump") == "saw her in my clinic for a lump"
+    # office hours are a time, not the office: the emergency department's premium is not ruled out for an A code
+    assert in_setting(["K992", "A990"], "sacrifice of office hours to see him in the ER") == ["K992", "A990"]
+
+
 def test_what_a_title_excepts_is_not_its_service() -> None:
     # N7: Z216 "Wedging of casts in other than fracture treatment" is no answer to a question about a fracture
     index = WordIndex(

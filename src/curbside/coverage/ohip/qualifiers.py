@@ -52,7 +52,7 @@ _SIDES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
     ),
     "out-patient": (
         re.compile(r"\bout-?patients?\b", re.I),
-        re.compile(r"\bout-?patients?\b|\boutpts?\b|\boffice\b|\bclinic\b", re.I),
+        re.compile(r"\bout-?patients?\b|\boutpts?\b|\boffice\b(?! hours)|\bclinic\b", re.I),
     ),
 }
 _OPPOSITE = {

@@ -117,6 +117,23 @@ def in_schedule_phrases(text: str) -> str:
     return _PHRASES.sub(lambda m: SCHEDULE_PHRASES[m.group(1).lower()], text)
 
 
+# leaving one's office or clinic to see a patient, its patients cancelled: the special visit premiums' "Daytime with
+# sacrifice of office hours" (GP70), not a service in the office ('had to leave clinic + cancel pts to go see him')
+_LEFT_THE_OFFICE = re.compile(
+    r"\b(?:(?:leave|left|leaving|pulled (?:out of|from)|called (?:out of|away from))\s+(?:(?:my|the|our|an?)\s+)?"
+    r"(?:[\w.]+\s+){0,2}?(?:clinic|office)(?:\s+hours)?|"
+    r"cancel(?:l?ed|l?ing)?\s+(?:(?:my|the|our|all|some|\d+)\s+)?(?:pts|patients|clinic|appointments|appts)|"
+    r"(?:pts|patients|appointments|appts)\s+(?:were\s+)?(?:rebooked|cancel+ed|bumped))\b",
+    re.I,
+)
+
+
+def said_as_the_schedule_says(question: str) -> str:
+    """``question`` with a circumstance said in everyday words as the Schedule says it, for every reading of it: 'had
+    to leave clinic + cancel pts' is the special visit premiums' 'sacrifice of office hours', no office visit."""
+    return _LEFT_THE_OFFICE.sub(" sacrifice of office hours ", question)
+
+
 # an eye written as ophthalmologists write it (oculus dexter, sinister, uterque), in capitals in a question about
 # eyes ('anti-VEGF injection OD for wet AMD': E187 "… right eye", not E186 "… left eye"); not 'OD' for an overdose
 _EYE_SIDES = {"OD": "right eye", "OS": "left eye", "OU": "bilateral eyes"}
@@ -405,7 +422,7 @@ def negated_codes(question: str | None) -> frozenset[str]:
 
 
 def plan(args: ScheduleGetArgs) -> Request:
-    question = args.q
+    question = said_as_the_schedule_says(args.q) if args.q else args.q
     not_codes = negated_codes(question)
     # a code the question rules out is not asked, though a caller read it from the question (``coverage.answer``)
     asked_codes = [c for c in args.codes or [] if c.upper() not in not_codes]

@@ -305,7 +305,7 @@ def run_sql_path(
 _SETTINGS = (
     (re.compile(r"\b(in[- ]?patients?|admitted|on the ward|hospital (visit|ward|stay))\b", re.I), "C"),
     (re.compile(r"\b(long[- ]term care|nursing home|LTC home|home for the aged)\b", re.I), "W"),
-    (re.compile(r"\b(office|clinic|walk[- ]in)\b", re.I), "A"),
+    (re.compile(r"\b(office(?! hours)|clinic|walk[- ]in)\b", re.I), "A"),  # 'sacrifice of office hours' is a time
 )
 _SETTING_LETTERS = frozenset("ACW")
 # the special visit premium tables are one per setting, each lettered as that setting's services are, and the
