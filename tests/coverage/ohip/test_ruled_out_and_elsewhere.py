@@ -89,6 +89,36 @@ def test_a_service_of_the_specialty_listed_in_no_section_of_it_is_found_elsewher
     assert nothing == [] and listed_elsewhere(asked, nothing, eyes.match(asked, 5), eyes)
 
 
+def test_a_specialty_code_holding_a_minor_word_only_does_not_keep_the_search_in_the_specialty() -> None:
+    # 'nephro - home hemodialysis, weekly team fee?': Nephrology (16) lists W163 "Nursing home …" (A131), which holds
+    # 'home' only; G865 "Chronic dialysis weekly team fee: Home haemodialysis" is in the dialysis part (G-codes)
+    index = WordIndex(
+        [
+            *_TITLES,
+            ("W163", "Nursing home or home for the aged - first 2 subsequent visits per patient per month", ""),
+            ("W164", "General re-assessment of patient in nursing home (as per the Nursing Homes Act)", ""),
+            ("G865", "Chronic dialysis weekly team fee: Home haemodialysis", ""),
+            ("G864", "Chronic dialysis weekly team fee: Home peritoneal dialysis", ""),
+        ]
+    )
+    words = [
+        w
+        for w in plan(ScheduleGetArgs(q="nephro - pt does home hemodialysis, weekly team fee?")).words
+        if w != "nephro"
+    ]
+    nephrology = {"W163", "W164", "A245"}
+    within, everywhere = index.match(words, 5, nephrology), index.match(words, 5)
+    assert within[0][0] in {"W163", "W164"} and everywhere[0][0] == "G865"
+    assert listed_elsewhere(words, within, everywhere, index)
+    # the specialty's nursing-home visit asked: it stays the place searched
+    visit = [
+        w
+        for w in plan(ScheduleGetArgs(q="nephro - nursing home visit, first subsequent one this month")).words
+        if w != "nephro"
+    ]
+    assert not listed_elsewhere(visit, index.match(visit, 5, nephrology), index.match(visit, 5), index)
+
+
 def test_the_service_asked_first_is_searched_before_the_premium_added_to_it() -> None:
     question = (
         "my own pt came into our ER and the ER doc called me in. I assessed her there - what do I bill? "

@@ -27,6 +27,8 @@ __all__ = ["REACH", "listed_elsewhere"]
 # obstetrics section, and S724 "Perineorrhaphy (not eligible for payment with delivery or other vaginal …)"
 # elsewhere holds more of the question's words but is not the service
 REACH = 0.4
+MINOR = 0.25  # a share of the question's word weight that names no service
+OUTWEIGHS = 3.0  # … when a title elsewhere holds this many times as much
 
 
 def listed_elsewhere(
@@ -48,4 +50,8 @@ def listed_elsewhere(
         # no code of the specialty holds a word of the question at all ('ophtho - botox for benign essential
         # blepharospasm': G871, J52, is in no ophthalmology section): the codes holding some of it are elsewhere
         return best(everywhere) > 0.0
-    return best(within) == 0.0 and best(everywhere) >= REACH
+    inside, outside = best(within), best(everywhere)
+    # the specialty's best title holding a minor word of the question only ('home' of W163 "Nursing home …" for
+    # 'nephro - pt does home hemodialysis, weekly team fee?') names no more of it than none would: G865
+    # "Chronic dialysis weekly team fee: Home haemodialysis" is in the dialysis part, no specialty's section
+    return inside < MINOR and outside >= REACH and outside >= OUTWEIGHS * inside
