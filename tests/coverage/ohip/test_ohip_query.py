@@ -136,6 +136,13 @@ def test_leaving_the_clinic_is_the_sacrifice_of_office_hours() -> None:
     assert in_setting(["K992", "A990"], "sacrifice of office hours to see him in the ER") == ["K992", "A990"]
 
 
+def test_clinical_shorthand_for_a_procedure_is_the_schedules_name() -> None:
+    # D: X090 "Chest - single view"; S15: Z580 "Sigmoidoscopy (using 60 cm. flexible endoscope)"; J4: Hyposensitisation
+    assert stem("chest") in plan(ScheduleGetArgs(q="portable CXR single AP view - code?")).words
+    assert {stem("flexible"), stem("sigmoidoscopy")} <= set(plan(ScheduleGetArgs(q="flex sig in my office")).words)
+    assert stem("hyposensitisation") in plan(ScheduleGetArgs(q="came in for her allergy shot")).words
+
+
 def test_what_a_title_excepts_is_not_its_service() -> None:
     # N7: Z216 "Wedging of casts in other than fracture treatment" is no answer to a question about a fracture
     index = WordIndex(

@@ -93,3 +93,27 @@ def test_tail_is_after_the_last_dash_or_colon() -> None:
     assert tail("Medical management of ectopic pregnancy – initial service: Medical management - initial service") == (
         "initial service"
     )
+
+
+def test_an_injection_as_the_visits_sole_reason_or_beside_a_visit() -> None:
+    # J4: G202 "Hyposensitisation - each injection", G212 "… - when sole reason for visit (including first
+    # injection)"; J55: G372 "with visit (each injection)", G373 "sole reason (first injection)"
+    titles = {
+        "G202": "Hyposensitisation - each injection",
+        "G212": "Hyposensitisation - when sole reason for visit (including first injection)",
+        "G372": "with visit (each injection)",
+        "G373": "sole reason (first injection)",
+    }
+    codes = list(titles)
+    with_visit = "allergy shot given + I did a visit for something else same day - code for the injection?"
+    assert by_qualifier(codes, with_visit, titles) == ["G202", "G372"]
+    assert by_qualifier(codes, "IM injection, nothing else - code?", titles) == ["G202", "G212", "G373"]
+    assert by_qualifier(codes, "hyposensitisation injection - code?", titles) == codes  # neither said
+
+
+def test_a_visit_for_one_thing_only_is_its_sole_reason() -> None:
+    from curbside.coverage.ohip.query import said_as_the_schedule_says
+
+    assert "sole reason for  an" in said_as_the_schedule_says("patient came in only for an intramuscular injection")
+    assert "sole reason for  her" in said_as_the_schedule_says("patient came in just for her allergy shot")
+    assert said_as_the_schedule_says("is it only for adults?") == "is it only for adults?"

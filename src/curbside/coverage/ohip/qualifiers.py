@@ -46,6 +46,20 @@ _SIDES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
     ),
     "intensive": (re.compile(r"\bintensive\b", re.I), re.compile(r"\bintensive\w*|\bunstable\b", re.I)),
     "maintenance": (re.compile(r"\bmaintenance\b", re.I), re.compile(r"\bmaintenance\b|\bstable\b", re.I)),
+    # an injection given as the visit's sole reason (G212 "Hyposensitisation - when sole reason for visit") or
+    # beside a visit for something else (G372 "… with visit (each injection)")
+    "sole reason": (
+        re.compile(r"\bsole reason\b", re.I),
+        re.compile(r"\bsole reason\b|\bnothing else\b", re.I),
+    ),
+    "with visit": (
+        re.compile(r"\bwith visit\b", re.I),
+        re.compile(
+            r"\bwith (?:a |the )?visit\b|\b(?:did|plus|and|also) (?:a |an )?(?:visit|assessment)\b|"
+            r"\bvisit for (?:something|anything) else\b",
+            re.I,
+        ),
+    ),
     "in-patient": (
         re.compile(r"\bin-?patients?\b", re.I),
         re.compile(r"\bin-?patients?\b|\binpts?\b|\badmitted\b|\bon the ward\b", re.I),
@@ -66,6 +80,8 @@ _OPPOSITE = {
     "maintenance": "intensive",
     "in-patient": "out-patient",
     "out-patient": "in-patient",
+    "sole reason": "with visit",
+    "with visit": "sole reason",
 }
 # sides read in a title's tail only: twins share the rest, and their program or heading may hold either word
 _IN_TAIL = frozenset({"initial", "subsequent", "intensive", "maintenance"})

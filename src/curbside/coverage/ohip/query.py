@@ -131,7 +131,14 @@ _LEFT_THE_OFFICE = re.compile(
 def said_as_the_schedule_says(question: str) -> str:
     """``question`` with a circumstance said in everyday words as the Schedule says it, for every reading of it: 'had
     to leave clinic + cancel pts' is the special visit premiums' 'sacrifice of office hours', no office visit."""
-    return _LEFT_THE_OFFICE.sub(" sacrifice of office hours ", question)
+    return _SOLE_REASON.sub(" sole reason for ", _LEFT_THE_OFFICE.sub(" sacrifice of office hours ", question))
+
+
+# a visit for one thing only: the Schedule's "sole reason" (G212 "Hyposensitisation - when sole reason for visit",
+# G373 "… sole reason (first injection)"): 'came in just for her allergy shot', 'came in only for an IM injection'
+_SOLE_REASON = re.compile(
+    r"\b(?:came|comes|come|coming|in|here|visit|visited)\s+(?:in\s+)?(?:just|only|solely)\s+for\b", re.I
+)
 
 
 # an eye written as ophthalmologists write it (oculus dexter, sinister, uterque), in capitals in a question about

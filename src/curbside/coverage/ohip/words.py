@@ -116,6 +116,13 @@ SCHEDULE_PHRASES: dict[str, str] = {
     "annual check-up": "periodic health visit",
     "yearly checkup": "periodic health visit",
     "yearly check-up": "periodic health visit",
+    # clinical shorthand for a procedure, said as the Schedule names it
+    "flex sig": "flexible sigmoidoscopy",
+    "cxr": "chest x-ray",
+    "tte": "transthoracic echocardiography",
+    "allergy shot": "hyposensitisation injection",
+    "allergy shots": "hyposensitisation injection",
+    "allergy injection": "hyposensitisation injection",
     # where the physician came from or worked, not a visit to the patient's home (B990 … "Special Visits to
     # Patient's Home"): 'called in from home to the emergency department', 'read the CT from home over PACS'
     "from home": "",
