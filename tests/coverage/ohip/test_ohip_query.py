@@ -141,6 +141,8 @@ def test_clinical_shorthand_for_a_procedure_is_the_schedules_name() -> None:
     assert stem("chest") in plan(ScheduleGetArgs(q="portable CXR single AP view - code?")).words
     assert {stem("flexible"), stem("sigmoidoscopy")} <= set(plan(ScheduleGetArgs(q="flex sig in my office")).words)
     assert stem("hyposensitisation") in plan(ScheduleGetArgs(q="came in for her allergy shot")).words
+    # A176: K197 "Individual out-patient psychotherapy"
+    assert "out" in plan(ScheduleGetArgs(q="individual psychotherapy w/ an outpt")).words
 
 
 def test_what_a_title_excepts_is_not_its_service() -> None:

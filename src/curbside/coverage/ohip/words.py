@@ -75,6 +75,11 @@ SCHEDULE_WORDS: dict[str, tuple[str, ...]] = {
     "stitches": ("suture",),
     "stitched": ("suture",),
     "glue": ("tissue", "adhesive"),
+    # the Schedule's 'out-patient' (K197 "Individual out-patient psychotherapy"), one word or clipped
+    "outpt": ("out", "patient"),
+    "outpts": ("out", "patient"),
+    "outpatient": ("out", "patient"),
+    "outpatients": ("out", "patient"),
     "glued": ("tissue", "adhesive"),
 }
 
