@@ -141,6 +141,12 @@ def test_clinical_shorthand_for_a_procedure_is_the_schedules_name() -> None:
     assert stem("chest") in plan(ScheduleGetArgs(q="portable CXR single AP view - code?")).words
     assert {stem("flexible"), stem("sigmoidoscopy")} <= set(plan(ScheduleGetArgs(q="flex sig in my office")).words)
     assert stem("hyposensitisation") in plan(ScheduleGetArgs(q="came in for her allergy shot")).words
+    # G365 "Collection of cervical cancer screening specimen(s)", Z779 "Chorionic villus sampling", G282 "Umbilical
+    # vein catheterization …", G481 "… Haemoglobin screen …"
+    assert stem("cervical") in plan(ScheduleGetArgs(q="what code for doing a pap test in the office?")).words
+    assert stem("chorionic") in plan(ScheduleGetArgs(q="CVS at 12 wks for AMA - code?")).words
+    assert stem("umbilical") in plan(ScheduleGetArgs(q="NICU - put in a UVC on a 29 wkr")).words
+    assert stem("haemoglobin") in plan(ScheduleGetArgs(q="point of care Hb done in the office")).words
     # A176: K197 "Individual out-patient psychotherapy"
     assert "out" in plan(ScheduleGetArgs(q="individual psychotherapy w/ an outpt")).words
 

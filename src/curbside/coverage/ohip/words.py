@@ -75,6 +75,13 @@ SCHEDULE_WORDS: dict[str, tuple[str, ...]] = {
     "stitches": ("suture",),
     "stitched": ("suture",),
     "glue": ("tissue", "adhesive"),
+    # clinical abbreviations, as the Schedule writes the service out
+    "cvs": ("chorionic", "villus", "sampling"),  # Z779
+    "uvc": ("umbilical", "vein", "catheterization"),  # G282
+    "hb": ("haemoglobin",),  # G481
+    "hgb": ("haemoglobin",),
+    "foley": ("catheterization",),  # an indwelling urinary catheter: Z603 "Catheterization - home"
+    "unna": ("unna's",),  # Z200 "Application of Unna's paste"
     # the Schedule's 'out-patient' (K197 "Individual out-patient psychotherapy"), one word or clipped
     "outpt": ("out", "patient"),
     "outpts": ("out", "patient"),
@@ -123,6 +130,8 @@ SCHEDULE_PHRASES: dict[str, str] = {
     "yearly check-up": "periodic health visit",
     # clinical shorthand for a procedure, said as the Schedule names it
     "flex sig": "flexible sigmoidoscopy",
+    "pap test": "cervical cancer screening specimen",  # G365 "Collection of cervical cancer screening specimen(s)"
+    "pap smear": "cervical cancer screening specimen",
     "cxr": "chest x-ray",
     "tte": "transthoracic echocardiography",
     "allergy shot": "hyposensitisation injection",
