@@ -55,7 +55,7 @@ def test_walker_and_januvia(coverage_app: Curbside, caller: ToolCaller) -> None:
     )
     assert r.intent.domains == ["device", "drug"]
     assert [(t.tool, t.status) for t in r.trace] == [("adp.get", "ok"), ("odb.get", "ok")]
-    assert r.trace[0].args == {"q": "My patient on Januvia needs a walker; what does ADP pay"}
+    assert r.trace[0].args == {"q": "My patient on Januvia needs a walker — what does ADP pay"}
     assert [(d.domain, d.decision) for d in r.domains] == [("device", "eligible"), ("drug", "covered")]
     assert r.decision == "eligible"
     device = r.highlights[0]
@@ -183,7 +183,7 @@ def test_discharge_after_three_days_c124_as_mrp_and_a_walker(coverage_app: Curbs
     assert any(p.startswith("E084 Saturday, Sunday or Holiday") and p.endswith("add 45%.") for p in billing)
     assert "ADP pays 75% of the Approved Price and the client pays 25%." in points(r, "adp.get")
     assert r.trace[1].args == {
-        "q": "My 75yo patient is being discharged after 3 days; Also needs a walker; what's covered?"
+        "q": "My 75yo patient is being discharged after 3 days; Also needs a walker - what's covered?"
     }
     # the device part finds no manual sentence on 'discharged' and asks a follow-up below the line: it caps the answer
     device = next(d for d in r.domains if d.domain == "device")
@@ -199,7 +199,7 @@ def test_three_programs_in_one_question(coverage_app: Curbside, caller: ToolCall
     assert r.intent.domains == ["billing", "device", "drug"]
     assert [(t.tool, t.status) for t in r.trace] == [("schedule.get", "ok"), ("adp.get", "ok"), ("odb.get", "ok")]
     assert [t.args for t in r.trace] == [
-        {"q": "patient discharged today on atorvastatin 20 mg; what can I bill; what's covered?"},
+        {"q": "patient discharged today on atorvastatin 20 mg; what can I bill and what's covered?"},
         {"q": "needs a walker; what's covered?"},
         {"q": "patient discharged today on atorvastatin 20 mg; what's covered?"},
     ]

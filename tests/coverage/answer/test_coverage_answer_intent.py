@@ -33,7 +33,11 @@ TABLE: list[tuple[str, Hints | None, tuple[str, ...]]] = [
     ("phoned the medical officer of health to report a case - any code?", None, (B,)),
     ("what LU code do I write for Ozempic?", None, (R,)),
     ("what does a standard paeds consult pay?", None, (B,)),  # only billing leans: 'paeds' is not a drug
-    ("regular derm consult in the dermatologist's office, how much?", None, (B,)),  # an LU code is the formulary's, not a fee code
+    (
+        "regular derm consult in the dermatologist's office, how much?",
+        None,
+        (B,),
+    ),  # an LU code is the formulary's, not a fee code
     ("What does ADP pay for a walker?", None, (D,)),
     # a bill or fee the program or its vendor pays is ADP's, not the Schedule's; beside OHIP it is billing too
     ("vendor wants to bill ADP as soon as the chair is ordered - allowed?", None, (D,)),
@@ -120,7 +124,7 @@ def test_clauses_and_the_part_each_tool_is_sent() -> None:
     ]
     intent = classify(question)
     # 'what's covered?' names no domain clearly, so every tool gets it
-    assert intent.text_for(B) == "patient discharged today on apixaban; what can I bill; what's covered?"
+    assert intent.text_for(B) == "patient discharged today on apixaban; what can I bill and what's covered?"
     assert intent.text_for(D) == "needs a walker; what's covered?"
     assert intent.text_for(R) == "patient discharged today on apixaban; what's covered?"
 
@@ -194,3 +198,19 @@ def test_a_three_letter_initialism_the_schedule_lists_names_the_service() -> Non
     question = "low risk 58F had her baseline bone density 2 yrs ago, can she get the 2nd DXA covered now?"
     assert classify(question).domains == ()
     assert classify(question, schedule_word=lambda word: word.lower() == "dxa").domains == (B,)
+
+
+def test_neighbouring_clauses_are_sent_as_the_question_joined_them() -> None:
+    # held-out 13: the drug asked follows a list of drugs that failed; cut at every comma and joined by '; ', the
+    # list read as separate clauses and odb.get answered the first, carbamazepine
+    question = "focal seizures, failed keppra, carbamazepine + lamotrigine - lacosamide ODB LU code?"
+
+    def lookup(text: str) -> str | None:
+        return next((w for w in ("keppra", "carbamazepine", "lamotrigine", "lacosamide") if w in text.lower()), None)
+
+    intent = classify(question, lookup=lookup)
+    assert intent.breaks == (", ", ", ", " - ")
+    assert intent.text_for("drug") == question
+    # clauses not next to each other are joined as before
+    spread = classify("pt on apixaban. needs a walker - what does ADP pay? is it covered?")
+    assert spread.text_for("device") == "needs a walker - what does ADP pay? is it covered?"

@@ -23,7 +23,7 @@ def test_multi_domain_question_sends_each_tool_its_part() -> None:
         patient={"income": 24000},
     )
     assert [(c.tool, c.arguments) for c in p.calls] == [
-        ("schedule.get", {"q": "patient discharged today on apixaban; what can I bill; what's covered?"}),
+        ("schedule.get", {"q": "patient discharged today on apixaban; what can I bill and what's covered?"}),
         ("adp.get", {"q": "needs a walker; what's covered?", "patient_income": 24000.0}),
         ("odb.get", {"q": "patient discharged today on apixaban; what's covered?"}),
     ]
@@ -99,7 +99,7 @@ def test_a_billing_clause_naming_no_service_is_sent_with_the_whole_question() ->
     request = CoverageAnswerArgs(question=question)
     intent = classify(question, None, lambda text: "Kenalog" if "kenalog" in text.lower() else None)
     calls = {c.tool: c.arguments for c in plan_calls(request, intent).calls}
-    assert calls["schedule.get"] == {"q": "injected a few cystic acne lesions with kenalog today; billable to OHIP?"}
+    assert calls["schedule.get"] == {"q": "injected a few cystic acne lesions with kenalog today - billable to OHIP?"}
     assert calls["odb.get"]["q"] == "injected a few cystic acne lesions with kenalog today"
 
 
@@ -117,5 +117,5 @@ def test_the_drug_a_billed_service_gives_is_sent_to_the_schedule() -> None:
     request = CoverageAnswerArgs(question="uro - botox injections into the detrusor for refractory OAB. fee code?")
     intent = classify(request.question, lookup=lambda text: "Botox" if "botox" in text.lower() else None)
     calls = {c.tool: c.arguments["q"] for c in plan_calls(request, intent).calls}
-    assert calls["schedule.get"] == "uro; botox injections into the detrusor for refractory OAB; fee code?"
-    assert calls["odb.get"].startswith("uro; botox injections")
+    assert calls["schedule.get"] == "uro - botox injections into the detrusor for refractory OAB. fee code?"
+    assert calls["odb.get"].startswith("uro - botox injections")

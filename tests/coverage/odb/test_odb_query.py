@@ -191,6 +191,38 @@ def test_the_drug_asked_about_is_not_the_one_already_taken(text: str, asked: set
     assert keys == asked
 
 
+FAILED_ROWS = [
+    ("02247027", "Keppra", 30, "LEVETIRACETAM"),
+    ("02244403", "Taro-Carbamazepine", 31, "CARBAMAZEPINE"),
+    ("02246897", "Lamotrigine", 32, "LAMOTRIGINE"),
+    ("02472902", "Teva-Lacosamide", 33, "LACOSAMIDE"),
+    ("00496480", "Teva-Propranolol", 34, "PROPRANOLOL"),
+    ("02246082", "Flunarizine", 35, "FLUNARIZINE HCL"),
+    ("02009773", "Fludrocortisone", 36, "FLUDROCORTISONE ACETATE"),
+    ("01934406", "Amatine", 37, "MIDODRINE HCL"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        # held-out 13: a list of drugs that failed ends at its last item; the drug after it is the one asked
+        ("focal seizures, failed keppra, carbamazepine + lamotrigine - lacosamide ODB LU code?", {33}),
+        # 'propranolol made her dizzy', and 'stopped' does not reach past its sentence
+        ("migraine ppx - propranolol made her dizzy + exhausted so she stopped. flunarizine on ODB?", {35}),
+        # every drug named is history: the one taken now, not the one that did not help
+        (
+            "neurogenic OH, fludrocortisone didn't help - pt has been on brand amatine 5 mg for yrs. still a benefit?",
+            {37},
+        ),
+    ],
+)
+def test_drugs_that_failed_are_history(text: str, asked: set[int]) -> None:
+    found = NameIndex(FAILED_ROWS).resolve(text)
+    keys = found.generic_keys or {FAILED_ROWS[[r[0] for r in FAILED_ROWS].index(d)][2] for d in found.dins}
+    assert keys == asked
+
+
 def test_a_drug_alone_is_the_one_asked_even_after_on() -> None:
     # one drug named: 'on' does not remove it, and 'on ODB' is the formulary, not a drug taken
     assert NameIndex(HISTORY_ROWS).resolve("pt on biphentin - is it on ODB?").dins == {"02277166"}

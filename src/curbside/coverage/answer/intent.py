@@ -16,7 +16,7 @@ Drug names come from the loaded formulary's own name index when one is given
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from curbside.coverage.answer.models import Domain, Hints
@@ -72,6 +72,7 @@ class Intent:
     devices: tuple[tuple[str, str | None], ...] = ()  # (device as written, ADP category)
     drugs: tuple[str, ...] = ()  # drug names found in the question
     notes: tuple[str, ...] = field(default=())
+    breaks: tuple[str, ...] = ()  # the question's own text between clause i and clause i + 1 (', ', ' - ', '. ')
 
     def text_for(self, domain: Domain, *, story: bool = False) -> str:
         """The clauses that concern ``domain``, and those that concern no domain clearly ('what is covered?');
@@ -83,12 +84,25 @@ class Intent:
         """
         own = {s.clause for s in self.signals if s.domain == domain and s.claims}
         if not own:
-            return _join(self.clauses)
+            return self._joined(range(len(self.clauses)))
         clear = {s.clause for s in self.signals if s.weight >= ROUTE_AT}
         shared = set(range(len(self.clauses))) - clear
         drug = {s.clause for s in self.signals if s.domain == "drug" and s.claims}
         told = {i for i in drug - own if story and i < max(own) and "?" not in self.clauses[i]}
-        return _join([self.clauses[i] for i in sorted(own | shared | told)])
+        return self._joined(sorted(own | shared | told))
+
+    def _joined(self, chosen: Iterable[int]) -> str:
+        """The chosen clauses, neighbours joined as the question joined them (a list of drugs stays a list:
+        'failed keppra, carbamazepine + lamotrigine - lacosamide ODB LU code?'), others by ``_join``."""
+        runs: list[str] = []
+        last = -2
+        for i in chosen:
+            if runs and i == last + 1 and len(self.breaks) >= i:
+                runs[-1] += self.breaks[i - 1] + self.clauses[i]
+            else:
+                runs.append(self.clauses[i])
+            last = i
+        return _join(runs)
 
     def labels(self, domain: Domain) -> list[str]:
         return list(dict.fromkeys(s.label for s in self.signals if s.domain == domain))
@@ -111,6 +125,20 @@ def _join(clauses: Iterable[str]) -> str:
 def split_clauses(question: str) -> list[str]:
     parts = (p.strip(" ,;:") for p in _CLAUSE_BREAK.split(question))
     return [p for p in parts if p]
+
+
+def clause_breaks(question: str, clauses: Sequence[str]) -> tuple[str, ...]:
+    """The text of ``question`` between each clause and the next (``split_clauses`` cut it there)."""
+    breaks: list[str] = []
+    end = 0
+    for n, clause in enumerate(clauses):
+        start = question.find(clause, end)
+        if start < 0:
+            return ()
+        if n:
+            breaks.append(question[end:start])
+        end = start + len(clause)
+    return tuple(breaks)
 
 
 def classify(
@@ -165,6 +193,7 @@ def classify(
         signals=tuple(signals),
         from_hints=hinted,
         clauses=clauses,
+        breaks=clause_breaks(question, clauses),
         codes=tuple(dict.fromkeys(codes)),
         devices=tuple(dict.fromkeys(devices)),
         drugs=tuple(dict.fromkeys(drugs)),

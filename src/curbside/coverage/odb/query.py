@@ -275,12 +275,15 @@ class NameIndex:
         """The longest name in ``text`` (a brand that is not also an ingredient's name wins a tie: it names the
         product), else (``fuzzy``) a close spelling of one word."""
         # a name may end a sentence ('on Januvia. what is covered?'); inner dots stay ('0.5')
-        words = [w.rstrip(".") for w in norm(text).split()]
+        words, clauses = _clause_words(text)
         found = self._exact(words)
-        ends = [i + n for i, n, _ in found]
-        asked = [f for f in found if not _taken_before(words, f[0], max((e for e in ends if e <= f[0]), default=0))]
-        if asked and len({f[2].matched for f in found}) > 1:
-            found = asked  # 'on biphentin … want to add guanfacine XR': the drug asked about, not the one taken
+        kinds = _history_kinds(words, found, clauses)
+        asked = [f for f in found if kinds[f[0]] is None]
+        if len({f[2].matched for f in found}) > 1:
+            # 'on biphentin … want to add guanfacine XR': the drug asked about, not the one taken; with every drug
+            # named in the history, the one taken now, not those that failed ('fludrocortisone didn't help - pt
+            # has been on brand amatine 5 mg for yrs. is the brand still an ODB benefit?')
+            found = asked or [f for f in found if kinds[f[0]] == "current"] or found
         if found:
             longest = max(n for _, n, _ in found)
             tied = [r for _, n, r in found if n == longest]
@@ -351,6 +354,56 @@ _HISTORY_REACH = 3
 # a drug the patient cannot take or tolerate is history too: 'can't take terbinafine' ('can t take' once normalised)
 _NOT_TAKEN = frozenset({"take", "tolerate", "use"})
 _NEGATION = frozenset({"t", "not", "cannot", "unable", "never"})
+
+
+# words just after a drug's name that put it in the past: 'fludrocortisone didn't help', 'propranolol made her dizzy'
+_FAILED_AFTER = frozenset({"didn", "didnt", "doesn", "failed", "made", "caused", "gave", "stopped", "intolerant"})
+_LIST_JOINS = frozenset({"and", "or"})
+
+
+# where a clause ends: a history word before it does not reach past ('… so she stopped. flunarizine on ODB?')
+_CLAUSE_END = re.compile(r"[.?!;:]+\s+|\s+[-–—]+\s+")
+
+
+def _clause_words(text: str) -> tuple[list[str], list[int]]:
+    """``text``'s normalised words (a name may end a sentence: 'on Januvia. what is covered?'; inner dots stay:
+    '0.5') and the positions where its clauses begin."""
+    words: list[str] = []
+    starts: list[int] = []
+    for piece in _CLAUSE_END.split(text):
+        starts.append(len(words))
+        words += [w.rstrip(".") for w in norm(piece).split()]
+    return words, starts
+
+
+def _history_kinds(
+    words: list[str], found: list[tuple[int, int, Resolution]], clauses: list[int]
+) -> dict[int, str | None]:
+    """Each name's place in the patient's history, by its position: 'current' (taken now: 'on X'), 'past'
+    (failed, stopped, not tolerated: 'failed keppra, carbamazepine + lamotrigine', 'X didn't help') or None (the
+    drug asked about). A history word or a list of failed drugs reaches to the end of its clause only."""
+    kinds: dict[int, str | None] = {}
+    end, last = 0, -1
+    previous: str | None = None
+    for position, length, _ in sorted(found, key=lambda f: f[0]):
+        clause = max((c for c in clauses if c <= position), default=0)
+        if clause > last:  # the first name of its clause
+            end, previous = max(end, clause), None
+        last = position
+        after = words[position + length : position + length + 2]
+        between = words[end:position]
+        if _FAILED_AFTER & set(after):
+            kind: str | None = "past"
+        elif previous == "past" and all(w in _LIST_JOINS for w in between):
+            kind = "past"  # the rest of a list of drugs that failed
+        elif _taken_before(words, position, end):
+            before = set(words[max(end, position - _HISTORY_REACH) : position])
+            kind = "current" if "on" in before and not (_HISTORY - {"on"} | _NOT_TAKEN) & before else "past"
+        else:
+            kind = None
+        kinds[position] = kind
+        end, previous = position + length, kind
+    return kinds
 
 
 def _taken_before(words: list[str], position: int, start: int) -> bool:
