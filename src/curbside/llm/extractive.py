@@ -408,7 +408,7 @@ def passage_units(
             unit.item = in_list
             unit.listed_under = heading_line if listed else None
             out.append(unit)
-        if not item and heads and _titles_values(text, lines[index + 1]):
+        if not item and heads and (_titles_values(text, lines[index + 1]) or _names_next(text, lines[index + 1])):
             heading = frozenset(terms(text))  # and it stays a unit: its figures may be what is asked
     for text in _lists(lines, asked):
         if _candidate(text):
@@ -461,6 +461,20 @@ def _titles_values(text: str, following: str) -> bool:
     like a heading: "Cost for usual dose ($/100 days)" over "SR: $66-207" and "XL: $41-72"."""
     bare = " ".join(_BRACKETED.sub(" ", text).split())
     return bare != text and _is_heading(bare) and bool(_LABEL.match(following))
+
+
+def _names_next(text: str, following: str) -> bool:
+    """Whether a "Label: name" line names what the unlabelled line under it is about: "Social anxiety disorder
+    (SAD): Social Phobia Inventory (SPIN)" over "Cut off points for minimal (score ≤20), mild (score 21-30), …",
+    whose figures answer "SPIN of 26 - what severity?" though the line itself names no scale."""
+    return (
+        bool(_LABEL.match(text))
+        and not _DIGIT.search(text)
+        and not _closed(text, ".!?;")
+        and len(text.split()) <= 2 * HEADING_MAX_WORDS
+        and not _LABEL.match(following)
+        and not _is_heading(following)
+    )
 
 
 def _closed(text: str, ends: str = ".!?") -> bool:
