@@ -48,6 +48,7 @@ from curbside.ask.below_threshold import (
 from curbside.ask.clarify import clarifying_question
 from curbside.ask.focus import Outline, missing_population, off_subject, one_option, unasked_groups
 from curbside.ask.generic_names import generic_names, with_generic_names
+from curbside.ask.joined_numbers import joined_numbers, with_numbers_apart
 from curbside.ask.named import NAMED_KINDS, named_subject, unnamed, withheld_unnamed, yes_no
 from curbside.ask.neighbours import with_neighbours
 from curbside.ask.query import compose_query
@@ -156,6 +157,9 @@ class Asker:
         # 'lexapro' where the knowledge base writes only escitalopram: asked as the ingredient (``generic_names``)
         renamed = await asyncio.to_thread(generic_names, text, lambda words: self.engine.word_frequencies(words)[0])
         text = with_generic_names(text, renamed)
+        # 'gad7' where the knowledge base writes 'GAD-7'
+        apart = await asyncio.to_thread(joined_numbers, text, lambda words: self.engine.word_frequencies(words)[0])
+        text = with_numbers_apart(text, apart)
         meta: dict[str, object] = {"query": text, "embedder": self.engine.embedder.model_id}
         if renamed:
             meta["generic_names"] = dict(renamed)

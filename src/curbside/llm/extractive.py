@@ -130,6 +130,7 @@ _ITEM_LABEL = re.compile(r"^([A-Z][^:.;]{0,48}?)\s*(:|\s[-–])\s+\S")
 _NUMBERED = re.compile(r"^\d{1,2}[.)]\s+")
 _BRACKETED = re.compile(r"\([^()]*\)")
 _DIGIT = re.compile(r"\d")
+_MEASURED = re.compile(r"\$|\d\s*(?:%|mg|mcg|µg|g|ml|mL|kg|mmol|units?)\b")
 _TIME_SPAN = (
     r"\d+(?:\.\d+)?\s*(?:(?:-|–|to)\s*\d+\s*)?(?:business |calendar |working )?(?:days?|weeks?|months?|years?|hours?|minutes?)\b"
     r"|\(\d+\) (?:business |calendar |working )?(?:days?|weeks?|months?|years?)"
@@ -359,6 +360,7 @@ def passage_units(
     block, separator = 0, ""  # a list of labelled lines ends at a heading, a line without a label or another separator
     under_heading = False  # the line before was a heading, or an item of the short lines listed under one
     heading_line = -1
+    named_by = ""  # a "Label: name" line naming the line under it
     for index, text in enumerate(lines):
         item = _LIST_ITEM.match(text)
         if item:
@@ -379,6 +381,11 @@ def passage_units(
         if title_like and heads and not listed:
             heading, heading_line = frozenset(terms(text)), index
             block += 1
+            continue
+        if named_by:  # the line a "Label: name" line names is read with it: "… (SPIN): Cut off points for …"
+            text, named_by = f"{named_by}: {text}", ""
+        elif not item and heads and _names_next(text, lines[index + 1]):
+            named_by = text
             continue
         labelled = _ITEM_LABEL.match(_NUMBERED.sub("", text))
         if labelled is None or labelled.group(2) != separator:
@@ -408,7 +415,7 @@ def passage_units(
             unit.item = in_list
             unit.listed_under = heading_line if listed else None
             out.append(unit)
-        if not item and heads and (_titles_values(text, lines[index + 1]) or _names_next(text, lines[index + 1])):
+        if not item and heads and _titles_values(text, lines[index + 1]):
             heading = frozenset(terms(text))  # and it stays a unit: its figures may be what is asked
     for text in _lists(lines, asked):
         if _candidate(text):
@@ -467,9 +474,11 @@ def _names_next(text: str, following: str) -> bool:
     """Whether a "Label: name" line names what the unlabelled line under it is about: "Social anxiety disorder
     (SAD): Social Phobia Inventory (SPIN)" over "Cut off points for minimal (score ≤20), mild (score 21-30), …",
     whose figures answer "SPIN of 26 - what severity?" though the line itself names no scale."""
+    value = text.partition(":")[2].strip()
     return (
         bool(_LABEL.match(text))
-        and not _DIGIT.search(text)
+        and value[:1].isupper()  # a name ('Patient Health Questionnaire 9 (PHQ-9)'), not a value ('Max: 200 mg')
+        and not _MEASURED.search(value)
         and not _closed(text, ".!?;")
         and len(text.split()) <= 2 * HEADING_MAX_WORDS
         and not _LABEL.match(following)

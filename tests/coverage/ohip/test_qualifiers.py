@@ -117,3 +117,17 @@ def test_a_visit_for_one_thing_only_is_its_sole_reason() -> None:
     assert "sole reason for  an" in said_as_the_schedule_says("patient came in only for an intramuscular injection")
     assert "sole reason for  her" in said_as_the_schedule_says("patient came in just for her allergy shot")
     assert said_as_the_schedule_says("is it only for adults?") == "is it only for adults?"
+
+
+def test_the_askers_end_of_a_physician_to_physician_consultation() -> None:
+    # A40: K730 "Physician to physician telephone consultation - Referring physician", K731 "… - Consultant physician"
+    titles = {
+        "K730": "Physician to physician telephone consultation - Referring physician",
+        "K731": "Physician to physician telephone consultation - Consultant physician",
+    }
+    codes = list(titles)
+    specialist = "I'm the specialist giving telephone advice to a referring doctor, what code and fee?"
+    assert by_qualifier(codes, specialist, titles) == ["K731"]  # the other doctor refers; the asker advises
+    assert by_qualifier(codes, "a rural GP phoned me for advice on his pt - code?", titles) == ["K731"]
+    assert by_qualifier(codes, "I called the specialist to get advice on my pt - code?", titles) == ["K730"]
+    assert by_qualifier(codes, "physician to physician telephone consultation - code?", titles) == codes

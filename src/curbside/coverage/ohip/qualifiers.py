@@ -60,6 +60,26 @@ _SIDES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
             re.I,
         ),
     ),
+    # the two ends of a physician-to-physician consultation (K730 "… - Referring physician", K731 "… - Consultant
+    # physician", A40): the asker's own role, not the other doctor named ('telephone advice to a referring doctor')
+    "consultant": (
+        re.compile(r"\bconsultant physician\b", re.I),
+        re.compile(
+            r"\b(?:i'?m|i am|as) (?:the |a )?(?:consultant|specialist)\b|"
+            r"\b(?:giving|gave|give|providing|provided) (?:\w+ )?(?:advice|recs|recommendations|an? opinion)\b|"
+            r"\b(?:phoned|called|paged|rang) me (?:for|about)\b|\banswering (?:the |their )?e-?consult",
+            re.I,
+        ),
+    ),
+    "referring": (
+        re.compile(r"\breferring physician\b", re.I),
+        re.compile(
+            r"\b(?:i'?m|i am|as) (?:the |a )?referring\b|"
+            r"\b(?:i|we) (?:called|phoned|paged|rang|contacted) (?:the |a |an )?(?:specialist|consultant|criticall)\b|"
+            r"\bto get (?:\w+ )?(?:advice|an? opinion)\b",
+            re.I,
+        ),
+    ),
     "in-patient": (
         re.compile(r"\bin-?patients?\b", re.I),
         re.compile(r"\bin-?patients?\b|\binpts?\b|\badmitted\b|\bon the ward\b", re.I),
@@ -80,6 +100,8 @@ _OPPOSITE = {
     "maintenance": "intensive",
     "in-patient": "out-patient",
     "out-patient": "in-patient",
+    "consultant": "referring",
+    "referring": "consultant",
     "sole reason": "with visit",
     "with visit": "sole reason",
 }
