@@ -147,6 +147,11 @@ def test_clinical_shorthand_for_a_procedure_is_the_schedules_name() -> None:
     assert stem("chorionic") in plan(ScheduleGetArgs(q="CVS at 12 wks for AMA - code?")).words
     assert stem("umbilical") in plan(ScheduleGetArgs(q="NICU - put in a UVC on a 29 wkr")).words
     assert stem("haemoglobin") in plan(ScheduleGetArgs(q="point of care Hb done in the office")).words
+    # K5: P025 "Non stress test"; Z804 "Lumbar puncture"; D16: "Bone Mineral Density (BMD) Measurement"
+    assert {"non", stem("stress")} <= set(plan(ScheduleGetArgs(q="NST on my GDM pt, I read the strip")).words)
+    assert stem("lumbar") in plan(ScheduleGetArgs(q="did an LP under fluoro - code?")).words
+    assert stem("density") in plan(ScheduleGetArgs(q="repeat DEXA on a high risk pt")).words
+    assert stem("paracentesis") in plan(ScheduleGetArgs(q="IOP shot up so I did an AC tap")).words
     # A176: K197 "Individual out-patient psychotherapy"
     assert "out" in plan(ScheduleGetArgs(q="individual psychotherapy w/ an outpt")).words
 

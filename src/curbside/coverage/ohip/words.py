@@ -80,7 +80,18 @@ SCHEDULE_WORDS: dict[str, tuple[str, ...]] = {
     "uvc": ("umbilical", "vein", "catheterization"),  # G282
     "hb": ("haemoglobin",),  # G481
     "hgb": ("haemoglobin",),
-    "foley": ("catheterization",),  # an indwelling urinary catheter: Z603 "Catheterization - home"
+    "foley": ("catheterization",),
+    "nst": ("non", "stress", "test"),  # P025 "Non stress test"
+    "lp": ("lumbar", "puncture"),  # Z804 "Lumbar puncture"
+    "iufd": ("intra", "uterine", "fetal", "demise"),  # P001 "… intra-uterine fetal demise …"
+    "sti": ("std",),  # K028 "STD management"
+    "dexa": ("bone", "mineral", "density"),  # X145 … "Bone Mineral Density (BMD) Measurement"
+    "dxa": ("bone", "mineral", "density"),
+    "pft": ("pulmonary", "function"),  # J3 "Pulmonary Function Studies"
+    "pfts": ("pulmonary", "function"),
+    "ekg": ("ecg",),
+    "echo": ("echocardiography",),
+    "stis": ("std",),  # an indwelling urinary catheter: Z603 "Catheterization - home"
     "unna": ("unna's",),  # Z200 "Application of Unna's paste"
     # the Schedule's 'out-patient' (K197 "Individual out-patient psychotherapy"), one word or clipped
     "outpt": ("out", "patient"),
@@ -130,6 +141,10 @@ SCHEDULE_PHRASES: dict[str, str] = {
     "yearly check-up": "periodic health visit",
     # clinical shorthand for a procedure, said as the Schedule names it
     "flex sig": "flexible sigmoidoscopy",
+    "ac tap": "anterior chamber paracentesis",  # E175 "Therapeutic paracentesis …"
+    "g-tube": "gastrostomy tube",  # Z520 "Change of gastrostomy tube"
+    "gtube": "gastrostomy tube",
+    "u/s": "ultrasound",
     "pap test": "cervical cancer screening specimen",  # G365 "Collection of cervical cancer screening specimen(s)"
     "pap smear": "cervical cancer screening specimen",
     "cxr": "chest x-ray",
