@@ -21,6 +21,8 @@ from curbside.types import Passage
         ("hard to get his urine stream going on fetzima", "hesitancy"),
         ("abilify augmentation and the pt can't sit still", "akathisia"),
         ("lyrica and double vision - is that a known SE?", "diplopia"),
+        ("after-hours caller says her husband has a facial droop - what do we advise?", "stroke"),
+        ("wife calls at night, husband can't lift his arm & speech slurred", "stroke"),
     ],
 )
 def test_a_symptom_in_everyday_words_has_its_clinical_word(question: str, word: str) -> None:

@@ -130,6 +130,7 @@ _ITEM_LABEL = re.compile(r"^([A-Z][^:.;]{0,48}?)\s*(:|\s[-–])\s+\S")
 _NUMBERED = re.compile(r"^\d{1,2}[.)]\s+")
 _BRACKETED = re.compile(r"\([^()]*\)")
 _DIGIT = re.compile(r"\d")
+_VALUES = re.compile(r"[;:✓✗✔✘]")
 _MEASURED = re.compile(r"\$|\d\s*(?:%|mg|mcg|µg|g|ml|mL|kg|mmol|units?)\b")
 _TIME_SPAN = (
     r"\d+(?:\.\d+)?\s*(?:(?:-|–|to)\s*\d+\s*)?(?:business |calendar |working )?(?:days?|weeks?|months?|years?|hours?|minutes?)\b"
@@ -479,6 +480,8 @@ def _names_next(text: str, following: str) -> bool:
         bool(_LABEL.match(text))
         and value[:1].isupper()  # a name ('Patient Health Questionnaire 9 (PHQ-9)'), not a value ('Max: 200 mg')
         and not _MEASURED.search(value)
+        and not _VALUES.search(value)  # 'Coverage: ODB ✓: LU 315; NIHB ✓' lists values
+        and len(following.split()) > HEADING_MAX_WORDS  # what it names is a line of content, not a title
         and not _closed(text, ".!?;")
         and len(text.split()) <= 2 * HEADING_MAX_WORDS
         and not _LABEL.match(following)

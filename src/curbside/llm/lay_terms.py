@@ -62,6 +62,13 @@ _LAY_SYMPTOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bupset stomach\b|\bqueasy\b", "nausea"),
         (r"\bindigestion\b|\bheartburn\b", "dyspepsia"),
         (r"\bloose stools?\b|\bthe runs\b|\bwatery stools?\b", "diarrhea"),
+        # the signs of a stroke as the public campaigns name them (Heart & Stroke FAST: face drooping, arm
+        # weakness, speech difficulty)
+        (
+            r"\b(?:face|facial)\b[^.?!]{0,12}\bdroop\w*|\bdroop\w*[^.?!]{0,12}\b(?:face|mouth|smile)\b"
+            r"|\bslurr\w* (?:speech|words)\b|\bspeech (?:is )?slurr\w*|\bcan'?t (?:lift|raise|move) (?:(?:his|her|their|one|an?) )?arm\b",
+            "stroke symptoms",
+        ),
     )
 )
 
