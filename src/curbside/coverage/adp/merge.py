@@ -619,7 +619,9 @@ class _Answer:
         asked_exclusions = [e for e in result.exclusion_rules if e.asked]
         if self.short_term:
             rules = "; ".join(f"{r.summary.rstrip('.')} ({self.ref(r)})" for r in self.short_term)
-            parts.append(f"Not for a short-term need (“{request.short_term}”): ADP funds a long-term need only. {rules}.")
+            parts.append(
+                f"Not for a short-term need (“{request.short_term}”): ADP funds a long-term need only. {rules}."
+            )
         if self.unanswered:
             parts.append(f"The loaded ADP manuals have no sentence found to answer this: {self.unanswered}.")
         if self.policy:
@@ -735,6 +737,23 @@ class _Answer:
                     f"({ref}); which base (Approved Price, maximum contribution or grant) depends on the category's "
                     "manual (ADP Manual §310.00)."
                 )
+        elif (device is None or not device.category) and not _GENERAL.search(self.request.question or ""):
+            # no category named or recognised ('a spectacle-mounted telescope', 'silicone finger prostheses'): its
+            # manual may note another share, and none of the other categories' manuals is loaded. Asked in general
+            # ('in general, what share of a device's price?'), the general share is the answer.
+            return (
+                "No share is stated for it: the ADP Manual's general share "
+                f"({ref}) applies only where the device's category manual does not note otherwise."
+            )
+        elif device is not None and device.category and not device.policy_manual_loaded:
+            # the general share holds 'unless noted otherwise' (§305.01), and the manual that would note it is not
+            # at hand (hearing aids are paid by a grant): no share is stated for the category
+            return (
+                f"The {device.category} Policy and Administration Manual, which sets what ADP pays for that category "
+                "(a fixed price, a maximum contribution or a grant: ADP Manual §305), is not loaded, so no share is "
+                f"stated here; the ADP Manual's general share ({ref}) applies only where a category's manual does not "
+                "note otherwise."
+            )
         else:
             at_least = "at least " if funding.client_share_is_minimum else ""
             text = (
@@ -777,6 +796,10 @@ class _Answer:
             for passage in self.found.passages[:CONTEXT_PASSAGES]:
                 lines.append(f"{passage.title} > {passage.section_path} (p. {passage.page}): {passage.excerpt(400)}")
         return lines
+
+
+# a question about devices in general, not about one device
+_GENERAL = re.compile(r"\b(?:in general|generally|usually|typically|a device'?s?|any device|most devices)\b", re.I)
 
 
 def _community_only(location: str) -> bool:
