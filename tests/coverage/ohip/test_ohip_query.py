@@ -152,6 +152,10 @@ def test_clinical_shorthand_for_a_procedure_is_the_schedules_name() -> None:
     assert stem("lumbar") in plan(ScheduleGetArgs(q="did an LP under fluoro - code?")).words
     assert stem("density") in plan(ScheduleGetArgs(q="repeat DEXA on a high risk pt")).words
     assert stem("paracentesis") in plan(ScheduleGetArgs(q="IOP shot up so I did an AC tap")).words
+    # S036 "Uvulopalatopharyngoplasty …", G510 "… parenteral alimentation …", J037 "Mammary ductography"
+    assert stem("uvulopalatopharyngoplasty") in plan(ScheduleGetArgs(q="ENT - UPPP w/ tonsils")).words
+    assert stem("alimentation") in plan(ScheduleGetArgs(q="managing TPN for a short gut pt")).words
+    assert {stem("capsule"), stem("endoscopy")} <= set(plan(ScheduleGetArgs(q="can I bill pill cam?")).words)
     # A176: K197 "Individual out-patient psychotherapy"
     assert "out" in plan(ScheduleGetArgs(q="individual psychotherapy w/ an outpt")).words
 

@@ -90,6 +90,9 @@ SCHEDULE_WORDS: dict[str, tuple[str, ...]] = {
     "pft": ("pulmonary", "function"),  # J3 "Pulmonary Function Studies"
     "pfts": ("pulmonary", "function"),
     "ekg": ("ecg",),
+    "uppp": ("uvulopalatopharyngoplasty",),  # S036
+    "tpn": ("parenteral", "alimentation"),  # G510 "… Management of parenteral alimentation …"
+    "ductogram": ("ductography",),  # J037 "Mammary ductography"
     "echo": ("echocardiography",),
     "stis": ("std",),  # an indwelling urinary catheter: Z603 "Catheterization - home"
     "unna": ("unna's",),  # Z200 "Application of Unna's paste"
@@ -145,6 +148,8 @@ SCHEDULE_PHRASES: dict[str, str] = {
     "g-tube": "gastrostomy tube",  # Z520 "Change of gastrostomy tube"
     "gtube": "gastrostomy tube",
     "u/s": "ultrasound",
+    "pill cam": "capsule endoscopy",
+    "pillcam": "capsule endoscopy",
     "pap test": "cervical cancer screening specimen",  # G365 "Collection of cervical cancer screening specimen(s)"
     "pap smear": "cervical cancer screening specimen",
     "cxr": "chest x-ray",
