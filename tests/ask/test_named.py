@@ -94,3 +94,13 @@ def test_an_abbreviation_is_named_by_what_it_stands_for_and_only_by_that() -> No
     assert unnamed(["htn"], ["Obtain an eGFR before starting metformin."]) == ("htn",)
     assert unnamed(["ckd"], ["Dose adjustment in chronic kidney disease."]) == ()
     assert unnamed(["ckd"], ["Dose adjustment in chronic liver disease."]) == ("ckd",)
+
+
+def test_an_abbreviation_is_named_by_the_condition_word_of_what_it_stands_for() -> None:
+    # the CEP page: "Depression: 6-12 months after symptom remission" answers "pt in remission from MDD - how long
+    # to keep the antidepressant going?" (major depressive disorder: 'depressive' names the condition)
+    shows = answer_kind("pt in remission from MDD - how long to keep the antidepressant going?")
+    assert unnamed(["mdd"], ["Depression: 6-12 months after symptom remission"], shows) == ()
+    # 'major' and 'disorder' name no condition: anxiety's duration does not name MDD, nor depression PTSD
+    assert unnamed(["mdd"], ["Anxiety: 12-24 months after a major disorder remits"], shows) == ("mdd",)
+    assert unnamed(["ptsd"], [DURATIONS], answer_kind("how long to continue an SSRI for PTSD?")) == ("ptsd",)

@@ -74,6 +74,12 @@ def named_subject(words: Iterable[str], idf: Mapping[str, float], lacked: Collec
     return [w for w in naming if idf[w] >= top - 1e-9]
 
 
+# words of an abbreviation's expansion that name no condition of their own ("major depressive disorder")
+_GENERIC = frozenset({"major", "minor", "disorder", "disorders", "disease", "syndrome", "generalized", "chronic",
+                      "acute", "general", "post", "type", "severe", "primary", "secondary"})  # fmt: skip
+HEAD_MIN = 6
+
+
 def _pattern(word: str) -> re.Pattern[str]:
     if len(word) <= ABBREVIATION_MAX:
         forms = [f"{re.escape(word)}s?\\b"]  # "ssri" in "SSRIs", never "ect" in "ectopic"
@@ -83,6 +89,11 @@ def _pattern(word: str) -> re.Pattern[str]:
     expansion = spelled_out(word)
     if expansion:  # a clinician's abbreviation the source writes out: "htn" is named by "hypertension"
         forms.append(r"[\s-]+".join(re.escape(part) for part in expansion.split()))
+        # … or by the word of it that names the condition, in another ending: "mdd" by "Depression: 6-12 months
+        # after symptom remission" (major depressive disorder)
+        head = max((w for w in re.split(r"[\s-]+", expansion.lower()) if w not in _GENERIC), key=len, default="")
+        if len(head) >= HEAD_MIN and (root := family(head)):
+            forms.append(re.escape(root))
     return re.compile(r"(?<!\w)(?:" + "|".join(forms) + ")", re.IGNORECASE)
 
 
