@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from curbside.ask.joined_numbers import joined_numbers, with_numbers_apart
+from curbside.ask.generic_names import with_generic_names
+from curbside.ask.joined_numbers import joined_numbers
 
 # chunks holding each word, as the lexical index counts them: the CEP page writes 'GAD-7' and 'PHQ-9' ('gad', '7'),
 # an immunology abstract 'CD4'
@@ -16,7 +17,7 @@ def frequencies(words: Sequence[str]) -> Mapping[str, int]:
 def test_a_name_typed_with_its_number_joined_is_written_apart() -> None:
     apart = joined_numbers("gad7 came back 7 - how do i classify that", frequencies)
     assert apart == [("gad7", "GAD-7")]
-    assert with_numbers_apart("gad7 came back 7", apart) == "GAD-7 came back 7"
+    assert with_generic_names("gad7 came back 7", apart) == "GAD-7 came back 7"
     assert joined_numbers("phq9 of 16 - severity?", frequencies) == [("phq9", "PHQ-9")]
 
 

@@ -4,7 +4,8 @@ Clinicians type "gad7 came back 7" and "phq9 of 16"; the CEP page writes "GAD-7"
 lexical index holds as 'gad' and '7'. The joined word matches nothing, and the question's few other words
 ("came back", "classify") found no passage relevant enough: no answer, or an answer about something else. A
 word of two to five letters and a number is written apart when the knowledge base lacks it as typed and holds
-its letters ('cd4', held as typed, stays).
+its letters ('cd4', held as typed, stays); the pipeline replaces it as it replaces a brand name
+(``generic_names.with_generic_names``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 
 from curbside.ask.generic_names import Frequencies
 
-__all__ = ["joined_numbers", "with_numbers_apart"]
+__all__ = ["joined_numbers"]
 
 _JOINED = re.compile(r"\b([A-Za-z]{2,5})(\d{1,2})\b")
 
@@ -29,9 +30,3 @@ def joined_numbers(text: str, frequencies: Frequencies) -> list[tuple[str, str]]
         for word, (letters, number) in found.items()
         if not held.get(word.lower()) and held.get(letters.lower())
     ]
-
-
-def with_numbers_apart(text: str, apart: list[tuple[str, str]]) -> str:
-    for written, spelled in apart:
-        text = re.sub(rf"\b{re.escape(written)}\b", spelled, text)
-    return text

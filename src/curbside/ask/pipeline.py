@@ -48,7 +48,7 @@ from curbside.ask.below_threshold import (
 from curbside.ask.clarify import clarifying_question
 from curbside.ask.focus import Outline, missing_population, off_subject, one_option, unasked_groups
 from curbside.ask.generic_names import generic_names, with_generic_names
-from curbside.ask.joined_numbers import joined_numbers, with_numbers_apart
+from curbside.ask.joined_numbers import joined_numbers
 from curbside.ask.named import NAMED_KINDS, named_subject, unnamed, withheld_unnamed, yes_no
 from curbside.ask.neighbours import with_neighbours
 from curbside.ask.query import compose_query
@@ -143,6 +143,10 @@ class Asker:
         answer.metadata["took_ms"] = _ms(started)
         return answer
 
+    def _frequencies(self, words: Sequence[str]) -> Mapping[str, int]:
+        """How many chunks of the knowledge base hold each word (``SearchEngine.word_frequencies``)."""
+        return self.engine.word_frequencies(words)[0]
+
     async def _answer(
         self,
         request: AskRequest,
@@ -155,11 +159,10 @@ class Asker:
         # the guards' English word frequencies load while the search runs (the encoder releases the GIL)
         warming = asyncio.ensure_future(asyncio.to_thread(warm_word_frequencies))
         # 'lexapro' where the knowledge base writes only escitalopram: asked as the ingredient (``generic_names``)
-        renamed = await asyncio.to_thread(generic_names, text, lambda words: self.engine.word_frequencies(words)[0])
-        text = with_generic_names(text, renamed)
-        # 'gad7' where the knowledge base writes 'GAD-7'
-        apart = await asyncio.to_thread(joined_numbers, text, lambda words: self.engine.word_frequencies(words)[0])
-        text = with_numbers_apart(text, apart)
+        renamed = await asyncio.to_thread(generic_names, text, self._frequencies)
+        # 'gad7' where the knowledge base writes 'GAD-7': written apart by the same whole-word replacement
+        apart = await asyncio.to_thread(joined_numbers, text, self._frequencies)
+        text = with_generic_names(text, [*renamed, *apart])
         meta: dict[str, object] = {"query": text, "embedder": self.engine.embedder.model_id}
         if renamed:
             meta["generic_names"] = dict(renamed)
@@ -453,7 +456,9 @@ class Asker:
             if prompt.error:
                 meta["phi_screen_error"] = prompt.error
             if prompt.error or screened.error:
-                warnings.append("PHI screening failed, so the prompt was treated as holding PHI and kept off the cloud.")
+                warnings.append(
+                    "PHI screening failed, so the prompt was treated as holding PHI and kept off the cloud."
+                )
         route = self.router.route(phi)
         meta["routing_reason"] = route.reason
         if route.endpoint is None:

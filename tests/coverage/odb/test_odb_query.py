@@ -167,6 +167,13 @@ def test_a_strength_matches_in_any_unit_of_mass(listed: str, asked: str, same: b
     assert same_strength(listed, norm_strength(asked)) is same
 
 
+def resolved_keys(rows: list[tuple[str, str, int, str]], text: str) -> set[int]:
+    """The ingredient keys ``text`` resolves to: an ingredient's own, or those of the brands it names."""
+    found = NameIndex(rows).resolve(text)
+    key_of = {din: key for din, _, key, _ in rows}
+    return found.generic_keys or {key_of[din] for din in found.dins}
+
+
 HISTORY_ROWS = [
     ("02277166", "Biphentin", 10, "METHYLPHENIDATE HCL"),
     ("02409685", "Intuniv XR", 11, "GUANFACINE"),
@@ -186,9 +193,7 @@ HISTORY_ROWS = [
     ],
 )
 def test_the_drug_asked_about_is_not_the_one_already_taken(text: str, asked: set[int]) -> None:
-    found = NameIndex(HISTORY_ROWS).resolve(text)
-    keys = found.generic_keys or {HISTORY_ROWS[[r[0] for r in HISTORY_ROWS].index(d)][2] for d in found.dins}
-    assert keys == asked
+    assert resolved_keys(HISTORY_ROWS, text) == asked
 
 
 FAILED_ROWS = [
@@ -218,9 +223,7 @@ FAILED_ROWS = [
     ],
 )
 def test_drugs_that_failed_are_history(text: str, asked: set[int]) -> None:
-    found = NameIndex(FAILED_ROWS).resolve(text)
-    keys = found.generic_keys or {FAILED_ROWS[[r[0] for r in FAILED_ROWS].index(d)][2] for d in found.dins}
-    assert keys == asked
+    assert resolved_keys(FAILED_ROWS, text) == asked
 
 
 def test_a_drug_alone_is_the_one_asked_even_after_on() -> None:
