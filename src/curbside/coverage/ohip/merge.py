@@ -392,6 +392,9 @@ def _summary(
         parts.append(sql.problem or "")
     if sql.time_block:
         parts.append(f"Codes of the {sql.time_block} block, read from the time the question gives.")
+    if sql.readings:
+        read = "; ".join(f"'{r.said.upper()}' as {r.meaning}" for r in sql.readings)
+        parts.append(f"Read {read} (a clinical abbreviation).")
     if sql.specialty is not None:
         said = ", ".join(f"'{w}'" for w in sql.specialty.said)
         assumed = f", the section assumed from {said}" if said else ""

@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from curbside.coverage.ohip.abbreviations import Reading, read_abbreviation
 from curbside.coverage.ohip.spelling import american
 from curbside.coverage.ohip.tool import Day, Include, ScheduleGetArgs
 from curbside.coverage.ohip.word_forms import MIN_ROOT, is_person_noun, roots
@@ -556,6 +557,7 @@ class WordIndex:
             for found in roots(word):
                 self._by_root[found].add(word)
         self._forms: dict[str, frozenset[str]] = {}
+        self._readings: dict[str, Reading | None] = {}
         self._sorted = sorted(self.by_word)  # for the words a short form begins
         self._last_said: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
 
@@ -580,8 +582,23 @@ class WordIndex:
             found = self._same_root(word)
             if found == {word} and word not in self.by_word:
                 found |= self.short_forms(word)
+            if found == {word} and word not in self.by_word and (parts := self._parts(word)):
+                found = frozenset().union(*(self._same_root(part) for part in parts))
             self._forms[word] = found
         return found
+
+    def reading(self, word: str) -> Reading | None:
+        """What ``word`` stands for when it is a clinical abbreviation the Schedule writes out ('uppp' ->
+        'uvulopalatopharyngoplasty'; ``abbreviations.read_abbreviation``), else None."""
+        if word not in self._readings:  # a clipped word of the Schedule's ('conf') is that word (``short_forms``)
+            clipped = bool(self.short_forms(word))
+            self._readings[word] = None if clipped else read_abbreviation(word, lambda w: self.knows(stem(w)))
+        return self._readings[word]
+
+    def _parts(self, word: str) -> tuple[str, ...]:
+        """The stems of what an abbreviation stands for ('lp' -> 'lumbar', 'puncture'); () for any other word."""
+        reading = self.reading(word)
+        return tuple(dict.fromkeys(stem(w) for w in reading.words if w not in STOP)) if reading else ()
 
     def _same_root(self, word: str) -> frozenset[str]:
         return frozenset(w for r in roots(word) for w in self._by_root.get(r, ())) | {word}
@@ -635,19 +652,28 @@ class WordIndex:
         words = tuple(dict.fromkeys(words))
         scores: dict[str, float] = defaultdict(float)
         for word in words:
-            best: dict[str, float] = {}  # a word counts once per code, by its best form there
-            for form in self.forms(word):
-                for code in self.by_word.get(form, ()):
-                    if among is None or code in among:
-                        titled = form in self.titles[code] or form in self.headed.get(code, ())
-                        score = self.weight[form] * (2 if titled else 1)
-                        best[code] = max(best.get(code, 0.0), score)
-            for code, score in best.items():
-                scores[code] += score
+            # an abbreviation is one word of the question: what it stands for counts as the mean of its words
+            # ('icd': a title holding 'implantable cardioverter defibrillator' whole counts as one rare word)
+            parts = None if word in self.by_word else self._parts(word)
+            for part in parts or (word,):
+                forms = self._same_root(part) if parts else self.forms(word)
+                for code, score in self._best_forms(forms, among).items():
+                    scores[code] += score / len(parts or (word,))
         # a tie goes to the title that says least besides the question: 'Consultation' before
         # 'Consultation, patient 16 years of age and under'
         ranked = sorted(scores.items(), key=lambda item: (-round(item[1], 9), self.extra(words, item[0]), item[0]))
         return ranked[:limit]
+
+    def _best_forms(self, forms: Iterable[str], among: set[str] | None) -> dict[str, float]:
+        """code -> its best score by one of a word's ``forms``: a word counts once per code."""
+        best: dict[str, float] = {}
+        for form in forms:
+            for code in self.by_word.get(form, ()):
+                if among is None or code in among:
+                    titled = form in self.titles[code] or form in self.headed.get(code, ())
+                    score = self.weight[form] * (2 if titled else 1)
+                    best[code] = max(best.get(code, 0.0), score)
+        return best
 
     def distinct(self, words: Iterable[str]) -> list[str]:
         """``words`` that say what the service is: rarer than the median word (a word no code uses counts as rare)."""

@@ -10,6 +10,7 @@ part: the word index, the request plan and the merge.
 from __future__ import annotations
 
 from curbside.coverage.edition_cache import EditionCache
+from curbside.coverage.ohip.abbreviations import warm_up as warm_abbreviations
 from curbside.coverage.ohip.merge import merge
 from curbside.coverage.ohip.passages import NAMESPACE
 from curbside.coverage.ohip.premium_answer import asks_premium_on, with_asked_premiums
@@ -49,6 +50,7 @@ class OhipService(SourceService[OhipReader]):
         edition = self.reader.edition()
         self.index.get(self.reader, edition)
         self.meaning.warm_up(self.reader, edition)
+        warm_abbreviations()
         self.unit_fees.get((edition.id, edition.loaded_at), lambda: unit_fees(self.reader))
         self.premium_texts.get((edition.id, edition.loaded_at), self._premium_texts)
 

@@ -21,6 +21,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 
 from curbside.coverage.edition_cache import EditionCache
+from curbside.coverage.ohip.abbreviations import Reading
 from curbside.coverage.ohip.asker_role import bills_as_ed_physician, for_ed_physician
 from curbside.coverage.ohip.counts import asked_counts, count_fit
 from curbside.coverage.ohip.definitions import definitions
@@ -97,6 +98,7 @@ class SqlFindings:
     uninsured: list[PreambleQuote] = field(default_factory=list)  # … saying when the service asked is uninsured
     time_block: str | None = None  # the day and hour block the question's time chose ('Monday to Friday, evening')
     by_meaning: list[str] = field(default_factory=list)  # codes ranked up by their titles' meaning (title_meaning)
+    readings: list[Reading] = field(default_factory=list)  # abbreviations read as what they stand for
 
     @property
     def codes(self) -> list[str]:
@@ -167,6 +169,7 @@ def run_sql_path(
         out = SqlFindings(edition)
         indexes = cache.get(reader, edition)
         index, sections, preamble = indexes.words, indexes.sections, indexes.preamble
+        request, out.readings = with_abbreviations_read(request, index)
         if request.question:
             out.prose = indexes.sentences.quotes(request.question, list(request.codes), limit=4)
             if not request.codes:
@@ -678,6 +681,20 @@ def _section(text: str, sections: list[tuple[int, str, str, str | None]]) -> Spe
     if wanted in ("general preamble", "preamble gp"):
         return Specialty(None, "General Preamble", "GP")
     return None
+
+
+def with_abbreviations_read(request: Request, index: WordIndex) -> tuple[Request, list[Reading]]:
+    """``request`` with the clinical abbreviations of its question written out ('UPPP' -> 'uvulopalatopharyngoplasty',
+    S036) for what the titles' meaning is asked (its words stay: the index reads them, ``WordIndex.reading``); and
+    the readings made, for the answer to say."""
+    readings = [reading for word in request.words if (reading := index.reading(word)) is not None]
+    if not readings or not request.question:
+        return request, readings
+    question = request.question
+    for reading in readings:
+        said = re.compile(rf"(?<![\w-]){re.escape(reading.said)}(?![\w-])", re.I)
+        question = said.sub(reading.meaning, question)
+    return replace(request, question=question), readings
 
 
 def _spoken_alias(words: tuple[str, ...]) -> str | None:
