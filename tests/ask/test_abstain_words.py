@@ -187,3 +187,21 @@ def test_an_abbreviation_written_out_in_known_words_or_a_scale_without_its_hyphe
     # an abbreviation whose written-out words are not all known is still lacking ('sodium-glucose cotransporter 2')
     _, frequencies = resolve_unknown({"sglt2": "sglt2"}, {"sglt2": 0}, lookup)
     assert frequencies["sglt2"] == 0
+
+
+def test_an_abbreviation_of_the_published_lexicon_is_known_by_the_reading_the_documents_hold() -> None:
+    """The search layer's list has no 'SOB'; the lexicon (``medical_abbreviations``) reads it as shortness of breath.
+    Of 'ABG''s readings (arterial blood gas, autogenous bone graft) the one the texts hold counts."""
+    known = {"shortness", "breath", "arterial", "blood"}
+
+    def lookup(words: list[str], prefix: bool) -> dict[str, int]:
+        return {w: sum(k.startswith(w) if prefix else k == w for k in known) for w in words}
+
+    _, frequencies = resolve_unknown({"sob": "sob"}, {"sob": 0}, lookup)
+    assert frequencies["sob"] == 1
+    # 'gas' is too short to name anything alone; 'arterial', 'blood' both held
+    _, frequencies = resolve_unknown({"abg": "abg"}, {"abg": 0}, lookup)
+    assert frequencies["abg"] == 1
+    # a reading the texts do not hold leaves the abbreviation lacking ('tpn': total parenteral nutrition)
+    _, frequencies = resolve_unknown({"tpn": "tpn"}, {"tpn": 0}, lookup)
+    assert frequencies["tpn"] == 0

@@ -59,6 +59,7 @@ from curbside.ask.focus import AGE as _AGE
 from curbside.ask.subjects import english_word, names_subject
 from curbside.clinical_words import CHART_SHORTHAND
 from curbside.llm.extractive import Sentence, answer_kind, terms
+from curbside.medical_abbreviations import readings
 from curbside.search.enhance import spelled_out
 
 __all__ = [
@@ -208,7 +209,23 @@ def spelled_out_words(word: str) -> list[str]:
     """The words of what a clinician's abbreviation stands for that could name it ("t2dm" -> "type", "diabetes",
     "mellitus"; ``search.enhance.ABBREVIATIONS``); empty for a word that is no known abbreviation."""
     expansion = spelled_out(word)
-    return [w for w in re.findall(r"[a-z]+", expansion.lower()) if len(w) >= MIN_PART + 1] if expansion else []
+    return _naming_words(expansion) if expansion else []
+
+
+def readings_words(word: str) -> list[list[str]]:
+    """The naming words of each thing an abbreviation may stand for: the search layer's own reading ("t2dm"), else
+    the published lexicon's (``medical_abbreviations``: "sob" -> "shortness", "breath") for a word that may be an
+    abbreviation (``abbreviation``); empty for any other word."""
+    own = spelled_out_words(word)
+    if own:
+        return [own]
+    if not abbreviation(word):
+        return []
+    return [parts for reading in readings(word) if (parts := _naming_words(reading))]
+
+
+def _naming_words(expansion: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z]+", expansion.lower()) if len(w) >= MIN_PART + 1]
 
 
 def family(word: str) -> str | None:
@@ -292,13 +309,15 @@ def resolve_unknown(
                 tried[word].append(f"{stem}*")
                 found[f"{stem}*"] = by_stem.get(stem, 0)
     # an abbreviation the knowledge base writes out in words it holds ("t2dm" beside a text on diabetes)
-    expanded = {w: parts for w in missing if (parts := spelled_out_words(w))}
-    by_part = dict(lookup(list({p for parts in expanded.values() for p in parts}), False)) if expanded else {}
+    # (of its readings, the one the knowledge base holds best)
+    expanded = {w: read for w in missing if (read := readings_words(w))}
+    wanted = {p for read in expanded.values() for parts in read for p in parts}
+    by_part = dict(lookup(list(wanted), False)) if expanded else {}
     keys_out, freq_out = dict(keys), dict(frequencies)
     for word, variants in tried.items():
         df = max((found.get(v, 0) for v in variants), default=0)
         if not df and word in expanded:
-            df = min(by_part.get(p, 0) for p in expanded[word])
+            df = max(min(by_part.get(p, 0) for p in parts) for parts in expanded[word])
         if df:
             freq_out[word] = df
             # the Greek letter the text writes ("ΦX174") is matched as the text's term ("x174"), not the question's

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from curbside.coverage.ohip.abbreviations import lexicon, read_abbreviation
+from curbside.coverage.ohip.abbreviations import read_abbreviation
 from curbside.coverage.ohip.query import WordIndex, plan
 from curbside.coverage.ohip.sql_path import with_abbreviations_read
 from curbside.coverage.ohip.tool import ScheduleGetArgs
+from curbside.medical_abbreviations import lexicon
 
 # Q4: Z415 "Removal and/or replacement of implantable cardioverter defibrillator"; J18: G321 "Programmable including
 # electrocardiography, interrogation and reprogramming - professional component" under "Automatic implantable

