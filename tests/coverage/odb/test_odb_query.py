@@ -337,3 +337,26 @@ def test_a_class_stem_shared_with_another_class_is_told_apart() -> None:
     rows = [("02230000", "Apo-Omeprazole", 40, "OMEPRAZOLE"), ("02230001", "Abilify", 41, "ARIPIPRAZOLE")]
     assert NameIndex(rows).by_class("ppi").generic_keys == {40}
     assert class_of(["aripiprazole"]) is None and class_of(["esomeprazole"]) == "ppi"
+
+
+# a maker of generics begins products of many ingredients ('Apo-'; MAKER_OF); the other Apo- rows stand for those
+# (their DINs are placeholders); the teriflunomide products and DINs are edition 43's
+APO_ROWS = [
+    ("02500310", "Nat-Teriflunomide", 1, "TERIFLUNOMIDE"),
+    ("02500639", "Apo-Teriflunomide", 1, "TERIFLUNOMIDE"),
+    *[
+        (f"0000000{n}", f"Apo-{name.title()}", 10 + n, name)
+        for n, name in enumerate(
+            ["ALENDRONATE", "AMLODIPINE", "ATENOLOL", "CITALOPRAM", "GLICLAZIDE", "LISINOPRIL", "METFORMIN",
+             "RAMIPRIL", "SERTRALINE", "TRAZODONE"]
+        )
+    ],
+]  # fmt: skip
+
+
+def test_a_maker_named_apart_from_the_ingredient_chooses_its_product() -> None:
+    # 'apo generic' beside 'teriflunomide' is Apo-Teriflunomide, not the group's first (Nat-Teriflunomide)
+    found = NameIndex(APO_ROWS).resolve("RRMS 34F, starting teriflunomide 14 mg - apo generic DIN, LU code?")
+    assert found.kind == "brand" and found.dins == {"02500639"}
+    # no maker named: the ingredient
+    assert NameIndex(APO_ROWS).resolve("is teriflunomide covered?").generic_keys == {1}

@@ -38,6 +38,10 @@ def test_a_practitioner_denied_or_acting_before_the_asker_names_no_specialty() -
     assert {"family", "doctor"} <= set(asker_words("fee for a general assessment by a family doctor?"))
     assert "gp" in asker_words("general re-assessment by the GP: code and fee?")
     assert "respirologist" in asker_words("respirologist - 45 yo referred by her GP for chronic cough")
+    # the one who sent the patient: the asker is the rheumatologist (A595 "Limited consultation", A186)
+    words = asker_words("rheum - GP sent a 50F just for one swollen knee, I did a limited consult. code + fee?")
+    assert "gp" not in words and "rheum" in words
+    assert "derm" not in asker_words("derm referred her over for a patch test")
 
 
 # the test home holds the sections of Family Practice (00), Anaesthesia (01), Cardiology (60) and Paediatrics (26)

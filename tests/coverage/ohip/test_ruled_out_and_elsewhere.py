@@ -37,7 +37,13 @@ def test_a_way_or_neighbour_the_question_negates_is_ruled_out() -> None:
     assert ruled_out_of_titles("phoned the on-call neurologist directly (not via CritiCall)") == {stem("criticall")}
     assert ruled_out_of_titles("I&D of an abscess in the vaginal wall (not Bartholin's)") == {stem("bartholin")}
     # 'not the … one' rules its words out of titles, not the 'one' standing for the service
-    assert ruled_out_of_titles("plain consult, not the special surgical one") == {stem("special"), stem("surgical")}
+    assert ruled_out_of_titles("a consult, not the special surgical one") == {stem("special"), stem("surgical")}
+    # a consultation said to be ordinary is none of the levels the Schedule lists apart (A935 "Special surgical
+    # consultation", A096 "Repeat consultation"), unless the question names one
+    levels = {stem(w) for w in ("special", "comprehensive", "extended", "complex", "limited", "repeat")}
+    assert ruled_out_of_titles("vasc surg clinic consult, standard consult - code/$") == levels
+    assert ruled_out_of_titles("ordinary consult, not a repeat one") == levels
+    assert stem("limited") not in ruled_out_of_titles("regular consult? or a limited consultation?")
     # a negated person or verb is no service: nothing is ruled out
     assert ruled_out("I was not the MRP, what code?") == frozenset()
     assert ruled_out("I was not in constant attendance") == frozenset()
@@ -53,6 +59,10 @@ def test_a_code_titled_with_what_the_question_rules_out_goes() -> None:
     assert without_ruled_out_words(["G807"], frozenset({stem("constant")}), index) == ["G807"]
     assert without_ruled_out_words(["K736"], frozenset({stem("criticall")}), index) == ["K736"]
     assert without_ruled_out_words(["K736", "K734"], frozenset(), index) == ["K736", "K734"]
+    # a word ruled out in another form of it: 'not a re-assess' is no A474 "Medical specific re-assessment" (A183)
+    specific = WordIndex([("A473", "Medical specific assessment", ""), ("A474", "Medical specific re-assessment", "")])
+    ruled = ruled_out_of_titles("full specific assesment in the office today (not a consult, not a re-assess)")
+    assert without_ruled_out_words(["A474", "A473"], ruled, specific) == ["A473"]
 
 
 def test_a_premium_the_meaning_ranked_up_follows_the_services() -> None:

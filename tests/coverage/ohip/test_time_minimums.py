@@ -6,7 +6,11 @@ the shape the passage builder stores them.
 
 from __future__ import annotations
 
+import asyncio
+
+from curbside.app import Curbside
 from curbside.coverage.ohip.time_minimums import asked_minutes, by_time_minimum, time_minimums, within_minutes
+from curbside.coverage.ohip.tool import ScheduleGetArgs
 
 _A112 = (
     "OHIP Schedule 2025-03-03 — A: Geriatrics (07) > Comprehensive geriatric consultation [A112]\n\n"
@@ -59,3 +63,13 @@ def test_a_related_code_whose_minimum_is_not_met_is_not_offered() -> None:
     assert within_minutes(["K042", "E080"], "a 25 min cognitive test battery", minimums) == ["E080"]
     assert within_minutes(["K042", "E080"], "a 50 min cognitive test battery", minimums) == ["K042", "E080"]
     assert within_minutes(["K042"], "a cognitive test battery", minimums) == ["K042"]
+
+
+def test_the_minutes_choose_the_level_after_the_words(ohip_app: Curbside) -> None:
+    """'consult ran 80 min' answered A605 "Consultation", a title all said, before A600 "Comprehensive cardiology
+    consultation" (a minimum of seventy-five minutes, A75): the words chose after the minutes had."""
+    service = ohip_app.coverage_service("ohip")
+    service.warm_up()
+    question = "cardiologist - consult ran 80 min face to face, start/stop charted - code?"
+    result = asyncio.run(service.get(ScheduleGetArgs(q=question)))
+    assert result.items[0].code == "A600" and "310.45" in result.summary

@@ -113,7 +113,9 @@ def test_the_letter_and_the_setting_asked_narrow_the_codes() -> None:
 def test_a_service_the_question_rules_out_does_not_find_codes() -> None:
     # 'not the special surgical one' tells the consult asked from A935 "Special surgical consultation"
     question = "ortho consult in his clinic, plain consult, not the special surgical one"
-    assert ruled_out(question) == {stem("special"), stem("surgical"), stem("one")}
+    # ('plain consult': none of the levels the Schedule lists apart either)
+    levels = {stem(w) for w in ("comprehensive", "extended", "complex", "limited", "repeat")}
+    assert ruled_out(question) == {stem("special"), stem("surgical"), stem("one")} | levels
     words = plan(ScheduleGetArgs(q=question)).words
     assert stem("consult") in words and not {stem("special"), stem("surgical")} & set(words)
     # a word also said outside the span stays; no span, nothing ruled out

@@ -18,7 +18,7 @@ from typing import Literal
 
 from curbside import drug_lexicon
 from curbside.coverage.odb.tool import Check, OdbGetArgs
-from curbside.coverage.odb.unlisted import rare_in_english
+from curbside.coverage.odb.unlisted import rare_in_english, uncommon_in_english
 from curbside.coverage.odb.words import (
     CLASS_ALIASES,
     CLASS_NAMES,
@@ -250,11 +250,16 @@ class NameIndex:
         # a generic maker's product is asked for without the maker ('nitrofurantoin BID' is PMS-Nitrofurantoin
         # BID): the makers are the first words of products of many ingredients ('apo', 'teva', 'pms')
         makers = _makers((normed[product], generic_key) for _, product, generic_key, _ in rows)
-        for din, product, _, _ in rows:
+        # … and an ingredient is asked for by its maker apart from its name ('teriflunomide 14 mg - apo generic
+        # DIN?' is Apo-Teriflunomide): a maker's word English hardly uses ('apo', 'teva'; not 'mint', not 'm')
+        self.by_maker: dict[tuple[str, int], set[str]] = defaultdict(set)
+        for din, product, generic_key, _ in rows:
             first, _, rest = normed[product].partition(" ")
             if first in makers and rest and rest not in self.brands and rest not in self.generics:
                 if not rest[-1].isdigit():
                     self.brands[rest].add(din)
+            if first in makers and rest and len(first) >= 3 and first.isalpha() and uncommon_in_english(first):
+                self.by_maker[first, generic_key].add(din)
         # a brand is asked for by its first word alone when every product it begins holds one ingredient:
         # 'symbicort' is Symbicort 100 Turbuhaler and Symbicort 200 Turbuhaler; an English word is not ('ensure',
         # 'boost', 'extra' begin nutrition products) unless the drug lexicon knows it ('wellbutrin')
@@ -290,7 +295,7 @@ class NameIndex:
             # a brand named beside its ingredient is the product meant ('denosumab biosimilar Jubbonti')
             chosen = next((r for r in tied if r.kind == "brand"), tied[0])
             chosen.history = not asked
-            return chosen
+            return self._of_maker(chosen, words)
         for word in words if fuzzy else ():
             if len(word) < 5 or word in STOP or CLASS_ALIASES.get(word) or not word.isalpha():
                 continue
@@ -301,6 +306,18 @@ class NameIndex:
                 spelled.matched, spelled.fuzzy = f"{word} ({how} {close[0]})", True
                 return spelled
         return Resolution("none")
+
+    def _of_maker(self, found: Resolution, words: list[str]) -> Resolution:
+        """``found``, an ingredient, narrowed to the products of the maker the question names beside it ('apo
+        generic'), when that maker makes it; else ``found``."""
+        if found.kind != "ingredient" or len(found.generic_keys) != 1:
+            return found
+        (key,) = found.generic_keys
+        for word in words:
+            dins = self.by_maker.get((word, key))
+            if dins:
+                return Resolution("brand", f"{word} {found.matched}", dins=set(dins), history=found.history)
+        return found
 
     def _shortened(self, word: str) -> list[str]:
         """The one ingredient a clipped name stands for ('vanco' is vancomycin, whose brand Vancocin it also

@@ -32,6 +32,7 @@ __all__ = [
     "warm_up",
 ]
 
+UNCOMMON_ZIPF = 3.5  # a word a question may use apart from its drug name, as a maker's ('apo generic')
 RARE_ZIPF = 2.0  # 'formulary' is 2.25, 'metformin' 2.55; 'orlistat' 1.58, 'Wegovy' 0
 # a word the lexicon knows is a drug name below this ('phentermine' 2.0, 'gabapentin' 2.3); above it English
 # uses the word for other things too ('tums' 2.3 is fine, 'diamonds' 4.0, 'caps' 4.2 are not names)
@@ -46,6 +47,11 @@ def _zipf(word: str) -> float:
     from wordfreq import zipf_frequency  # imported on first use: loading its list takes a moment
 
     return float(zipf_frequency(word, "en", wordlist="large"))
+
+
+def uncommon_in_english(word: str) -> bool:
+    """Whether English seldom uses ``word`` ('apo' 2.9, 'teva' 2.4, 'pms' 3.0; not 'mint' 3.9, 'nat' 3.8, 'act')."""
+    return _zipf(word.lower()) < UNCOMMON_ZIPF
 
 
 def rare_in_english(word: str) -> bool:

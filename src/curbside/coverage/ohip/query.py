@@ -334,7 +334,17 @@ def ruled_out_of_titles(question: str | None) -> frozenset[str]:
 
 
 def _negated(question: str | None) -> list[str]:
-    return [m.group(1) for pattern in _NEGATIONS for m in pattern.finditer(question or "")]
+    found = [m.group(1) for pattern in _NEGATIONS for m in pattern.finditer(question or "")]
+    return found + ([_LEVELS] if _PLAIN_LEVEL.search(question or "") else [])
+
+
+# 'ordinary consult', 'standard consultation', 'a regular assessment': the service at its plain level, none of the
+# levels the Schedule lists apart (A935 'Special surgical consultation', A150 'Comprehensive endocrinology
+# consultation', A096 'Repeat consultation'), unless the question names one of them as well
+_PLAIN_LEVEL = re.compile(
+    r"\b(?:ordinary|standard|regular|plain|usual|routine|basic)\s+(?:consult\w*|assess\w*|visit)\b", re.I
+)
+_LEVELS = "special comprehensive extended complex limited repeat"
 
 
 def _said_only_there(question: str | None, spans: list[str]) -> frozenset[str]:
@@ -369,6 +379,9 @@ _SOMEONE_ELSE = (
         re.I,
     ),
     re.compile(r"\b([\w'’]+) (?:asked|referred|sent|requested|wanted) (?:me|us)\b", re.I),
+    # the one who sent the patient: 'rheum - GP sent a 50F just for one swollen knee' (the asker is the
+    # rheumatologist, A595), 'derm referred her over'
+    re.compile(r"\b([\w'’]+) (?:referred|sent)(?= (?:an?|the|this|her|him|them|pts?|patients?|over|in)\b)", re.I),
 )
 
 

@@ -240,6 +240,10 @@ def run_sql_path(
             # an age the question gives says the Schedule's age word that holds it ('16yo': 'adolescent')
             said = (*words, *(stem(w) for w in age_words(request.question)))
             matched, out.rivals = titled_as_asked(matched, by_words, said, index)
+            # the minutes given choose the level of service after the words: 'endo consult ran 85 min' is A150
+            # "Comprehensive endocrinology consultation" (75 minutes at least), not A155 "Consultation", all said
+            matched = by_time_minimum(matched, dict(wide), request.question, indexes.minimums, BAND_REACH)
+            out.rivals = [code for code in out.rivals if code in matched]
             hours, days = asked_hours(request.question, request.day), asked_days(request.day)
             timed = in_time_slot(matched, hours, days, index.text)
             if len(timed) < len(matched):  # the time given chose among the blocks: the answer says which it read
@@ -535,6 +539,8 @@ def without_ruled_out_words(codes: list[str], ruled: AbstractSet[str], index: Wo
     constant attendance') or no code is left."""
     if not ruled:
         return codes
+    # a ruled-out word in any of its forms: 'not a re-assess' rules out A474 'Medical specific re-assessment'
+    ruled = {form for word in ruled for form in index.forms(word)} | set(ruled)
     kept = [
         c
         for c in codes
