@@ -73,3 +73,8 @@ def test_the_minutes_choose_the_level_after_the_words(ohip_app: Curbside) -> Non
     question = "cardiologist - consult ran 80 min face to face, start/stop charted - code?"
     result = asyncio.run(service.get(ScheduleGetArgs(q=question)))
     assert result.items[0].code == "A600" and "310.45" in result.summary
+    # A605 "Consultation" says nothing A600's title does not: the lesser level the minutes went past
+    assert "A605" not in [item.code for item in result.items]
+    # minutes the question rules out choose nothing
+    ruled = "cardiologist saw my 62 yo on referral, regular office consult (not the 75 min comprehensive one) - fee?"
+    assert asyncio.run(service.get(ScheduleGetArgs(q=ruled))).items[0].code == "A605"

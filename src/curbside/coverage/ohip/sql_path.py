@@ -48,7 +48,7 @@ from curbside.coverage.ohip.siblings import adds_a_service, by_said_tail, the_se
 from curbside.coverage.ohip.specialty_reach import listed_elsewhere
 from curbside.coverage.ohip.spoken_section import spoken_sections
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
-from curbside.coverage.ohip.time_minimums import by_time_minimum, time_minimums, within_minutes
+from curbside.coverage.ohip.time_minimums import asked_minutes, by_time_minimum, time_minimums, within_minutes
 from curbside.coverage.ohip.time_slot import fits_time, in_time_slot
 from curbside.coverage.ohip.title_meaning import TitleMeaning, keep_word_leader, with_word_leader
 from curbside.coverage.ohip.twins import twin_heads, with_twins
@@ -242,7 +242,10 @@ def run_sql_path(
             matched, out.rivals = titled_as_asked(matched, by_words, said, index)
             # the minutes given choose the level of service after the words: 'endo consult ran 85 min' is A150
             # "Comprehensive endocrinology consultation" (75 minutes at least), not A155 "Consultation", all said
-            matched = by_time_minimum(matched, dict(wide), request.question, indexes.minimums, BAND_REACH)
+            # (not minutes the question rules out: 'regular consult, not the long 75 min one')
+            timed_question = without_negations(request.question or "")
+            matched = by_time_minimum(matched, dict(wide), timed_question, indexes.minimums, BAND_REACH)
+            matched = without_lesser_levels(matched, timed_question, indexes.minimums, index)
             out.rivals = [code for code in out.rivals if code in matched]
             hours, days = asked_hours(request.question, request.day), asked_days(request.day)
             timed = in_time_slot(matched, hours, days, index.text)
@@ -687,6 +690,18 @@ def _section(text: str, sections: list[tuple[int, str, str, str | None]]) -> Spe
     if wanted in ("general preamble", "preamble gp"):
         return Specialty(None, "General Preamble", "GP")
     return None
+
+
+def without_lesser_levels(
+    codes: list[str], question: str | None, minimums: dict[str, int], index: WordIndex
+) -> list[str]:
+    """``codes`` without the lesser levels of the first, when the minutes asked chose it by its time minimum: 'endo
+    consult ran 85 min' is A150 "Comprehensive endocrinology consultation" (75 minutes at least), and A155
+    "Consultation", whose title says nothing A150's does not, is the service those minutes went past."""
+    if not codes or codes[0] not in minimums or asked_minutes(question) is None:
+        return codes
+    chosen = index.titles.get(codes[0], set())
+    return [c for c in codes if c in minimums or not (title := index.titles.get(c)) or not title < chosen]
 
 
 def with_abbreviations_read(request: Request, index: WordIndex) -> tuple[Request, list[Reading]]:
