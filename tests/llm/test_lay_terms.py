@@ -23,6 +23,10 @@ from curbside.types import Passage
         ("lyrica and double vision - is that a known SE?", "diplopia"),
         ("after-hours caller says her husband has a facial droop - what do we advise?", "stroke"),
         ("wife calls at night, husband can't lift his arm & speech slurred", "stroke"),
+        ("68M w BPH on pristiq 50, now hesitant stream/trouble emptying - listed SE?", "retention"),
+        ("68F on pregabalin for GAD says she's forgetful - listed?", "memory"),
+        ("on lyrica and a bit unsteady on her feet", "ataxia"),
+        ("BP 172/104, not yet on meds - ok to start fetzima?", "hypertension"),
     ],
 )
 def test_a_symptom_in_everyday_words_has_its_clinical_word(question: str, word: str) -> None:
@@ -35,6 +39,7 @@ def test_words_that_name_no_symptom_add_nothing() -> None:
         "does ADP fund a walker?",
         "swelling of the budget",
         "sleep study code",
+        "bp 120/80 on ramipril",  # a normal reading names no hypertension
     ):
         assert clinical_words(question.lower()) == [], question
 

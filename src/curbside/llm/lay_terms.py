@@ -39,7 +39,8 @@ _LAY_SYMPTOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(?:sleepy|drowsy|drowsiness)\b", "somnolence sedation"),
         (r"\bhair (?:loss|falling out|thinning)\b|\blosing (?:(?:her|his|their) )?hair\b", "alopecia"),
         (
-            r"\b(?:urine|urinary) stream\b|\b(?:hard|trouble|difficult\w*|slow) (?:to )?(?:pee|urinat\w*|void\w*)\b",
+            r"\b(?:urine|urinary) stream\b|\b(?:hard|trouble|difficult\w*|slow) (?:to )?(?:pee|urinat\w*|void\w*)\b"
+            r"|\bhesitan\w* (?:stream|urinat\w*|void\w*)|\bweak stream\b|\b(?:trouble|difficulty|hard|not fully) emptying\b",
             "urinary hesitancy retention",
         ),
         (r"\b(?:racing|fast|pounding) heart\w*|\bheart (?:is )?(?:racing|pounding)\b", "tachycardia palpitations"),
@@ -52,6 +53,16 @@ _LAY_SYMPTOMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bsweat\w*", "sweating hyperhidrosis"),
         (r"\bshak(?:y|ing|es)\b|\bthe shakes\b", "tremor"),
         (r"\bblurry\b", "blurred vision"),
+        (
+            r"\bforgetful\w*|\bmemory (?:loss|problems?|issues?|lapses?|trouble)\b|\btrouble remembering\b",
+            "memory impairment",
+        ),
+        (r"\bunsteady\b|\bwobbly\b|\boff balance\b|\b(?:balance|coordination) (?:problems?|issues?)\b", "ataxia"),
+        # a blood pressure read out: 'high blood pressure' is MedlinePlus's name for hypertension
+        (
+            r"\bhigh (?:blood pressure|bp)\b|\b(?:bp|blood pressure)\s*(?:of|is|was|=|:)?\s*(?:1[4-9]\d|2\d\d)\s*/\s*\d{2,3}\b",
+            "hypertension",
+        ),
         (r"\bdouble vision\b|\bseeing double\b", "diplopia"),
         (
             r"\b(?:low|no|decreased|lost) (?:libido|sex drive)\b|\b(?:sexual|sex) (?:problems?|issues?)\b"

@@ -404,3 +404,12 @@ def test_categories_that_are_not_one(adp: AdpService) -> None:
 def test_invalid_argument_shapes_are_validation_errors(args: dict[str, object], message: str) -> None:
     with pytest.raises(ValidationError, match=message):
         AdpGetArgs(**args)
+
+
+def test_a_continuous_glucose_monitor_is_not_said_unfunded(adp: AdpService) -> None:
+    # §205.01 excludes products "exclusively used for a diagnostic or monitoring procedure", but the ADP Manual's
+    # list of application forms (§800.00, p. 97) holds "Application for Funding Real-Time Continuous Glucose
+    # Monitoring System (rtCGM)": the answer was a confident "No: ADP lists no cgm …"
+    r = ask(adp, q="T1D kid on MDI, mom asks if ADP will help pay for dexcom CGM sensors - how much?")
+    assert not r.summary.startswith("No:") and "not loaded" in r.summary and "75%" not in r.summary
+    assert r.confidence < 0.7
