@@ -60,3 +60,14 @@ def test_a_practitioner_denied_or_acting_before_the_asker_names_no_specialty() -
 def test_the_section_assumed_is_the_askers(ohip_app: Curbside, question: str, expected: str | None) -> None:
     found = specialty_of(ohip_app, question)
     assert (found.code if found else None) == expected
+
+
+def test_a_specialty_said_by_its_initials_with_the_practitioner() -> None:
+    # 'ID doc', 'ID clinic': Infectious Disease (46); 'gen IM': Internal Medicine (13); 'ID' alone is no specialty
+    from curbside.coverage.ohip.sql_path import _spoken_alias
+    from curbside.coverage.ohip.words import SPECIALTY_ALIASES
+
+    said = _spoken_alias(asker_words("ID doc - same gp re-referred the pt, a repeat consult. code + fee?"))
+    assert said == "id doc" and SPECIALTY_ALIASES[said] == "46"
+    assert SPECIALTY_ALIASES[_spoken_alias(asker_words("gen IM - complex re-assessments per yr?")) or ""] == "13"
+    assert _spoken_alias(asker_words("wrote the patient ID on the lab form - code?")) is None
