@@ -75,3 +75,12 @@ def test_the_question_is_asked_with_the_abbreviation_written_out() -> None:
     read, readings = with_abbreviations_read(request, index)
     assert read.question == "replaced a pt's implantable cardioverter defibrillator - code?"
     assert [r.said for r in readings] == ["icd"] and read.words == request.words
+
+
+def test_a_reading_is_one_the_schedule_names_together() -> None:
+    # the lexicon's only reading of 'LTC' is 'local tumor control' (in Ontario billing, long-term care): each word is
+    # the Schedule's, but no code names them together, so 'LTC' is not read
+    apart = WordIndex([("X1", "Local anaesthetic", ""), ("X2", "Excision of tumour", ""), ("X3", "Pain control", "")])
+    assert apart.reading("ltc") is None
+    together = WordIndex([("X4", "Local tumour control", "")])
+    assert (reading := together.reading("ltc")) is not None and reading.meaning == "local tumor control"

@@ -59,16 +59,22 @@ def _naming_words(meaning: str) -> tuple[str, ...]:
     return tuple(w for w in re.findall(r"[a-z][a-z']*", meaning.lower()) if w not in _JOINING and len(w) > 1)
 
 
-def read_abbreviation(word: str, known: Callable[[str], bool]) -> Reading | None:
+def read_abbreviation(
+    word: str, known: Callable[[str], bool], named: Callable[[tuple[str, ...]], bool] | None = None
+) -> Reading | None:
     """What ``word`` (a question's word, lower case) stands for, said in words ``known`` to the Schedule; None when
-    it is a word of the Schedule or of English, or its reading is not one (see the module's rules)."""
+    it is a word of the Schedule or of English, or its reading is not one (see the module's rules). ``named``: whether
+    the Schedule names a reading's words together (one code holds them all), when the caller can tell: 'LTC' read
+    as the lexicon's only reading, 'local tumor control', is no concept of the Schedule's (it is long-term care)."""
     if len(word) < 2 or word in _NOT_READ or known(word):
         return None
     meanings = readings(word)
     if not meanings or _english(word):
         return None
     said = {
-        words: meaning for meaning in meanings if (words := _naming_words(meaning)) and all(known(w) for w in words)
+        words: meaning
+        for meaning in meanings
+        if (words := _naming_words(meaning)) and all(known(w) for w in words) and (named is None or named(words))
     }
     if len(said) != 1:
         return None

@@ -605,8 +605,20 @@ class WordIndex:
         'uvulopalatopharyngoplasty'; ``abbreviations.read_abbreviation``), else None."""
         if word not in self._readings:  # a clipped word of the Schedule's ('conf') is that word (``short_forms``)
             clipped = bool(self.short_forms(word))
-            self._readings[word] = None if clipped else read_abbreviation(word, lambda w: self.knows(stem(w)))
+            self._readings[word] = (
+                None if clipped else read_abbreviation(word, lambda w: self.knows(stem(w)), self._named_together)
+            )
         return self._readings[word]
+
+    def _named_together(self, words: tuple[str, ...]) -> bool:
+        """Whether one code's title or listing holds every one of ``words`` (in a form of its root)."""
+        holding: set[str] | None = None
+        for word in words:
+            codes = {c for f in self._same_root(stem(word)) for c in self.by_word.get(f, ())}
+            holding = codes if holding is None else holding & codes
+            if not holding:
+                return False
+        return bool(holding)
 
     def _parts(self, word: str) -> tuple[str, ...]:
         """The stems of what an abbreviation stands for ('lp' -> 'lumbar', 'puncture'); () for any other word."""
