@@ -100,6 +100,17 @@ def test_every_section_the_question_names_is_read_and_a_combining_vowel_closes_a
     assert spoken_sections(["neuro"], _SECTIONS, known) == []  # Neurology or Neurosurgery: two readings
 
 
+def test_a_clipped_name_english_never_writes_names_its_section_though_the_schedule_writes_its_root() -> None:
+    # the Schedule writes 'neurosurgical' (E150 "CritiCall review of complex neurosurgical imaging"), so the root of
+    # 'neurosurg' is a Schedule word; English hardly writes 'neurosurg' (wordfreq 1.3): it is Neurosurgery (04)
+    def known(word: str) -> bool:
+        return word.startswith(("neurosurg", "clinic"))
+
+    assert spoken_sections(["neurosurg", "placing", "ommaya"], _SECTIONS, known) == [("04", ("neurosurg",))]
+    # 'clinic' is a word of English and of the Schedule ('clinical'): no clipped name
+    assert spoken_sections(["clinic"], [*_SECTIONS, (60, "A", "Clinical Immunology (62)", "62")], known) == []
+
+
 def test_every_word_naming_the_section_billed_under_is_left_out_of_the_service() -> None:
     edition = EditionRecord(1, "2025-03-03", "2025-03-03", None, "schedule", "", {}, "now")
     sections = [*_SECTIONS, (35, "A", "Geriatrics (07)", "07")]

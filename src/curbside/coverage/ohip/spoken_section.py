@@ -50,7 +50,7 @@ def _section_of(word: str, names: Sequence[tuple[str, str]], known: Callable[[st
         if said in roots:
             return roots[said]
         hits = {code for r, code in roots.items() if r.startswith(said)}
-    elif len(inflection_stem(word)) >= MIN_ROOT and not known(stem(word)):
+    elif len(inflection_stem(word)) >= MIN_ROOT and (not known(stem(word)) or _clipped(word)):
         said = inflection_stem(word)
         hits = {code for w, code in names if w.startswith(said)}
         if not hits and said.endswith("o"):  # a combining vowel closes the clipped word: 'ophtho' is 'ophth…'
@@ -58,6 +58,17 @@ def _section_of(word: str, names: Sequence[tuple[str, str]], known: Callable[[st
     else:
         return None
     return next(iter(hits)) if len(hits) == 1 else None
+
+
+# wordfreq's Zipf scale: a word English hardly writes is a clinician's clipped name even where the Schedule writes a
+# word of its root ('neurosurg' 1.3 beside the Schedule's 'neurosurgical'); 'clinic' (4.2) is a word of its own
+CLIPPED_ZIPF = 2.0
+
+
+def _clipped(word: str) -> bool:
+    from wordfreq import zipf_frequency  # loaded by the tool's warm-up (``abbreviations.warm_up``)
+
+    return bool(zipf_frequency(word, "en") < CLIPPED_ZIPF)
 
 
 def spoken_section(
