@@ -1,13 +1,13 @@
-"""Clinical abbreviations a question uses and the Schedule writes out ('UPPP' → S036 "Uvulopalatopharyngoplasty").
+"""Clinical abbreviations a question uses and the Schedule writes out ('SUI' → S815 "… mid-urethral sling").
 
 The readings come from a published lexicon of medical abbreviations (``curbside.medical_abbreviations``), not
-from a list kept per code. A question word is read
-as what it stands for only when all of these hold:
+from a list kept per code. A question word is read as what it stands for only when all of these hold:
 
 * the Schedule does not use the word itself, in any form ('cast' is a Schedule word, not an abbreviation);
-* English does not use it as a word either (``wordfreq``: 'doc', 'mom', 'cap' are words people write);
-* exactly one of its readings is said in the Schedule's words: 'LP' (lumbar puncture, lamina propria) reads as
-  'lumbar puncture', the Schedule's; 'IVF' (in vitro fertilization, intravenous fluids) stays unread;
+* English does not use it as a word either (``wordfreq``: 'doc', 'cap', 'LP' are words people write);
+* exactly one of its readings is said in the Schedule's words and named together by one code's title or listing:
+  'ABG' (arterial blood gas, autogenous bone graft) reads as arterial blood gas; 'IVF' (in vitro fertilization,
+  intravenous fluids) and 'LTC' (the lexicon's 'local tumor control', no concept of the Schedule's) stay unread;
 * the reading is not one this lexicon gets wrong for Ontario billing (``_NOT_READ``).
 
 The hand vocabulary of ``words.SCHEDULE_WORDS`` comes first: it says words the way the Schedule titles them.

@@ -679,11 +679,11 @@ class WordIndex:
         for word in words:
             # an abbreviation is one word of the question: what it stands for counts as the mean of its words
             # ('icd': a title holding 'implantable cardioverter defibrillator' whole counts as one rare word)
-            parts = None if word in self.by_word else self._parts(word)
-            for part in parts or (word,):
-                forms = self._same_root(part) if parts else self.forms(word)
+            parts = () if word in self.by_word else self._parts(word)
+            groups = [self._same_root(part) for part in parts] or [self.forms(word)]
+            for forms in groups:
                 for code, score in self._best_forms(forms, among).items():
-                    scores[code] += score / len(parts or (word,))
+                    scores[code] += score / len(groups)
         # a tie goes to the title that says least besides the question: 'Consultation' before
         # 'Consultation, patient 16 years of age and under'
         ranked = sorted(scores.items(), key=lambda item: (-round(item[1], 9), self.extra(words, item[0]), item[0]))

@@ -80,7 +80,7 @@ SCHEDULE_WORDS: dict[str, tuple[str, ...]] = {
     "uvc": ("umbilical", "vein", "catheterization"),  # G282
     "hb": ("haemoglobin",),  # G481
     "hgb": ("haemoglobin",),
-    "foley": ("catheterization",),
+    "foley": ("catheterization",),  # an indwelling urinary catheter: Z603 "Catheterization - home"
     "nst": ("non", "stress", "test"),  # P025 "Non stress test"
     "lp": ("lumbar", "puncture"),  # Z804 "Lumbar puncture"
     "iufd": ("intra", "uterine", "fetal", "demise"),  # P001 "… intra-uterine fetal demise …"
@@ -94,7 +94,7 @@ SCHEDULE_WORDS: dict[str, tuple[str, ...]] = {
     "tpn": ("parenteral", "alimentation"),  # G510 "… Management of parenteral alimentation …"
     "ductogram": ("ductography",),  # J037 "Mammary ductography"
     "echo": ("echocardiography",),
-    "stis": ("std",),  # an indwelling urinary catheter: Z603 "Catheterization - home"
+    "stis": ("std",),
     "unna": ("unna's",),  # Z200 "Application of Unna's paste"
     # the Schedule's 'out-patient' (K197 "Individual out-patient psychotherapy"), one word or clipped
     "outpt": ("out", "patient"),
