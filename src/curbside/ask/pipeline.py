@@ -59,6 +59,7 @@ from curbside.llm.extractive import ExtractiveAnswer, Sentence, answer_kind, ask
 from curbside.llm.lay_terms import clinical_words
 from curbside.llm.markers import check_markers
 from curbside.llm.prompts import answer_messages
+from curbside.llm.unit_choice import load_unit_choice
 from curbside.sentences import split_sentences
 from curbside.types import Answer, AskRequest, Citation, Passage, SearchFilters, SearchResponse
 
@@ -217,7 +218,9 @@ class Asker:
             cosines.update(zip(texts, found, strict=True))
             return found
 
-        extract = await asyncio.to_thread(extractive_answer, text, pool, s.answer_max_sentences, meaning, reserve)
+        extract = await asyncio.to_thread(
+            extractive_answer, text, pool, s.answer_max_sentences, meaning, reserve, load_unit_choice()
+        )
         withheld = await asyncio.to_thread(self._judge, text, hits, extract, all_off, meta, cosines)
         if withheld is not None:
             return self._abstained(withheld, warnings, meta)
@@ -481,7 +484,7 @@ class Asker:
         extract: ExtractiveAnswer | None = None,
     ) -> Answer:
         if extract is None:
-            extract = extractive_answer(text, hits, self.settings.answer_max_sentences)
+            extract = extractive_answer(text, hits, self.settings.answer_max_sentences, chooser=load_unit_choice())
         meta |= {"mode": "extractive", "model_used": "extractive"}
         return Answer(
             status=status,  # type: ignore[arg-type]

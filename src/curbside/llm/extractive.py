@@ -14,6 +14,8 @@ money for a price, a time span for "how long"; any number for other quantities) 
 less, and one that only repeats the question's words counts a third; the passage's rank and calibrated relevance add a small prior. Units far
 below the best one are left out rather than padding the answer with other topics. Where unit embeddings are
 stored, a unit close in meaning to the question gains for the question words it misses (``MEANING_WEIGHT``).
+Given a ``chooser`` (``unit_choice.py``, as ``ask`` gives one), the units are taken in the order of its fitted
+chances, the score above being one of its signals.
 """
 
 from __future__ import annotations
@@ -31,13 +33,18 @@ from curbside.types import Citation, Passage
 __all__ = [
     "ANSWER_KINDS",
     "KIND_NAMES",
+    "LABEL_LINE",
+    "QUANTITY_CUE",
+    "Chooser",
     "ExtractiveAnswer",
     "Meaning",
     "Sentence",
     "answer_kind",
     "asked_kind",
+    "asks_whether",
     "extractive_answer",
     "passage_units",
+    "question_terms",
     "terms",
 ]
 
@@ -58,7 +65,7 @@ _SYNONYMS = {
     "start": "start", "initial": "start", "initia": "start", "begin": "start", "beginn": "start",
     "max": "max", "maximu": "max", "maxima": "max", "highes": "max", "highest": "max",
     "dos": "dose", "dosage": "dose", "dosing": "dose",
-    "older": "older", "elderl": "older", "geriat": "older",
+    "older": "older", "elderl": "older", "geriat": "older", "senior": "older",
     "child": "child", "childr": "child", "pediat": "child", "paedia": "child",
     "usual": "usual", "typica": "usual", "mainte": "usual",
 }
@@ -122,9 +129,17 @@ _BOILERPLATE = re.compile(
     r"|\bclick (?:here|to)\b",
     re.IGNORECASE,
 )
+# a line saying where the text comes from ("Source: Hypertension Canada, 2020 …"): an answer only to a question
+# asking for the source
+_ATTRIBUTION = re.compile(r"^(?:sources?|references?|adapted from|reproduced from|citations?)\b\s*:", re.I)
+_ASKS_SOURCE = re.compile(
+    r"\b(?:sources?|based on|references?|cit(?:e|es|ed|ation)|publish\w*|who (?:wrote|issued)|adapted|where from)\b",
+    re.I,
+)
 _LIST_ITEM = re.compile(r"^[-•▪◦●]\s+(?=\S)")  # loaders write PDF list items as "- item"
 _INNER_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 _LABEL = re.compile(r"^[A-Z][^:.;]{0,48}:\s+\S")
+LABEL_LINE = _LABEL
 # an item of a list that names what each value is for: "Max: 200 mg daily", "2. Wheelchairs - 5 years"
 _ITEM_LABEL = re.compile(r"^([A-Z][^:.;]{0,48}?)\s*(:|\s[-–])\s+\S")
 _NUMBERED = re.compile(r"^\d{1,2}[.)]\s+")
@@ -285,6 +300,7 @@ _QUANTITY_CUE = re.compile(
     r"score)\b",
     re.IGNORECASE,
 )
+QUANTITY_CUE = _QUANTITY_CUE
 
 
 def _stem(word: str) -> str:
@@ -306,8 +322,35 @@ def asked_for(question: str) -> frozenset[str]:
     return frozenset(t for phrase, added in _QUESTION_PHRASES if phrase.search(lowered) for t in added)
 
 
+# "2nd line" is the guideline's "Second-line"
+_ORDINALS = {"1st": "first", "2nd": "second", "3rd": "third", "4th": "fourth"}
+_ORDINAL = re.compile(r"\b(?:1st|2nd|3rd|4th)\b")
+# A patient's age said the clinician's way ("76M", "82F", "80 yo", "a 6-year-old") names the population a source
+# writes as "older adults" or "children": age groups as in the CEP page (older adults 65+) and pediatric labels
+_PATIENT_AGE = re.compile(r"\b(\d{1,3})\s*(?:[mf]|yo|y/o|yrs?|years?(?:[- ]old)?|-year-old)\b", re.I)
+OLDER_ADULT_AGE = 65
+ADULT_AGE = 18
+CHILD_AGE = 13
+
+
+def age_group_terms(question: str) -> list[str]:
+    """The population terms a patient's stated age implies: "older" for 65 and over, "child" under 13, "adoles" for
+    13 to 17."""
+    out: list[str] = []
+    for match in _PATIENT_AGE.finditer(question):
+        age = int(match.group(1))
+        if age >= OLDER_ADULT_AGE:
+            out.append("older")
+        elif age < CHILD_AGE:
+            out.append("child")
+        elif age < ADULT_AGE:
+            out.append("adoles")
+    return list(dict.fromkeys(out))
+
+
 def terms(text: str, *, question: bool = False) -> list[str]:
     lowered = _INNER_HYPHEN.sub("", text.lower())  # "post-menopausal" meets "postmenopausal"
+    lowered = _ORDINAL.sub(lambda m: _ORDINALS[m.group(0)], lowered)
     words = _WORD.findall(lowered)
     out = [
         _stem(w)
@@ -319,6 +362,7 @@ def terms(text: str, *, question: bool = False) -> list[str]:
             if phrase.search(lowered):
                 out.extend(added)
         out.extend(_stem(w) for w in clinical_words(lowered))  # "itchy skin" asks about pruritus
+        out.extend(age_group_terms(text))
     return out
 
 
@@ -337,6 +381,8 @@ class Sentence:
     # the list of "Label: value" or "Label - value" lines it is an item of (counted within its passage), and its label
     item: tuple[int, frozenset[str]] | None = None
     listed_under: int | None = None  # the line index of the heading whose list of short lines it is an item of
+    meaning: float | None = None  # its embedding's cosine to the question's, where its vector is stored
+    choice: float | None = None  # the fitted chance that it holds the answer (``unit_choice``), where a model is given
 
 
 @dataclass(slots=True)
@@ -564,6 +610,7 @@ def _add_meaning(
         return
     floor = max(known) - MEANING_MARGIN  # cosines are comparable among one question's units, not across questions
     for s, similarity in zip(candidates, similarities, strict=True):
+        s.meaning = similarity
         if similarity is None or similarity <= floor:
             continue
         missed = 1 - len((s.terms | s.context) & query_terms) / max(len(query_terms), 1)
@@ -650,23 +697,43 @@ def _age_numbers(question: str) -> set[str]:
     return {m.group(1) or m.group(2) for m in _AGE.finditer(question)}
 
 
+def question_terms(question: str) -> set[str]:
+    """The terms a unit is matched on: the question's, less the patient's age in years."""
+    return set(terms(question, question=True)) - _age_numbers(question)
+
+
+def asks_whether(question: str) -> bool:
+    """Whether the question asks if something is so ("any renal caution?", "is insomnia listed?")."""
+    return bool(_ASKS_WHETHER.search(question))
+
+
+# the chance each unit holds the answer (``unit_choice.UnitChoice``), given the question, the scored units and their
+# passages' relevance
+Chooser = Callable[[str, Sequence["Sentence"], Sequence[float | None]], Sequence[float]]
+CHOICE_SHARE = 0.5  # with a chooser: units under this share of the best unit's chance are left out
+
+
 def extractive_answer(
     question: str,
     passages: Sequence[Passage],
     max_sentences: int,
     meaning: Meaning | None = None,
     reserve: Sequence[Passage] = (),
+    chooser: Chooser | None = None,
 ) -> ExtractiveAnswer:
     """The answer units of ``passages``; ``meaning`` (optional) gives each candidate's embedding cosine to the
     question, which lifts units that say what the question asks in other words. A unit of a ``reserve`` passage
     (one the search ranked high by fusion but below the similarity threshold) may join the answer, never lead it:
-    one scoring above the best unit of ``passages`` is left out, and their scores are unchanged."""
-    query_terms = set(terms(question, question=True)) - _age_numbers(question)
+    one scoring above the best unit of ``passages`` is left out, and their scores are unchanged. With a ``chooser``
+    the units are taken in the order of its chances (the hand score being one of its features), not of the score."""
+    query_terms = question_terms(question)
     asked = asked_for(question)
     weighed = len(passages) if reserve else None
     passages = [*passages, *reserve]
-    whether = bool(_ASKS_WHETHER.search(question))
+    whether = asks_whether(question)
     every = [s for rank, p in enumerate(passages) for s in passage_units(p, rank, asked, whether)]
+    if not _ASKS_SOURCE.search(question):
+        every = [s for s in every if not _ATTRIBUTION.match(s.text)]
     quantity = bool(_QUANTITY_CUE.search(question))
     relevance = [p.relevance for p in passages]
     _score(
@@ -685,10 +752,13 @@ def extractive_answer(
     chosen: list[Sentence] = []
     best = max((s.score for s in candidates), default=0.0)
     joining = [s for s in every if weighed is not None and s.rank >= weighed and s.score <= best]
-    ranked = sorted([*candidates, *joining], key=lambda s: (-s.score, s.rank, s.position))
+    pool = [*candidates, *joining]
+    if chooser is not None and pool:
+        for s, chance in zip(pool, chooser(question, pool, relevance), strict=True):
+            s.choice = chance
     top_relevance = max((r for r in relevance[:weighed] if r is not None), default=None)
-    for s in ranked:
-        if len(chosen) >= max_sentences or s.score <= 0 or s.score < FOLLOW_SHARE * best:
+    for s in _in_order(pool, best, weighed):
+        if len(chosen) >= max_sentences:
             break
         if any(_repeats(s, c, query_terms) or _other_item(s, c, query_terms) or _sibling(s, c, query_terms) for c in chosen):
             continue
@@ -709,6 +779,21 @@ def extractive_answer(
         Citation.from_passage(n, passages[rank], excerpt=_excerpt(rank, chosen)) for rank, n in numbers.items()
     ]
     return ExtractiveAnswer(" ".join(lines), citations, chosen, candidates)
+
+
+def _in_order(pool: list[Sentence], best: float, weighed: int | None) -> list[Sentence]:
+    """The units that may join the answer, best first: by the chooser's chance where one was given, else by score;
+    none far below the best, none without a question word or a meaning close to it, and a reserve unit never first."""
+    if any(s.choice is not None for s in pool):
+        leading = [s for s in pool if s.score > 0 and (weighed is None or s.rank < weighed)]
+        top = max((s.choice or 0.0 for s in leading), default=0.0)
+        ranked = sorted(pool, key=lambda s: (-(s.choice or 0.0), s.rank, s.position))
+        kept = [s for s in ranked if s.score > 0 and (s.choice or 0.0) >= CHOICE_SHARE * top]
+        while kept and weighed is not None and kept[0].rank >= weighed:
+            kept.pop(0)  # a reserve passage's unit joins an answer, never leads it
+        return kept
+    ranked = sorted(pool, key=lambda s: (-s.score, s.rank, s.position))
+    return [s for s in ranked if s.score > 0 and s.score >= FOLLOW_SHARE * best]
 
 
 def _other_item(unit: Sentence, chosen: Sentence, query_terms: set[str]) -> bool:
