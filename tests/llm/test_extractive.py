@@ -529,3 +529,22 @@ def test_asked_whether_a_short_list_item_is_read_with_its_heading() -> None:
     # a question that asks no yes or no reads the list as before: no "Heading: item" unit is made
     units = extractive_answer("pregabalin usual dose?", [monograph], 4).candidates
     assert not any(u.text.startswith("Warnings: ") for u in units)
+
+
+def test_a_fax_is_asked_by_its_number_not_by_faxing() -> None:
+    from curbside.llm.extractive import asked_kind
+
+    # guideline QA development questions the value guard withheld for want of a telephone number
+    assert asked_kind("fax number for the Program Payments Unit at FMB in Kingston?") == "phone number"
+    assert asked_kind("ADP fax # to send a grant application?") == "phone number"  # not the grant's price
+    assert asked_kind("halton pt - how do I fax an OSP referral?") is None
+    assert asked_kind("what has to go with a non-urgent referral fax?") is None
+    assert asked_kind("what number on a herbal product label shows health canada approval?") is None
+    assert asked_kind("local toronto phone # for ADP general inquiries?") == "phone number"
+
+
+def test_a_code_tables_row_shows_a_code() -> None:
+    shows = answer_kind("benefit code for ODSP pt on the ADP invoice?")
+    assert shows is not None
+    assert shows.search("ODS - Ontario Disability Support Program")  # the ADP manual's benefit-code table
+    assert shows.search("REG – Client who is not under a program listed above.")

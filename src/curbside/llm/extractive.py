@@ -237,12 +237,23 @@ ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"\d\s*(?:µg|μg|ug|mg|ng|pg|µM|μM|uM|nM|mM|pM|M)\b(?:\s*/\s*m?l\b)?", re.I),
     ),
     (  # a telephone number: "1-800-268-6021", "(416) 555-0100"
-        re.compile(r"\b(?:phone|telephone|fax)\b|\bwhat number\b|\bnumber\b.*\bcall\b|\bcall\b.*\bnumber\b", re.I),
+        # a fax is asked by its number ("fax # for …"), not by faxing ("how do I fax a referral?") nor by what goes
+        # with one ("what has to go with a referral fax?"); "what number on a label …" asks no telephone
+        re.compile(
+            r"\b(?:tele)?phone\b|\bfax\s*(?:numbers?|#|no\b)|\bnumber\b.*\b(?:call|phone|fax|reach)\b"
+            r"|\b(?:call|phone|fax|reach)\b.*\bnumber\b",
+            re.I,
+        ),
         re.compile(r"\(?\b\d{3}\)?[-.\s]\d{3}[-.\s]\d{4}\b|\b1-8\d\d-", re.I),
     ),
     (  # a code a form or a payer asks for: "LU code 430", "fee code K013", "ICD-10 F32"
         re.compile(r"\bcodes?\b", re.I),
-        re.compile(r"\bcodes?\b[^.;]{0,30}?\b[A-Z]{0,3}-?\d{2,}|\b(?:LU|LUC)\s*#?\s*\d+|(?-i:\b[A-Z]\d{3}[A-Z]?\b)", re.I),
+        # … or a code table's row: "REG - Client who is not under a program listed above" (ADP benefit codes)
+        re.compile(
+            r"\bcodes?\b[^.;]{0,30}?\b[A-Z]{0,3}-?\d{2,}|\b(?:LU|LUC)\s*#?\s*\d+|(?-i:\b[A-Z]\d{3}[A-Z]?\b)"
+            r"|(?-i:^[A-Z]{2,4}\s[-–]\s\S)",
+            re.I,
+        ),
     ),
 )
 _CLAUSE_NUMBER = re.compile(r"^\(?\d+(?:\.\d+)+\)?\s+")  # "1000.12 During …": a manual's clause, not a value
@@ -274,6 +285,9 @@ def _kind_index(question: str) -> int | None:
     if _ASKS_NO_VALUE.search(question) and not _ASKS_VALUE.search(question):
         return None
     asked = [i for i, (asks, _) in enumerate(ANSWER_KINDS) if asks.search(question)]
+    phone = KIND_NAMES.index("phone number")
+    if phone in asked:
+        return phone  # "ADP fax # to send a grant application?" asks a number, not the grant's price
     dose, price = KIND_NAMES.index("dose"), KIND_NAMES.index("price")
     if asked[:1] == [dose] and price in asked:
         return price  # "cost of the usual dose", "price per dose": the dose is what is priced
