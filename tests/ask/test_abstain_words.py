@@ -205,3 +205,16 @@ def test_an_abbreviation_of_the_published_lexicon_is_known_by_the_reading_the_do
     # a reading the texts do not hold leaves the abbreviation lacking ('tpn': total parenteral nutrition)
     _, frequencies = resolve_unknown({"tpn": "tpn"}, {"tpn": 0}, lookup)
     assert frequencies["tpn"] == 0
+
+
+def test_a_symptom_in_everyday_words_is_known_by_its_clinical_term() -> None:
+    # "new anorgasmia 2 wks into zoloft …": the CEP page files it under "sexual dysfunction" (``llm.lay_terms``)
+    known = {"sexual", "dysfunction"}
+
+    def lookup(words: list[str], prefix: bool) -> dict[str, int]:
+        return {w: sum(k.startswith(w) if prefix else k == w for k in known) for w in words}
+
+    keys, frequencies = resolve_unknown({"anorgasmia": "anorga"}, {"anorgasmia": 0}, lookup)
+    assert frequencies["anorgasmia"] > 0
+    keys, frequencies = resolve_unknown({"anorgasmia": "anorga"}, {"anorgasmia": 0}, lambda words, prefix: {})
+    assert frequencies["anorgasmia"] == 0  # a knowledge base without the clinical term does not know it either

@@ -59,6 +59,7 @@ from curbside.ask.focus import AGE as _AGE
 from curbside.ask.subjects import english_word, names_subject
 from curbside.clinical_words import CHART_SHORTHAND
 from curbside.llm.extractive import Sentence, answer_kind, terms
+from curbside.llm.lay_terms import clinical_words
 from curbside.medical_abbreviations import readings
 from curbside.search.enhance import spelled_out
 
@@ -224,6 +225,12 @@ def readings_words(word: str) -> list[list[str]]:
     return [parts for reading in readings(word) if (parts := _naming_words(reading))]
 
 
+def lay_readings(word: str) -> list[list[str]]:
+    """The naming words of the clinical term a symptom said in everyday words is filed under ("anorgasmia" ->
+    "sexual", "dysfunction": ``llm.lay_terms``); empty for any other word."""
+    return [parts for term in clinical_words(word) if (parts := _naming_words(term))]
+
+
 def _naming_words(expansion: str) -> list[str]:
     return [w for w in re.findall(r"[a-z]+", expansion.lower()) if len(w) >= MIN_PART + 1]
 
@@ -310,7 +317,8 @@ def resolve_unknown(
                 found[f"{stem}*"] = by_stem.get(stem, 0)
     # an abbreviation the knowledge base writes out in words it holds ("t2dm" beside a text on diabetes)
     # (of its readings, the one the knowledge base holds best)
-    expanded = {w: read for w in missing if (read := readings_words(w))}
+    # … or a symptom said in everyday words whose clinical term it holds ("anorgasmia": sexual dysfunction)
+    expanded = {w: read for w in missing if (read := readings_words(w) or lay_readings(w))}
     wanted = {p for read in expanded.values() for parts in read for p in parts}
     by_part = dict(lookup(list(wanted), False)) if expanded else {}
     keys_out, freq_out = dict(keys), dict(frequencies)
