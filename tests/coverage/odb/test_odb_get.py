@@ -327,6 +327,13 @@ def test_a_drug_the_patient_cannot_take_is_history_not_the_drug_asked(odb_app: C
     assert r.coverage is not None and "METOPROLOL" in r.summary
 
 
+def test_a_drug_passed_over_is_not_the_drug_asked(odb_app: Curbside) -> None:
+    # held-out 17: "… wants prasugrel (effient) instead of ticagrelor - ODB pay for it?" answered ticagrelor's listing
+    r = ask(odb_app, q="cardio wants bystolic (nebivolol) instead of metoprolol - ODB pay for it?")
+    assert r.summary.startswith(f"bystolic / nebivolol is not listed in the {LABEL}")
+    assert r.coverage is None
+
+
 def test_a_brand_that_is_no_benefit_gives_its_covered_generics_limited_use_code(odb_app: Curbside) -> None:
     # Coreg 12.5mg (carvedilol) is notABenefit="Y"; PMS-Carvedilol, Apo-Carvedilol, Carvedilol in its group
     # (pcg9 240400142) are Limited Use benefits under reasonForUseId 183 (formulary edition 43)

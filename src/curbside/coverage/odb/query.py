@@ -365,8 +365,11 @@ class NameIndex:
 
 
 # words that put a drug in the patient's history, a few words before its name: 'on max metformin', 'failed
-# topicals', 'switching from Januvia' ('on ODB' is the formulary, not a drug taken)
-_HISTORY = frozenset({"on", "failed", "tried", "from", "after", "stopped", "off", "allergic", "intolerant", "despite"})
+# topicals', 'switching from Januvia' ('on ODB' is the formulary, not a drug taken); a drug the prescriber passes
+# over is no more the one asked: 'wants prasugrel instead of ticagrelor'
+_HISTORY = frozenset(
+    {"on", "failed", "tried", "from", "after", "stopped", "off", "allergic", "intolerant", "despite", "instead"}
+)
 _HISTORY_REACH = 3
 # a drug the patient cannot take or tolerate is history too: 'can't take terbinafine' ('can t take' once normalised)
 _NOT_TAKEN = frozenset({"take", "tolerate", "use"})
