@@ -187,3 +187,14 @@ def test_a_code_named_to_be_ruled_out_is_not_asked() -> None:
     for asked in ("can I bill C124 on the day of discharge?", "A007 or A008 for this visit? not sure"):
         assert not negated_codes(asked), asked
     assert plan(ScheduleGetArgs(q="can I bill C124 on the day of discharge?")).codes == ("C124",)
+
+
+def test_what_was_ordered_and_who_ordered_it_name_no_service_billed() -> None:
+    # held-out 17: "… re-assessed her at 3pm …, still needed more w/u (ordered CT). re-assess code/fee?" answered
+    # C014 'Specific re-assessment' (the CT read as a service); it asks the ED physician's H154 'Re-assessment' (A13)
+    question = "ER doc, sunday - re-assessed her at 3pm, still needed more w/u (ordered CT). re-assess code/fee?"
+    words = plan(ScheduleGetArgs(q=question)).words
+    assert stem("ct") not in words and "reassess" in words and "emergency" in words  # the asker's ER stays
+    # who ordered it is not the service either, and the clause ends at a dash: 'prof fee' is still asked
+    words = plan(ScheduleGetArgs(q="radiologist reading a CT head ordered by the ER - prof fee?")).words
+    assert stem("head") in words and "emergency" not in words and "prof" in words

@@ -360,6 +360,17 @@ def _stem_of_name(word: str) -> str:
     return stem(word.removesuffix("'s").rstrip("'"))
 
 
+# what was ordered names no service the asker bills, nor does who ordered it: 're-assessed her, still needed more
+# w/u (ordered CT)' asks the ER re-assessment (H154), not a CT code; 'reading a CT head ordered by the ER' asks the
+# CT's reading, not an emergency department code; up to the end of the clause
+_ORDERED = re.compile(r"\bordered\b(?:(?!\s[-–—]\s)[^.,;:()?!\n]){0,40}", re.I)
+
+
+def without_orders(question: str) -> str:
+    """``question`` without what the asker ordered from someone else (``_ORDERED``)."""
+    return _ORDERED.sub(" ", question)
+
+
 def without_negations(question: str) -> str:
     """``question`` without the spans that rule a service out (``ruled_out``): what it means is what is left
     ('on call' near A933's title 'On-call admission assessment' is not what 'not on the call roster' means)."""
@@ -475,7 +486,11 @@ def plan(args: ScheduleGetArgs) -> Request:
     mrp = mrp if mrp is not None else spoken_mrp
 
     # an age ('a 70 year old') selects a band (quantities.py), it names no service
-    plain = words_of(in_schedule_phrases(_AGE.sub(" ", _PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", question or "")))))
+    plain = words_of(
+        in_schedule_phrases(
+            _AGE.sub(" ", _PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", without_orders(question or ""))))
+        )
+    )
     content = [stem(w) for w in schedule_words(plain) if w not in STOP and len(w) > 2 and not w.isdigit()]
     ruled = ruled_out(question)
     content = [w for w in content if w not in ruled]
