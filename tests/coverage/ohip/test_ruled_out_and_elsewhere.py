@@ -198,3 +198,13 @@ def test_what_was_ordered_and_who_ordered_it_name_no_service_billed() -> None:
     # who ordered it is not the service either, and the clause ends at a dash: 'prof fee' is still asked
     words = plan(ScheduleGetArgs(q="radiologist reading a CT head ordered by the ER - prof fee?")).words
     assert stem("head") in words and "emergency" not in words and "prof" in words
+
+
+def test_a_full_consult_is_not_the_lesser_level() -> None:
+    # held-out 17: "nephro clinic - … 80 min …, full consult" listed A865 'Limited consultation' (A128) beside A160
+    assert ruled_out_of_titles("nephro clinic - new CKD4 referral, 80 min, full consult. code + fee?") == {
+        stem("limited"),
+        stem("partial"),
+    }
+    assert ruled_out_of_titles("a full limited consult?") == {stem("partial")}  # "limited" said as asked stays
+    assert ruled_out_of_titles("consult for a full-thickness burn") == frozenset()

@@ -335,7 +335,8 @@ def ruled_out_of_titles(question: str | None) -> frozenset[str]:
 
 def _negated(question: str | None) -> list[str]:
     found = [m.group(1) for pattern in _NEGATIONS for m in pattern.finditer(question or "")]
-    return found + ([_LEVELS] if _PLAIN_LEVEL.search(question or "") else [])
+    found += [_LEVELS] if _PLAIN_LEVEL.search(question or "") else []
+    return found + ([_LESSER] if _FULL_LEVEL.search(question or "") else [])
 
 
 # 'ordinary consult', 'standard consultation', 'a regular assessment': the service at its plain level, none of the
@@ -345,6 +346,10 @@ _PLAIN_LEVEL = re.compile(
     r"\b(?:ordinary|standard|regular|plain|usual|routine|basic)\s+(?:consult\w*|assess\w*|visit)\b", re.I
 )
 _LEVELS = "special comprehensive extended complex limited repeat"
+# 'full consult', 'a full assessment': not the lesser level the Schedule lists apart (A865 'Limited consultation',
+# A888 '… partial assessment')
+_FULL_LEVEL = re.compile(r"\bfull\s+(?:\w+\s+)?(?:consult\w*|assess\w*|re-?assess\w*|visit)\b", re.I)
+_LESSER = "limited partial"
 
 
 def _said_only_there(question: str | None, spans: list[str]) -> frozenset[str]:
