@@ -208,3 +208,14 @@ def test_a_full_consult_is_not_the_lesser_level() -> None:
     }
     assert ruled_out_of_titles("a full limited consult?") == {stem("partial")}  # "limited" said as asked stays
     assert ruled_out_of_titles("consult for a full-thickness burn") == frozenset()
+
+
+def test_a_setting_the_question_denies_is_not_answered() -> None:
+    from curbside.coverage.ohip.sql_path import in_setting
+
+    # held-out 17: "… collapsed in our waiting room … pronounced him … (not at his home, not an inpt)?" listed C777
+    # 'Intermediate assessment - Pronouncement of death' (in-patient, A10) beside A777 (A6)
+    question = "GP - pt collapsed in our waiting room, I pronounced him. code (not at his home, not an inpt)?"
+    assert in_setting(["A777", "C777", "W771"], question) == ["A777", "W771"]
+    assert in_setting(["C777", "A777"], "pronounced my inpt on the ward") == ["C777"]
+    assert in_setting(["C777"], "not an inpatient - pronouncement?") == ["C777"]  # nothing else to answer

@@ -313,7 +313,7 @@ def run_sql_path(
 # ambulatory services as A codes, its "Hospital In-Patient Services" as C codes and its "Long-Term Care
 # Institution" services as W codes (Schedule of Benefits 2025-03-03, Family Practice: A911, C911, W911).
 _SETTINGS = (
-    (re.compile(r"\b(in[- ]?patients?|admitted|on the ward|hospital (visit|ward|stay))\b", re.I), "C"),
+    (re.compile(r"\b(in[- ]?patients?|inpts?|admitted|on the ward|hospital (visit|ward|stay))\b", re.I), "C"),
     (re.compile(r"\b(long[- ]term care|nursing home|LTC home|home for the aged)\b", re.I), "W"),
     (re.compile(r"\b(office(?! hours)|clinic|walk[- ]in)\b", re.I), "A"),  # 'sacrifice of office hours' is a time
 )
@@ -494,12 +494,30 @@ def before_the_premium(words: tuple[str, ...], question: str | None) -> tuple[st
 _ASKS_TO_ADD = re.compile(r"\b(?:can|could|may|should|do) (?:i|we) (?:also )?add\b", re.I)
 
 
+# a setting the question denies: 'not an inpt', 'not in hospital', '(not at the nursing home)'
+_DENIED = re.compile(r"\bnot (?:an? |the |in (?:the |an? )?|at (?:the |an? )?)?$", re.I)
+
+
+def _denied_settings(question: str) -> set[str]:
+    return {
+        letter
+        for pattern, letter in _SETTINGS
+        for m in pattern.finditer(question)
+        if _DENIED.search(question[max(0, m.start() - 16) : m.start()])
+    }
+
+
 def in_setting(codes: list[str], question: str | None) -> list[str]:
     """``codes`` without the A/C/W variants of another setting than the one the question names, when a
-    code of the named setting is among them ('special consultation in the office': A911, not C911)."""
+    code of the named setting is among them ('special consultation in the office': A911, not C911), and without
+    those of a setting it denies ('pronounced him in our waiting room … not an inpt': A777, not C777)."""
     if not question:
         return codes
-    named = [letter for pattern, letter in _SETTINGS if pattern.search(question)]
+    denied = _denied_settings(question)
+    if denied:
+        kept = [code for code in codes if code[0] not in denied]
+        codes = kept if any(code[0] in _SETTING_LETTERS for code in kept) else codes
+    named = [letter for pattern, letter in _SETTINGS if pattern.search(question) and letter not in denied]
     if len(named) != 1 or not any(code[0] == named[0] for code in codes):
         return codes
     return [code for code in codes if code[0] not in _SETTING_LETTERS or code[0] == named[0]]
