@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 
@@ -260,7 +260,10 @@ def run_sql_path(
                 matched = keep_word_leader(matched, by_words, out.by_meaning)
             # the readings put first by their words may be twins or services the question ruled out
             matched = not_ruled_out(matched, request.question, index.printed_titles)
-            matched = by_said_tail(matched, request.question, index.printed_titles)[: request.top_k]
+            matched = by_said_tail(matched, request.question, index.printed_titles)
+            if out.specialty is None:
+                matched = family_practice_first(matched, index.printed_titles, reader)
+            matched = matched[: request.top_k]
             kept = set(not_ruled_out([*matched, *out.rivals], request.question, index.printed_titles))
             out.rivals = [code for code in out.rivals if code in kept]
             matched = [code for code in matched if code not in request.not_codes]  # 'not the general A235?'
@@ -505,6 +508,27 @@ def _denied_settings(question: str) -> set[str]:
         for m in pattern.finditer(question)
         if _DENIED.search(question[max(0, m.start() - 16) : m.start()])
     }
+
+
+FAMILY_PRACTICE = "00"  # the Schedule's "Family Practice & Practice in General (00)"
+
+
+def family_practice_first(codes: list[str], titles: Mapping[str, str], reader: OhipReader) -> list[str]:
+    """``codes`` with Family Practice's own code first when the question names no specialty and the leading code's
+    title is listed under other codes in other sections ('routine hospital visit on my inpatient in week 3': C002
+    "Subsequent visits - first five weeks" of Family Practice, not C112 of Critical Care Medicine, same title and
+    fee): the general practitioner's is the plain reading."""
+    if len(codes) < 2:
+        return codes
+    lead = titles.get(codes[0])
+    same = [code for code in codes if lead and titles.get(code) == lead]
+    if len(same) < 2:
+        return codes
+    family = reader.codes_listed_in(FAMILY_PRACTICE, None)
+    first = next((code for code in same if code in family), None)
+    if first is None or first == codes[0]:
+        return codes
+    return [first, *(code for code in codes if code != first)]
 
 
 def in_setting(codes: list[str], question: str | None) -> list[str]:
