@@ -123,6 +123,9 @@ ABBREVIATIONS: dict[str, str] = {
     "hx": "history",
     "abx": "antibiotics",
     "afib": "atrial fibrillation",
+    # a device's everyday name, as the ADP Mobility Devices manual writes it ("Adult Wheeled Walker Type 3")
+    "rollator": "wheeled walker",
+    "rollators": "wheeled walkers",
 }
 
 # acronyms whose lower-case form is an ordinary word: capitals only
