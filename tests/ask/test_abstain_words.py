@@ -5,6 +5,7 @@ they never use is no evidence, and the words of the asking are not key words."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from curbside.app import Curbside
 from curbside.ask.abstain import common_in_english, family, key_words, resolve_unknown, spellings
@@ -207,26 +208,25 @@ def test_an_abbreviation_of_the_published_lexicon_is_known_by_the_reading_the_do
     assert frequencies["tpn"] == 0
 
 
-def test_a_symptom_in_everyday_words_is_known_by_its_clinical_term() -> None:
-    # "new anorgasmia 2 wks into zoloft …": the CEP page files it under "sexual dysfunction" (``llm.lay_terms``)
-    known = {"sexual", "dysfunction"}
+def _holding(*known: str) -> Callable[[list[str], bool], dict[str, int]]:
+    """A chunk-frequency lookup over a knowledge base holding just ``known`` (one chunk each)."""
 
     def lookup(words: list[str], prefix: bool) -> dict[str, int]:
         return {w: sum(k.startswith(w) if prefix else k == w for k in known) for w in words}
 
-    keys, frequencies = resolve_unknown({"anorgasmia": "anorga"}, {"anorgasmia": 0}, lookup)
+    return lookup
+
+
+def test_a_symptom_in_everyday_words_is_known_by_its_clinical_term() -> None:
+    # "new anorgasmia 2 wks into zoloft …": the CEP page files it under "sexual dysfunction" (``llm.lay_terms``)
+    _, frequencies = resolve_unknown({"anorgasmia": "anorga"}, {"anorgasmia": 0}, _holding("sexual", "dysfunction"))
     assert frequencies["anorgasmia"] > 0
-    keys, frequencies = resolve_unknown({"anorgasmia": "anorga"}, {"anorgasmia": 0}, lambda words, prefix: {})
+    _, frequencies = resolve_unknown({"anorgasmia": "anorga"}, {"anorgasmia": 0}, _holding())
     assert frequencies["anorgasmia"] == 0  # a knowledge base without the clinical term does not know it either
 
 
 def test_a_devices_everyday_name_is_known_by_the_manuals_name() -> None:
     # 'rollator' (5 development questions withheld as 'the knowledge base never mentions rollator'): the ADP
     # Mobility Devices manual writes "Adult Wheeled Walker Type 3"
-    known = {"wheeled", "walker"}
-
-    def lookup(words: list[str], prefix: bool) -> dict[str, int]:
-        return {w: sum(k.startswith(w) if prefix else k == w for k in known) for w in words}
-
-    keys, frequencies = resolve_unknown({"rollator": "rollat"}, {"rollator": 0}, lookup)
+    _, frequencies = resolve_unknown({"rollator": "rollat"}, {"rollator": 0}, _holding("wheeled", "walker"))
     assert frequencies["rollator"] > 0
