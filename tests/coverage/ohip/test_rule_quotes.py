@@ -170,3 +170,33 @@ def test_a_percentage_in_words_is_no_limit() -> None:
     )
     question = "how many general assessments can the same doctor bill per patient per year?"
     assert rule_quotes(question, [_rule("A003", age, page="GP64", relation="mention")]) == []
+
+
+_G387 = (  # page J56, under INTRAVENOUS
+    "Payment rules: 1. G387 is only insured for patients with central neuropathic pain who have first undertaken but "
+    "not responded to generally accepted medical therapy. 2. The physician submitting the claim for this service must "
+    "remain in constant attendance during the infusion and no part of the procedure may be delegated or G387 is not "
+    "payable. 3. G387 is limited to a maximum of 6 per patient per 12 month period."
+)
+_Z602 = (  # page T10
+    "Payment rules: 1. Catheterization is only eligible for payment for acute retention, change of Foley catheter or "
+    "suprapubic tube or instillation of medication. 2. Z602, Z603 or Z611 is not eligible for payment in addition to "
+    "Z610."
+)
+
+
+def test_the_leading_codes_own_limit_is_quoted_though_it_repeats_no_question_word() -> None:
+    question = "pain clinic giving IV lidocaine infusions - code, fee, and max per yr?"
+    assert rule_quotes(question, [_rule("G387", _G387, page="J56")]) == []  # no shared word: not known to be it
+    quotes = rule_quotes(question, [_rule("G387", _G387, page="J56")], leading="G387")
+    assert quotes and quotes[0].text == "G387 is limited to a maximum of 6 per patient per 12 month period."
+
+
+def test_a_rule_pairing_the_leading_code_with_another_is_not_its_answer() -> None:
+    quotes = rule_quotes(
+        "in/out cath in the office for urinary retention - billable? code?", [_rule("Z602", _Z602, page="T10")], "Z602"
+    )
+    assert [q.text for q in quotes] == [
+        "Catheterization is only eligible for payment for acute retention, change of Foley catheter or suprapubic "
+        "tube or instillation of medication."
+    ]

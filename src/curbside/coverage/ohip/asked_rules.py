@@ -35,8 +35,9 @@ def primary_codes(sql: SqlFindings) -> list[str]:
 
 def quoted_rules(request: Request, sql: SqlFindings) -> list[RuleQuote]:
     """The rule blocks' sentences the answer quotes (as ``merge`` does) for the answer's codes."""
-    rules = [rule for code in primary_codes(sql) for rule in sql.rules.get(code, [])]
-    return rule_quotes(request.question, rules)
+    codes = primary_codes(sql)
+    rules = [rule for code in codes for rule in sql.rules.get(code, [])]
+    return rule_quotes(request.question, rules, codes[0] if codes else None)
 
 
 def heading_quotes(sql: SqlFindings) -> list[tuple[str, PreambleQuote]]:

@@ -379,7 +379,8 @@ def _summary(
     for item in primary[:3]:
         parts.append(f"{item.code} {item.description}: {_fee_phrase(item)}.")
     if not failed and primary:
-        for quote in rule_quotes(request.question, [r for i in primary[:3] for r in sql.rules.get(i.code, [])]):
+        rules = [r for i in primary[:3] for r in sql.rules.get(i.code, [])]
+        for quote in rule_quotes(request.question, rules, primary[0].code):
             parts.append(f"Rule for {quote.code} ({quote.page}): “{quote.text}”")
     if sql.matched:
         others = [i.code for i in result.items if i.relation in ("related", "premium")]

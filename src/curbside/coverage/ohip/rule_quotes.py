@@ -176,10 +176,13 @@ def subject_codes(text: str) -> set[str]:
     return set(_CODE.findall(run.group(0))) if run else set()
 
 
-def rule_quotes(question: str | None, rules: Iterable[RuleRow]) -> list[RuleQuote]:
+def rule_quotes(question: str | None, rules: Iterable[RuleRow], leading: str | None = None) -> list[RuleQuote]:
     """Up to two rules of ``rules`` that answer what ``question`` asks: from the codes' own rule blocks, and from
     blocks that only mention a code, the numbered rules that are about it (``subject_codes``: 'Patients are limited
-    to one baseline test (X145 or X146) in their lifetime.' sits under X149's heading, D16)."""
+    to one baseline test (X145 or X146) in their lifetime.' sits under X149's heading, D16). ``leading`` is the
+    code the answer states first: a sentence about it is about the question even when it repeats none of the
+    question's words, if it names no other code ('IV lidocaine infusions … max per yr?' found G387, whose rule says
+    only '3. G387 is limited to a maximum of 6 per patient per 12 month period.', J56)."""
     if not question:
         return []
     asked = asked_rule_kinds(question)
@@ -207,7 +210,14 @@ def rule_quotes(question: str | None, rules: Iterable[RuleRow]) -> list[RuleQuot
             words = heading_words | {stem(w) for w in words_of(text)}
             shared = sum(1 for w in wanted if any(meets(w, x) for x in words)) + _spelled(acronyms, text)
             met = conditions_met(conditions, text)
-            if not shared and not met and (wanted or conditions or rule.code.lower() not in question.lower()):
+            # … and names no other code: 'Z602, Z603 or Z611 is not eligible … in addition to Z610' is about a pairing
+            about_leading = leading is not None and rule.code == leading and set(_CODE.findall(text)) == {leading}
+            if (
+                not shared
+                and not met
+                and not about_leading
+                and (wanted or conditions or rule.code.lower() not in question.lower())
+            ):
                 # says the right kind of thing about something else; only 'can I bill G365?', which says nothing
                 # but the code, is answered by any rule of it that says what is asked
                 continue
