@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from curbside.coverage.ohip.with_without import by_with_or_without
+from curbside.coverage.ohip.with_without import by_with_or_without, not_contradicted
 
 TEXTS = {
     "F110": "Neck without dislocation of head: closed reduction with anaesthetic",
@@ -95,3 +95,33 @@ def test_a_count_says_with_and_before_or_after_says_without_or_with() -> None:
     assert by_with_or_without(["J327", "J304"], scores, question, texts, 0.5) == ["J304"]
     question = "flow volume loop repeated after bronchodilator"
     assert by_with_or_without(["J304", "J327"], scores, question, texts, 0.5)[0] == "J327"
+
+
+# J35-J36 (hyperbaric oxygen therapy) and M14 (complex laceration repair), the Schedule's titles
+HYPERBARIC = {
+    "G804": "Physician in hyperbaric unit but not in chamber(s) with patient(s), per session per patient - first ¼ hour",
+    "G807": "Physician not in constant attendance - not in the hyperbaric unit, supervision",
+    "G800": "Physician in chamber with patient(s), per session per patient - first ¼ hour",
+}
+LACERATIONS = {
+    "Z187": "Complex laceration repair, face",
+    "Z188": "Complex laceration repair, anatomical area other than face, (except digit, zone 1 repair)",
+}
+
+
+def test_a_title_excluding_what_the_question_names_is_contradicted() -> None:
+    question = (
+        "hyperbaric unit - I'm physically IN the chamber w/ the pt for the dive. what do I bill for the 1st 15 min?"
+    )
+    scores = {"G804": 1.07, "G807": 0.69, "G800": 0.67}
+    assert by_with_or_without(["G804", "G807", "G800"], scores, question, HYPERBARIC, 0.5) == ["G800"]
+    assert not_contradicted(["G804", "G807", "G800"], question, HYPERBARIC) == ["G800"]
+    # a question naming none of the things excluded leaves every title
+    assert not_contradicted(["G804", "G800"], "hyperbaric oxygen - what do I bill?", HYPERBARIC) == ["G804", "G800"]
+
+
+def test_non_x_agrees_with_a_title_other_than_x() -> None:
+    question = "deep shin lac, closed 3 layers - is there a complex repair code for non-face?"
+    ordered = by_with_or_without(["Z187", "Z188"], {"Z187": 0.77, "Z188": 0.74}, question, LACERATIONS, 0.5)
+    assert ordered[0] == "Z188"
+    assert not_contradicted(["Z188"], "7 cm face lac, complex repair", LACERATIONS) == []

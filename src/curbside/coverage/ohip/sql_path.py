@@ -53,7 +53,7 @@ from curbside.coverage.ohip.time_slot import fits_time, in_time_slot
 from curbside.coverage.ohip.title_meaning import TitleMeaning, keep_word_leader, with_word_leader
 from curbside.coverage.ohip.twins import twin_heads, with_twins
 from curbside.coverage.ohip.uninsured import uninsured_quotes
-from curbside.coverage.ohip.with_without import by_with_or_without
+from curbside.coverage.ohip.with_without import by_with_or_without, not_contradicted
 from curbside.coverage.ohip.words import SPECIALTY_ALIASES
 from curbside.coverage.reader import Cancel
 
@@ -284,6 +284,7 @@ def run_sql_path(
         primary = (out.asked or out.matched)[:MAX_PRIMARY]
         _relatives(reader, primary, out)
         out.related = not_the_other_stage(out.related, request.question, index.titles)
+        out.related = not_contradicted(out.related, request.question, index.text)
         out.related = within_minutes(out.related, request.question, indexes.minimums)
         if out.time_block:  # the night block's codes are not related to a Saturday afternoon's (H121 beside H151)
             hours, days = asked_hours(request.question, request.day), asked_days(request.day)

@@ -19,17 +19,18 @@ from collections.abc import Callable
 from curbside.coverage.ohip.query import stem
 from curbside.coverage.ohip.words import SCHEDULE_WORDS
 
-__all__ = ["by_with_or_without"]
+__all__ = ["by_with_or_without", "not_contradicted"]
 
 # 'no anaesthetic', 'without any sedation', 'w/o local'; 'not under general'
+# 'not in the chamber', 'non-face'
 _QUESTION_WITHOUT = re.compile(
-    r"(?:\b(?:no|without|not under)|\bw/o|\b(?:didn'?t|did not|does not|doesn'?t) (?:need|use|require))\s+"
-    r"(?:any\s+|an?\s+)?(?P<thing>[a-z]{4,})",
+    r"(?:(?:\b(?:no|without|not (?:under|in|on|at))|\bw/o|\b(?:didn'?t|did not|does not|doesn'?t) (?:need|use|require))"
+    r"\s+(?:any\s+|an?\s+|the\s+)?|\bnon[- ])(?P<thing>[a-z]{4,})",
     re.I,
 )
-# 'with a block', 'under general', 'w/ 2 stitches'; 'took 2 biopsies' says with them ('type 2 diabetes' names a kind)
+# 'with a block', 'under general', 'w/ 2 stitches', 'in the chamber'; 'took 2 biopsies' says with them ('type 2 diabetes' names a kind)
 _QUESTION_WITH = re.compile(
-    r"(?:(?:\b(?:with|under)|\bw/)\s+(?:an?\s+|\d{1,2}\s+)?|\b(?<!type )(?<!grade )(?<!stage )(?:[1-9]|two|three|four|five)\s+)(?P<thing>[a-z]{4,})",
+    r"(?:(?:\b(?:with|under|in)|\bw/)\s+(?:an?\s+|the\s+|\d{1,2}\s+)?|\b(?<!type )(?<!grade )(?<!stage )(?:[1-9]|two|three|four|five)\s+)(?P<thing>[a-z]{4,})",
     re.I,
 )
 # 'before bronchodilator' is the study without it, 'after bronchodilator' with it (J304 "Volume versus Flow
@@ -39,9 +40,13 @@ _BEFORE = ("before", "pre")
 # a title's 'no X' says without it, 'under general anaesthetic' with it (Z756 "Fecal disimpaction - no
 # anaesthetic", Z541 "… disimpaction … under general anaesthetic")
 _TITLE_PHRASE = re.compile(
-    r"\b(?:(?P<how>without|with|no)\s+(?:an?\s+)?|under\s+(?:an?\s+|general\s+|local\s+|regional\s+)?)(?P<thing>[a-z]{4,})",
+    r"\b(?:(?P<how>without|with|no|not in|other than)\s+(?:an?\s+|the\s+)?|under\s+(?:an?\s+|general\s+|local\s+|regional\s+)?)(?P<thing>[a-z]{4,})",
     re.I,
 )
+# G804 "Physician in hyperbaric unit but not in chamber(s) …", Z188 "Complex laceration repair, anatomical area
+# other than face"
+_EXCLUDES = ("not in", "other than")
+_SAYS_WITHOUT = ("without", "no", *_EXCLUDES)
 # 'when sutures are not used' says 'without sutures'; 'when sutures are used', 'with sutures'
 _TITLE_WHEN_USED = re.compile(r"\bwhen (?P<thing>[a-z]{4,}) (?:are|is) (?P<not>not )?used\b", re.I)
 _SAME_THING = 6  # letters two words share to name one thing: 'anaesthetic' and 'anaesthesia'
@@ -62,22 +67,51 @@ def _title_phrases(title: str) -> list[tuple[str, bool]]:
     """(thing, says without) for each 'with X' / 'under X' / 'without X' / 'no X' / 'when X are (not) used' of
     ``title``."""
     phrases = [
-        (m.group("thing"), (m.group("how") or "").lower() in ("without", "no")) for m in _TITLE_PHRASE.finditer(title)
+        (m.group("thing"), (m.group("how") or "").lower() in _SAYS_WITHOUT) for m in _TITLE_PHRASE.finditer(title)
     ]
     phrases += [(m.group("thing"), m.group("how").lower() in _BEFORE) for m in _BEFORE_AFTER.finditer(title)]
     return phrases + [(m.group("thing"), bool(m.group("not"))) for m in _TITLE_WHEN_USED.finditer(title)]
 
 
-def _verdict(title: str, without: list[str], with_: list[str]) -> int:
+def _verdict(title: str, without: list[str], with_: list[str], named: frozenset[str] = frozenset()) -> int:
     """+1: the title says 'without X' for a question's 'no X' (or 'with X' for its 'with X'); -1: it says the
-    opposite; 0: it names none of them so."""
+    opposite, or it excludes X ('not in X', 'other than X') and the question names X at all (``named``: 'hyperbaric
+    unit - I'm IN the chamber' is not G807 "… not in the hyperbaric unit"); 0: it names none of them so."""
     agree = against = 0
     for thing, says_without in _title_phrases(title):
         if any(_same(t, thing) for t in without):
             agree, against = agree + says_without, against + (not says_without)
         elif any(_same(t, thing) for t in with_):
             agree, against = agree + (not says_without), against + says_without
+    for thing in _excluded(title):
+        if not any(_same(t, thing) for t in (*without, *with_)) and any(_same(w, thing) for w in named):
+            against += 1
     return -1 if against else (1 if agree else 0)
+
+
+def _excluded(title: str) -> list[str]:
+    """What ``title`` says it is not about: 'not in chamber(s)' -> chamber, 'other than face' -> face."""
+    return [m.group("thing") for m in _TITLE_PHRASE.finditer(title) if (m.group("how") or "").lower() in _EXCLUDES]
+
+
+def _read(question: str) -> tuple[list[str], list[str], frozenset[str]]:
+    """What ``question`` says it is without, what with, and the words it names not negated."""
+    without = [m.group("thing") for m in _QUESTION_WITHOUT.finditer(question)]
+    negated = {m.start("thing") for m in _QUESTION_WITHOUT.finditer(question)}
+    with_ = [m.group("thing") for m in _QUESTION_WITH.finditer(question) if m.start("thing") not in negated]
+    for m in _BEFORE_AFTER.finditer(question):
+        (without if m.group("how").lower() in _BEFORE else with_).append(m.group("thing"))
+    named = frozenset(re.findall(r"[a-z]{4,}", _QUESTION_WITHOUT.sub(" ", question).lower()))
+    return without, with_, named
+
+
+def not_contradicted(codes: list[str], question: str | None, texts: dict[str, str]) -> list[str]:
+    """``codes`` without those whose title the question contradicts: the related codes beside G800 "Physician in
+    chamber …" are not G805 "… but not in chamber(s)" for a question saying 'IN the chamber'."""
+    if not question:
+        return codes
+    without, with_, named = _read(question)
+    return [code for code in codes if _verdict(texts.get(code, ""), without, with_, named) >= 0]
 
 
 def by_with_or_without(
@@ -95,14 +129,10 @@ def by_with_or_without(
     first)."""
     if not question or not codes:
         return codes
-    without = [m.group("thing") for m in _QUESTION_WITHOUT.finditer(question)]
-    negated = {m.start("thing") for m in _QUESTION_WITHOUT.finditer(question)}
-    with_ = [m.group("thing") for m in _QUESTION_WITH.finditer(question) if m.start("thing") not in negated]
-    for m in _BEFORE_AFTER.finditer(question):
-        (without if m.group("how").lower() in _BEFORE else with_).append(m.group("thing"))
-    if not without and not with_:
+    without, with_, named = _read(question)
+    if not without and not with_ and not any(_excluded(texts.get(code, "")) for code in codes):
         return codes
-    verdicts = {code: _verdict(texts.get(code, ""), without, with_) for code in {*codes, *scores}}
+    verdicts = {code: _verdict(texts.get(code, ""), without, with_, named) for code in {*codes, *scores}}
     if all(verdicts[c] == 0 for c in verdicts):
         return codes
     best = max((scores.get(c, 0.0) for c in codes), default=0.0)
