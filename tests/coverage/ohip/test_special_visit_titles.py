@@ -110,3 +110,23 @@ def test_a_stage_named_keeps_the_other_stage_out() -> None:
     ) == ["E079"]
     assert not_the_other_stage(["E079", "K039"], "smoking cessation follow-up visit code?", titles) == ["K039"]
     assert not_the_other_stage(["E079", "K039"], "smoking cessation codes?", titles) == ["E079", "K039"]
+
+
+def test_taking_a_device_out_keeps_its_insertion_out_and_the_other_way_round() -> None:
+    """J47: G552 "Removal of intrauterine contraceptive device", G378 "Insertion of …"; P14: Z362 / Z361."""
+    from curbside.coverage.ohip.query import words_of
+    from curbside.coverage.ohip.sql_path import not_the_other_stage
+
+    titles = {
+        "G552": {stem(w) for w in words_of("Removal of intrauterine contraceptive device")},
+        "G378": {stem(w) for w in words_of("Insertion of intrauterine contraceptive device")},
+        "Z735": {
+            stem(w) for w in words_of("Examination and/or dilatation (may include insertion and/or removal of IUD)")
+        },
+    }
+    codes = ["G552", "G378", "Z735"]
+    taken_out = "took out a pt's IUD in the office (wants to get pregnant), not putting a new one in. code/fee?"
+    assert not_the_other_stage(codes, taken_out, titles) == ["G552", "Z735"]  # Z735 names both
+    assert not_the_other_stage(codes, "removal of an IUD - code?", titles) == ["G552", "Z735"]
+    assert not_the_other_stage(codes, "placed an IUD in clinic today - code?", titles) == ["G378", "Z735"]
+    assert not_the_other_stage(codes, "IUD codes?", titles) == codes

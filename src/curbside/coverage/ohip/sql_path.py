@@ -564,17 +564,32 @@ def not_ruled_out(codes: list[str], question: str | None, titles: dict[str, str]
 
 
 # a service's stages: a question that names one is not answered with a code of the other
-_STAGES = ((stem("initial"), stem("follow")), (stem("follow"), stem("initial")))
+_STAGES = (
+    (frozenset({stem("initial")}), frozenset({stem("follow")})),
+    (frozenset({stem("follow")}), frozenset({stem("initial")})),
+    # taking a device out is not putting one in ('pulled out her PleurX': Z362 "Removal of indwelling catheter", not
+    # Z361 "Insertion of …"; 'took out a pt's IUD': G552, not G378 "Insertion of intrauterine contraceptive device")
+    (frozenset({stem("remove"), stem("removal")}), frozenset({stem("insert"), stem("insertion")})),
+    (frozenset({stem("insert"), stem("insertion")}), frozenset({stem("remove"), stem("removal")})),
+)
+# 'pulled out', 'took the IUD out'; 'put in', 'placed' (not 'not putting a new one in')
+_TAKEN_OUT = re.compile(r"\b(?:took|take|taking|taken|pulled|pull|pulling)\s+(?:[\w'’-]+\s+){0,3}?out\b", re.I)
+_PUT_IN = re.compile(r"(?<!\bnot )\b(?:put|putting|placed|placing)\s+(?:[\w'’-]+\s+){0,3}?in\b", re.I)
 
 
 def not_the_other_stage(codes: list[str], question: str | None, titles: dict[str, set[str]]) -> list[str]:
     """``codes`` without those titled with the other stage of the service the question names ('an initial
-    smoking cessation discussion': E079, and not K039 'Smoking cessation follow-up visit' beside it)."""
+    smoking cessation discussion': E079, and not K039 'Smoking cessation follow-up visit' beside it; a removal,
+    and not the insertion)."""
     said = {stem(w) for w in words_of(in_schedule_phrases(question or ""))}  # 'f/u' says 'follow-up'
+    if _TAKEN_OUT.search(question or ""):
+        said |= _STAGES[2][0]
+    if _PUT_IN.search(question or ""):
+        said |= _STAGES[3][0]
     out = codes
     for named, other in _STAGES:
-        if named in said and other not in said:
-            out = [c for c in out if other not in titles.get(c, set()) or named in titles.get(c, set())]
+        if said & named and not said & other:
+            out = [c for c in out if not other & titles.get(c, set()) or named & titles.get(c, set())]
     return out
 
 
