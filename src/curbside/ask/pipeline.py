@@ -53,6 +53,7 @@ from curbside.ask.named import NAMED_KINDS, named_subject, unnamed, withheld_unn
 from curbside.ask.neighbours import with_neighbours
 from curbside.ask.query import compose_query
 from curbside.ask.reserve import RESERVE_PASSAGES, leading_reserve, reserve_passages
+from curbside.ask.spelled_abbreviations import spelled_abbreviations
 from curbside.ask.stream import EventSink, RenumberingStream
 from curbside.errors import UpstreamError, ValidationError
 from curbside.llm.extractive import ExtractiveAnswer, Sentence, answer_kind, asked_kind, extractive_answer
@@ -163,7 +164,9 @@ class Asker:
         renamed = await asyncio.to_thread(generic_names, text, self._frequencies)
         # 'gad7' where the knowledge base writes 'GAD-7': written apart by the same whole-word replacement
         apart = await asyncio.to_thread(joined_numbers, text, self._frequencies)
-        text = with_generic_names(text, [*renamed, *apart])
+        # 'TD' where the knowledge base writes only 'tardive dyskinesia': asked in the words written out
+        spelled = await asyncio.to_thread(spelled_abbreviations, text, self._frequencies)
+        text = with_generic_names(text, [*renamed, *apart, *spelled])
         meta: dict[str, object] = {"query": text, "embedder": self.engine.embedder.model_id}
         if renamed:
             meta["generic_names"] = dict(renamed)

@@ -114,6 +114,7 @@ ABBREVIATIONS: dict[str, str] = {
     "CBT": "cognitive behavioural therapy",
     "TCA": "tricyclic antidepressant",
     "MAOI": "monoamine oxidase inhibitor",
+    "TD": "tardive dyskinesia",  # capitals only: "Td" is the tetanus-diphtheria vaccine
     "BPH": "benign prostatic hyperplasia",
     # lower-case clinical shorthand (matched in any case)
     "mgmt": "management",
