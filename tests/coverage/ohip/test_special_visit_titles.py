@@ -130,3 +130,32 @@ def test_taking_a_device_out_keeps_its_insertion_out_and_the_other_way_round() -
     assert not_the_other_stage(codes, "removal of an IUD - code?", titles) == ["G552", "Z735"]
     assert not_the_other_stage(codes, "placed an IUD in clinic today - code?", titles) == ["G378", "Z735"]
     assert not_the_other_stage(codes, "IUD codes?", titles) == codes
+
+
+def test_a_variant_qualified_by_what_the_question_does_not_say_is_left_out() -> None:
+    """A108: K223 "Clinical interpretation by a geneticist: Clinical interpretation", K224 "… requested by a midwife or
+    aboriginal midwife"; an age band the question may give in its own numbers stays (A156, K269)."""
+    from curbside.coverage.ohip.query import WordIndex
+    from curbside.coverage.ohip.siblings import the_service_asked
+
+    rows = [
+        ("K223", "Clinical interpretation by a geneticist: Clinical interpretation", ""),
+        (
+            "K224",
+            "Clinical interpretation by a geneticist: Clinical interpretation requested by a midwife or "
+            "aboriginal midwife",
+            "",
+        ),
+        ("W269", "Periodic health visit", ""),
+        ("K269", "Periodic health visit - 12 - 17 years of age", ""),
+    ]
+    # the rest of the Schedule: words in many titles weigh little, 'midwife' in few weighs much
+    rows += [
+        (f"X{n:03d}", f"Consultation requested interpretation clinical visit health age years {n}", "")
+        for n in range(400)
+    ]
+    index = WordIndex(rows)
+    words = ("geneticist", "written", "request", "interpret", "report")
+    assert the_service_asked(["K223", "K224"], words, index) == ["K223"]
+    assert the_service_asked(["K223", "K224"], (*words, "midwife"), index) == ["K223", "K224"]
+    assert the_service_asked(["W269", "K269"], ("periodic", "health", "visit", "14", "yr"), index) == ["W269", "K269"]

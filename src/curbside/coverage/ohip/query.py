@@ -681,6 +681,10 @@ class WordIndex:
             extra = min(extra, len(head - said))
         return extra
 
+    def said_forms(self, words: Iterable[str]) -> frozenset[str]:
+        """Every form of the question's ``words`` (``forms``): what a title word must be to be said."""
+        return self._said(tuple(words))
+
     def _said(self, words: tuple[str, ...]) -> frozenset[str]:
         """Every form of the question's ``words`` (the last question's, kept: ranking asks it per code)."""
         last = self._last_said  # read once: requests on other threads may replace it

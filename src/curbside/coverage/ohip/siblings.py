@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 
 from curbside.coverage.ohip.qualifiers import tail
-from curbside.coverage.ohip.query import STOP, WordIndex, stem, without_negations, words_of
+from curbside.coverage.ohip.query import BARE_WEIGHT, STOP, WordIndex, stem, without_negations, words_of
 
 __all__ = ["NAMED_SHARE", "adds_a_service", "by_said_tail", "the_service_asked", "untold_siblings"]
 
@@ -44,7 +44,9 @@ def the_service_asked(codes: Sequence[str], words: Sequence[str], index: WordInd
     when the first code's title holds at least ``NAMED_SHARE`` of the question."""
     if len(codes) < 2:
         return list(codes)
-    return _not_a_larger_service(_named_or_all(codes, words, index), words, index)
+    return _not_a_qualified_variant(
+        _not_a_larger_service(_named_or_all(codes, words, index), words, index), words, index
+    )
 
 
 def _named_or_all(codes: Sequence[str], words: Sequence[str], index: WordIndex) -> list[str]:
@@ -75,6 +77,28 @@ def _not_a_larger_service(codes: list[str], words: Sequence[str], index: WordInd
         return codes
     first = index.printed_titles.get(codes[0], "")
     return [codes[0], *(c for c in codes[1:] if not adds_a_service(index.printed_titles.get(c, ""), first))]
+
+
+def _not_a_qualified_variant(codes: list[str], words: Sequence[str], index: WordIndex) -> list[str]:
+    """``codes`` less those whose title is the first code's title and more, the more being words the question does
+    not say: K224 "Clinical interpretation by a geneticist: Clinical interpretation requested by a midwife …" is
+    not beside K223 "… Clinical interpretation" for a question that names no midwife (a word of the more that
+    names something, ``BARE_WEIGHT``; 'requested' said is not enough)."""
+    first = index.titles.get(codes[0], set())
+    if len(codes) < 2 or not first:
+        return codes
+    said = index.said_forms(words)
+    printed = index.printed_titles.get(codes[0], "")
+
+    def qualified(code: str) -> bool:
+        title = index.titles.get(code, set())
+        # the more's words that name something ('midwife', 'aboriginal'), none of them said
+        naming = {w for w in title - first if index.weight.get(w, 0.0) >= BARE_WEIGHT}
+        # a band the question may give in its own numbers ('14 yr old': K269 "… - 12 - 17 years of age") stays
+        banded = bool(set(re.findall(r"\d+", index.printed_titles.get(code, ""))) - set(re.findall(r"\d+", printed)))
+        return title > first and not banded and bool(naming) and not naming & said
+
+    return [codes[0], *(c for c in codes[1:] if not qualified(c))]
 
 
 def untold_siblings(codes: Sequence[str], words: Sequence[str], index: WordIndex) -> list[str]:
