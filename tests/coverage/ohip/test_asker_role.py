@@ -4,7 +4,12 @@ premium, not a specialist the question names besides. Titles are the Schedule's 
 
 from __future__ import annotations
 
-from curbside.coverage.ohip.asker_role import bills_as_ed_physician, for_ed_physician
+from curbside.coverage.ohip.asker_role import (
+    bills_as_ed_physician,
+    for_ed_physician,
+    for_other_physician,
+    not_the_ed_physician,
+)
 from curbside.coverage.ohip.definitions import definitions
 
 
@@ -46,3 +51,37 @@ def test_a_definition_passage_gives_its_words_to_the_codes_titled_with_its_name_
     titles = {"H122": "Comprehensive assessment and care", "X999": "Comprehensive assessment and care"}
     defined = definitions(passages, titles)
     assert list(defined) == ["H122"] and "full history" in defined["H122"]
+
+
+# GP70 and GP74: the special visit premium tables for the emergency department (Table I and Table V)
+SVP = {
+    "K994": "Special visit premium: Emergency Department — First person seen, Evenings (17:00-24:00) Monday to Friday",
+    "K995": "Special visit premium: Emergency Department — Additional person(s) seen, Evenings (17:00-24:00) Monday "
+    "to Friday",
+    "H984": "Special visit premium: Emergency Department by Emergency Department Physician — First person seen, "
+    "Evenings (17:00-24:00) Monday to Friday",
+}
+
+
+def test_a_role_named_only_to_deny_it_is_not_the_askers() -> None:
+    assert not bills_as_ed_physician("FP (not an ED doc) - ER called me at 10am Tues about my pt")
+    assert not_the_ed_physician("FP (not an ED doc) - ER called me at 10am Tues about my pt", "00")
+    assert not_the_ed_physician("GI (not ER staff) - called into the ER wed 2000 for a bleeder", None)
+    assert not not_the_ed_physician("ER doc, on call from home, got called in sat 1400", "00")
+    assert not not_the_ed_physician("called into the ER at 2000 for a bleeder", None)  # nothing says who
+
+
+def test_each_physician_keeps_the_emergency_department_table_payable_to_them() -> None:
+    codes = ["H984", "K994", "K995"]
+    assert for_ed_physician(codes, SVP) == ["H984"]  # Table I is not payable to the ED physician (GP67)
+    assert for_other_physician(codes, SVP) == ["K994", "K995"]
+
+
+def test_the_person_asked_keeps_the_other_persons_premium_out() -> None:
+    from curbside.coverage.ohip.sql_path import the_person_asked
+
+    assert the_person_asked(["K994", "K995"], "saw a 2nd pt while I was there - premium for the 2nd pt?", SVP) == [
+        "K995"
+    ]
+    assert the_person_asked(["K994", "K995"], "first pt seen premium?", SVP) == ["K994"]
+    assert the_person_asked(["K994", "K995"], "special visit premiums for tonight?", SVP) == ["K994", "K995"]

@@ -50,3 +50,18 @@ def test_a_related_code_of_another_block_does_not_fit_the_time_asked() -> None:
     hours, days = asked_hours("ER shift saturday 2pm - quick minor assessment", "saturday"), asked_days("saturday")
     assert (hours, days) == ("daytime", "weekend")
     assert [code for code in ALL if fits_time(code, hours, days, TEXTS)] == ["H153", "A888"]
+
+
+def test_a_shortened_day_and_its_hour_on_the_24_hour_clock_are_read() -> None:
+    from curbside.coverage.ohip.query import _day, asks_special_visit
+
+    assert _day("ER doc, got called in sat 1400 for a trauma") == "saturday"
+    assert asked_hours("got called in sat 1400 for a trauma", "saturday") == "daytime"
+    assert _day("called into the ER wed 2000 for a bleeder") == "wednesday"
+    assert asked_hours("called into the ER wed 2000 for a bleeder", "wednesday") == "evening"
+    assert _day("sat with the family for an hour") is None  # the verb, not Saturday
+    assert asked_hours("2000 mg of metformin", None) is None  # a count, not a time
+    # the physician's visit said in a clerk's words
+    assert asks_special_visit("GP - office closed sunday, I came in at 10am just to see my pt. first pt seen premium?")
+    assert asks_special_visit("palliative pt at home, family called - I went out. premium for the pt seen?")
+    assert not asks_special_visit("pt came in for a bp check")

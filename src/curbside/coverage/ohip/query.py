@@ -198,8 +198,21 @@ def _hours(question: str) -> float | None:
     return value * 24 if match.group(2).lower().startswith("d") else value
 
 
+# a day as clerks shorten it ('called in sat 1400', 'wed 2000'); 'sat' that is the verb ('sat with the family') is no day
+_SHORT_DAYS: dict[str, Day] = {
+    "mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday", "thu": "thursday", "thur": "thursday",
+    "thurs": "thursday", "fri": "friday", "sat": "saturday", "sun": "sunday",
+}  # fmt: skip
+_SAT_THE_VERB = re.compile(r"\bsat\s+(?:with|w/|down|up|in|on|at|there|by|beside|through|thru|for|and)\b", re.I)
+
+
 def _day(question: str) -> Day | None:
-    found = [_DAYS[w] for w in words_of(question) if w in _DAYS]
+    verb = bool(_SAT_THE_VERB.search(question))
+    found = [
+        _DAYS.get(w) or _SHORT_DAYS[w]
+        for w in words_of(question)
+        if w in _DAYS or (w in _SHORT_DAYS and not (w == "sat" and verb))
+    ]
     if "weekend" in question.lower():
         found.append("saturday")
     return found[0] if found else None
@@ -215,10 +228,17 @@ _DAYTIME = re.compile(r"\b(?:daytime|afternoon|morning|(?:[7-9]|1[01])(?::\d\d)?
 _CLOCK = re.compile(r"\b([01]?\d|2[0-3])(?::([0-5]\d)h?|([0-5]\d)h(?:rs?)?)(?![\w:])(?!\s?[ap]\.?m\b)", re.I)
 
 
+# four digits after a day are its hour on the 24-hour clock ('sat 1400', 'wed 2000'), not a count or a year
+_CLOCK_AFTER_DAY = re.compile(
+    r"\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?,?\s+(?:at\s+|@\s*)?([01]\d|2[0-3])[0-5]\d\b",
+    re.I,
+)
+
+
 def _clock_hours(question: str) -> str | None:
-    """The hours a 24-hour clock time in ``question`` falls in ('0300h' -> 'night'), by the hours the am/pm
-    words give: before 7 the night, from 17 the evening."""
-    match = _CLOCK.search(question)
+    """The hours a 24-hour clock time in ``question`` falls in ('0300h' -> 'night', 'sat 1400' -> 'daytime'), by the
+    hours the am/pm words give: before 7 the night, from 17 the evening."""
+    match = _CLOCK.search(question) or _CLOCK_AFTER_DAY.search(question)
     if match is None:
         return None
     hour = int(match.group(1))
@@ -227,8 +247,10 @@ def _clock_hours(question: str) -> str | None:
 
 # 'I came back to the office' is a special visit; 'the CT came back' is a result, not the physician's travel
 _ASKS_SPECIAL_VISIT = re.compile(
-    r"\b(special visit|travel premium|first (person|patient)|called (in|back)|(?:i|we) came back|had to come back|"
-    r"premium for the first)",
+    r"\b(special visit|travel premium|first (person|patient|pt)|called (in|back)|(?:i|we) came back|had to come back|"
+    r"premium for the first|"
+    # 'premium for the pt seen', 'I came in at 10am just to see my pt', 'family called … I went out'
+    r"(?:person|patient|pt) seen|(?:i|we) (?:came|went|drove|go|had to go) (?:in|out|back)\b)",
     re.I,
 )
 

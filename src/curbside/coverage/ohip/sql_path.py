@@ -22,7 +22,12 @@ from dataclasses import dataclass, field, replace
 
 from curbside.coverage.edition_cache import EditionCache
 from curbside.coverage.ohip.abbreviations import Reading
-from curbside.coverage.ohip.asker_role import bills_as_ed_physician, for_ed_physician
+from curbside.coverage.ohip.asker_role import (
+    bills_as_ed_physician,
+    for_ed_physician,
+    for_other_physician,
+    not_the_ed_physician,
+)
 from curbside.coverage.ohip.counts import asked_counts, count_fit
 from curbside.coverage.ohip.definitions import definitions
 from curbside.coverage.ohip.listing_headings import full_title, listed_title, listing_headings, service_headings
@@ -224,6 +229,7 @@ def run_sql_path(
             pool = with_word_leader([code for code, _ in wide[: max(POOL, request.top_k)]], by_words, out.by_meaning)
             matched = setting_first(in_setting(pool, request.question), dict(wide), request.question)
             matched = not_the_other_stage(matched, request.question, index.titles)
+            matched = the_person_asked(matched, request.question, index.printed_titles)
             matched = without_ruled_out_words(matched, request.ruled_out, index)
             # a code found in the band must not be one the question ruled out ('7 cm lac (not face …)': not Z177)
             unruled = set(without_ruled_out_words([c for c, _ in wide], request.ruled_out, index))
@@ -254,6 +260,8 @@ def run_sql_path(
             matched = timed
             if bills_as_ed_physician(request.question):
                 matched = for_ed_physician(matched, index.text)
+            elif not_the_ed_physician(request.question, out.specialty.code if out.specialty else None):
+                matched = for_other_physician(matched, index.text) or matched
             matched = premiums_last(matched, request.question, indexes.premiums)
             leads_premium = bool(by_words) and by_words[0][0] in indexes.premiums
             if asks_a_premium(request.question) or not leads_premium:  # else premiums_last put it last
@@ -285,6 +293,7 @@ def run_sql_path(
         _relatives(reader, primary, out)
         out.related = not_the_other_stage(out.related, request.question, index.titles)
         out.related = not_contradicted(out.related, request.question, index.text)
+        out.related = the_person_asked(out.related, request.question, index.printed_titles)
         out.related = within_minutes(out.related, request.question, indexes.minimums)
         if out.time_block:  # the night block's codes are not related to a Saturday afternoon's (H121 beside H151)
             hours, days = asked_hours(request.question, request.day), asked_days(request.day)
@@ -292,6 +301,9 @@ def run_sql_path(
         if bills_as_ed_physician(request.question):
             out.related = for_ed_physician(out.related, index.text)
             out.premiums = for_ed_physician(out.premiums, index.text)
+        elif not_the_ed_physician(request.question, out.specialty.code if out.specialty else None):
+            out.related = for_other_physician(out.related, index.text)
+            out.premiums = for_other_physician(out.premiums, index.text)
         codes = out.codes
         out.listings = _by_code(reader.listings(codes))
         out.rules = defaultdict(list)
@@ -591,6 +603,26 @@ def not_the_other_stage(codes: list[str], question: str | None, titles: dict[str
         if said & named and not said & other:
             out = [c for c in out if not other & titles.get(c, set()) or named & titles.get(c, set())]
     return out
+
+
+# the special visit premiums' "First person seen" and "Additional person(s) seen" (GP66): 'saw a 2nd pt while I was
+# there' asks the additional person's, 'first pt seen premium?' the first's
+_ANOTHER_PERSON = re.compile(
+    r"\b(?:2nd|second|3rd|third|another|additional|next|other)\s+(?:pts?|patients?|persons?|people)\b", re.I
+)
+_FIRST_PERSON = re.compile(r"\b(?:1st|first)\s+(?:pts?|patients?|persons?)\b", re.I)
+_FIRST_SEEN = re.compile(r"\bFirst person seen\b")
+_ADDITIONAL_SEEN = re.compile(r"\bAdditional person\(?s?\)? seen\b")
+
+
+def the_person_asked(codes: list[str], question: str | None, printed: Mapping[str, str]) -> list[str]:
+    """``codes`` without the first-person-seen premiums when the question asks the additional person's, and the
+    other way round (GP70: K995 "… Additional person(s) seen, Evenings …", not K994 "… First person seen …")."""
+    another, first = bool(_ANOTHER_PERSON.search(question or "")), bool(_FIRST_PERSON.search(question or ""))
+    if another == first:
+        return codes
+    other = _FIRST_SEEN if another else _ADDITIONAL_SEEN
+    return [code for code in codes if not other.search(printed.get(code, ""))]
 
 
 def without_ruled_out_words(codes: list[str], ruled: AbstractSet[str], index: WordIndex) -> list[str]:
