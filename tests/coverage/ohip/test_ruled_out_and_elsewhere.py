@@ -238,3 +238,20 @@ def test_with_no_specialty_named_family_practices_code_goes_first() -> None:
     assert family_practice_first(["C112", "C052", "C002", "C007"], titles, reader) == ["C002", "C112", "C052", "C007"]
     # the leading title listed once: left as ranked
     assert family_practice_first(["C007", "C112"], titles, reader) == ["C007", "C112"]
+
+
+def test_a_kind_of_service_ruled_out_leaves_the_service_itself() -> None:
+    """'(not a full general assessment)' rules out W903 "Pre-dental/pre-operative general assessment", not W904
+    "Pre-dental/pre-operative assessment" (A15); '(not a consult)' still rules out consultations."""
+    question = "LTC resident, did a focused pre-dental check at the home (not a full general assessment). code + fee?"
+    assert {"general", "full"} <= ruled_out_of_titles(question)
+    assert stem("assessment") not in ruled_out_of_titles(question)
+    assert stem("consult") in ruled_out_of_titles("saw him briefly (not a consult) - what do I bill?")
+    assert plan(ScheduleGetArgs(q=question)).ruled_out  # the plan carries them
+
+
+def test_ltc_names_the_long_term_care_setting() -> None:
+    from curbside.coverage.ohip.sql_path import in_setting
+
+    codes = ["C903", "C904", "W903", "W904"]  # A10 and A15: the in-patient and long-term care listings
+    assert in_setting(codes, "LTC resident going for dental extractions - pre-dental check") == ["W903", "W904"]

@@ -64,6 +64,8 @@ def test_the_specialty_is_read_off_the_section_names() -> None:
     assert spoken_section(["cardiologist"], _SECTIONS, known) == ("60", ("cardiologist",))
     assert spoken_section(["neuro"], _SECTIONS, known) is None  # Neurology or Neurosurgery: two readings
     assert spoken_section(["clinic"], _SECTIONS, lambda w: w == "clinic") is None  # a word the Schedule uses
+    # a possessive of a word that names no specialty names none ('the OHCAP physician's form', not Physical Medicine)
+    assert spoken_section(["ohcap", "physician's", "form"], _SECTIONS, known) is None
 
 
 def test_the_time_of_day_chooses_the_code_of_its_slot() -> None:

@@ -377,9 +377,24 @@ _LESSER = "limited partial"
 def _said_only_there(question: str | None, spans: list[str]) -> frozenset[str]:
     if not question or not spans:
         return frozenset()
-    named = {_stem_of_name(w) for span in spans for w in schedule_words(words_of(span)) if w not in STOP}
+    named = {_stem_of_name(w) for span in spans for w in _ruling_words(span)}
     rest = {_stem_of_name(w) for w in schedule_words(words_of(without_negations(question)))}
     return frozenset(named - rest)
+
+
+# a service's head noun, after the words that say which kind of it is ruled out: '(not a full general assessment)'
+# rules out the general assessment (W903), not every assessment (W904 "Pre-dental/pre-operative assessment")
+_SERVICE_NOUNS = frozenset(
+    stem(w) for w in "assessment assessments consult consults consultation consultations visit visits exam".split()
+)
+
+
+def _ruling_words(span: str) -> list[str]:
+    """The words of a negated ``span`` that name what it rules out: its head noun only when it says nothing else."""
+    words = [w for w in schedule_words(words_of(span)) if w not in STOP]
+    if len(words) > 1 and stem(words[-1]) in _SERVICE_NOUNS:
+        return words[:-1]
+    return words
 
 
 def _stem_of_name(word: str) -> str:

@@ -14,12 +14,13 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
-from curbside.coverage.ohip.query import inflection_stem, stem
+from curbside.coverage.ohip.query import STOP, inflection_stem, stem
 from curbside.coverage.ohip.word_forms import MIN_ROOT, is_person_noun, root
 
 __all__ = ["spoken_section", "spoken_sections"]
 
 _CODE_IN_TITLE = re.compile(r"\(\d{2}\)")
+_POSSESSIVE = re.compile(r"['’]s$")
 
 
 def _section_words(sections: Sequence[tuple[int, str, str, str | None]]) -> dict[str, str]:
@@ -90,6 +91,7 @@ def spoken_sections(
     order the question first names them ('low vision rehab assessment by ophtho': Physical Medicine &
     Rehabilitation (31), then Ophthalmology (23))."""
     names = list(_section_words(sections).items())
-    found = [(word, _section_of(word, names, known)) for word in words]
+    # a possessive is its noun: 'the OHCAP physician's form' names no section, as 'physician' names none
+    found = [(word, None if _POSSESSIVE.sub("", word) in STOP else _section_of(word, names, known)) for word in words]
     named = dict.fromkeys(code for _, code in found if code)
     return [(code, tuple(dict.fromkeys(word for word, said in found if said == code))) for code in named]

@@ -234,9 +234,16 @@ def run_sql_path(
             # a code found in the band must not be one the question ruled out ('7 cm lac (not face …)': not Z177)
             unruled = set(without_ruled_out_words([c for c, _ in wide], request.ruled_out, index))
             matched = in_band(matched, {c: s for c, s in wide if c in unruled}, request.question, index.text)
-            # a code put first for agreeing must hold a question word besides the thing said with or without
+            # a code put first for agreeing must hold a question word besides the thing said with or without, and be
+            # of the setting asked and not ruled out ('LTC resident … (not a full general assessment)': not C903)
+            settled = set(in_setting([c for c, _ in wide], request.question)) & unruled
             matched = by_with_or_without(
-                matched, dict(wide), request.question, index.text, BAND_REACH, lambda c: len(index.held(words, c)) > 1
+                matched,
+                {c: s for c, s in wide if c in settled},
+                request.question,
+                index.text,
+                BAND_REACH,
+                lambda c: len(index.held(words, c)) > 1,
             )
             matched = with_twins(matched, request.question, words, index, among)
             matched = not_ruled_out(matched, request.question, index.printed_titles)
@@ -330,7 +337,7 @@ def run_sql_path(
 # Institution" services as W codes (Schedule of Benefits 2025-03-03, Family Practice: A911, C911, W911).
 _SETTINGS = (
     (re.compile(r"\b(in[- ]?patients?|inpts?|admitted|on the ward|hospital (visit|ward|stay))\b", re.I), "C"),
-    (re.compile(r"\b(long[- ]term care|nursing home|LTC home|home for the aged)\b", re.I), "W"),
+    (re.compile(r"\b(long[- ]term care|nursing home|LTC|home for the aged)\b", re.I), "W"),
     (re.compile(r"\b(office(?! hours)|clinic|walk[- ]in)\b", re.I), "A"),  # 'sacrifice of office hours' is a time
 )
 _SETTING_LETTERS = frozenset("ACW")
