@@ -255,3 +255,16 @@ def test_ltc_names_the_long_term_care_setting() -> None:
 
     codes = ["C903", "C904", "W903", "W904"]  # A10 and A15: the in-patient and long-term care listings
     assert in_setting(codes, "LTC resident going for dental extractions - pre-dental check") == ["W903", "W904"]
+
+
+def test_a_role_the_asker_denies_is_ruled_out() -> None:
+    """A25: K708 "Multidisciplinary cancer conference: MCC Participant", K709 "… MCC Chairperson"."""
+    question = "presented 3 of my pts at the weekly tumour board (MCC), I'm not the chair. code/fee per pt?"
+    assert stem("chair") in ruled_out_of_titles(question)
+    index = WordIndex(
+        [
+            ("K708", "Multidisciplinary cancer conference: MCC Participant, per patient", ""),
+            ("K709", "Multidisciplinary cancer conference: MCC Chairperson, per patient", ""),
+        ]
+    )
+    assert without_ruled_out_words(["K709", "K708"], ruled_out_of_titles(question), index) == ["K708"]

@@ -336,7 +336,12 @@ _NOT_BY_WAY = re.compile(
     re.I,
 )
 _NOT_IN_BRACKETS = re.compile(r"\(\s*not (?:(?:on|via|through|thru|by|under|from|using|with) )?([^()]{1,40})\)", re.I)
-_NEGATIONS = (_NOT_THE_ONE, _NOT_BY_WAY, _NOT_IN_BRACKETS)
+# 'I'm not the chair', 'i am not the MRP': the role the asker denies having (K709 "… MCC Chairperson")
+_NOT_MY_ROLE = re.compile(
+    r"\b(?:i'?m|i am|i was|am)\s+not (?:the|an?) ([\w'’-]+(?: [\w'’-]+)?)(?=\s*(?:[-.,;:()?!]|$|\band\b|\bbut\b))",
+    re.I,
+)
+_NEGATIONS = (_NOT_THE_ONE, _NOT_BY_WAY, _NOT_IN_BRACKETS, _NOT_MY_ROLE)
 
 
 def ruled_out(question: str | None) -> frozenset[str]:
