@@ -85,3 +85,20 @@ def test_the_person_asked_keeps_the_other_persons_premium_out() -> None:
     ]
     assert the_person_asked(["K994", "K995"], "first pt seen premium?", SVP) == ["K994"]
     assert the_person_asked(["K994", "K995"], "special visit premiums for tonight?", SVP) == ["K994", "K995"]
+
+
+def test_the_side_of_a_telephone_consultation_the_asker_was_on() -> None:
+    """A37: K730 "Physician to physician telephone consultation - Referring physician", K731 "… - Consultant
+    physician"."""
+    from curbside.coverage.ohip.sql_path import the_side_asked
+
+    printed = {
+        "K730": "Physician to physician telephone consultation - Referring physician",
+        "K731": "Physician to physician telephone consultation - Consultant physician",
+    }
+    codes = ["K731", "K730"]
+    assert the_side_asked(codes, "I called a derm about a rash, she gave me a plan (I'm the one asking)", printed) == [
+        "K730"
+    ]
+    assert the_side_asked(codes, "a rural GP phoned me for advice on his pt, I gave recs", printed) == ["K731"]
+    assert the_side_asked(codes, "telephone consultation codes?", printed) == codes

@@ -230,6 +230,7 @@ def run_sql_path(
             matched = setting_first(in_setting(pool, request.question), dict(wide), request.question)
             matched = not_the_other_stage(matched, request.question, index.titles)
             matched = the_person_asked(matched, request.question, index.printed_titles)
+            matched = the_side_asked(matched, request.question, index.printed_titles)
             matched = without_ruled_out_words(matched, request.ruled_out, index)
             # a code found in the band must not be one the question ruled out ('7 cm lac (not face …)': not Z177)
             unruled = set(without_ruled_out_words([c for c, _ in wide], request.ruled_out, index))
@@ -301,6 +302,7 @@ def run_sql_path(
         out.related = not_the_other_stage(out.related, request.question, index.titles)
         out.related = not_contradicted(out.related, request.question, index.text)
         out.related = the_person_asked(out.related, request.question, index.printed_titles)
+        out.related = the_side_asked(out.related, request.question, index.printed_titles)
         out.related = within_minutes(out.related, request.question, indexes.minimums)
         if out.time_block:  # the night block's codes are not related to a Saturday afternoon's (H121 beside H151)
             hours, days = asked_hours(request.question, request.day), asked_days(request.day)
@@ -629,6 +631,32 @@ def the_person_asked(codes: list[str], question: str | None, printed: Mapping[st
     if another == first:
         return codes
     other = _FIRST_SEEN if another else _ADDITIONAL_SEEN
+    return [code for code in codes if not other.search(printed.get(code, ""))]
+
+
+# the telephone and e-consultations are listed once for each side (A37-A40: K730 "… - Referring physician", K731
+# "… - Consultant physician"): 'I called a derm … (I'm the one asking)' is the referring physician's, 'a rural GP
+# phoned me for advice' the consultant's
+_ASKER_REFERS = re.compile(
+    r"\b(?:i|we) (?:called|phoned|paged|asked|consulted|reached out to|e-?consulted)\b|\bI'?m the one asking\b|"
+    r"\bI (?:was|am) the referring\b",
+    re.I,
+)
+_ASKER_ADVISES = re.compile(
+    r"\b(?:called|phoned|paged|asked|consulted|e-?consulted) (?:me|us)\b|\bas the consultant\b|\bI (?:gave|provided) "
+    r"(?:recs|recommendations|advice|an? opinion)\b",
+    re.I,
+)
+_REFERRING = re.compile(r"\bReferring physician\b")
+_CONSULTANT = re.compile(r"\bConsultant physician\b")
+
+
+def the_side_asked(codes: list[str], question: str | None, printed: Mapping[str, str]) -> list[str]:
+    """``codes`` without the other side's consultation codes when the question says which side the asker was on."""
+    refers, advises = bool(_ASKER_REFERS.search(question or "")), bool(_ASKER_ADVISES.search(question or ""))
+    if refers == advises:
+        return codes
+    other = _CONSULTANT if refers else _REFERRING
     return [code for code in codes if not other.search(printed.get(code, ""))]
 
 
