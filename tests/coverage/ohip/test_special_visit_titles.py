@@ -159,3 +159,19 @@ def test_a_variant_qualified_by_what_the_question_does_not_say_is_left_out() -> 
     assert the_service_asked(["K223", "K224"], words, index) == ["K223"]
     assert the_service_asked(["K223", "K224"], (*words, "midwife"), index) == ["K223", "K224"]
     assert the_service_asked(["W269", "K269"], ("periodic", "health", "visit", "14", "yr"), index) == ["W269", "K269"]
+
+
+def test_an_elective_procedure_keeps_the_emergency_one_out() -> None:
+    """K10: P031 "Prophylactic cervical cerclage - any technique", P032 "Emergency cervical cerclage …"."""
+    from curbside.coverage.ohip.query import words_of
+    from curbside.coverage.ohip.sql_path import not_the_other_stage
+
+    titles = {
+        "P031": {stem(w) for w in words_of("Prophylactic cervical cerclage - any technique")},
+        "P032": {stem(w) for w in words_of("Emergency cervical cerclage with membranes at or beyond the os")},
+    }
+    codes = ["P031", "P032"]
+    assert not_the_other_stage(codes, "did an elective McDonald cerclage at 14 wks. code?", titles) == ["P031"]
+    # the elective one named only to set it apart, or a non-elective case, says nothing of the kind
+    assert not_the_other_stage(codes, "did a rescue cerclage - which code, vs the elective one?", titles) == codes
+    assert not_the_other_stage(codes, "non-elective cerclage tonight - code?", titles) == codes

@@ -592,6 +592,13 @@ _STAGES = (
     # Z361 "Insertion of …"; 'took out a pt's IUD': G552, not G378 "Insertion of intrauterine contraceptive device")
     (frozenset({stem("remove"), stem("removal")}), frozenset({stem("insert"), stem("insertion")})),
     (frozenset({stem("insert"), stem("insertion")}), frozenset({stem("remove"), stem("removal")})),
+    # an elective procedure is not the emergency one (K10: P031 "Prophylactic cervical cerclage", not P032
+    # "Emergency cervical cerclage")
+    (frozenset({stem("elective")}), frozenset({stem("emergency")})),
+)
+# 'non-elective', 'vs the elective one', 'not elective': no elective procedure asked
+_NON_ELECTIVE = re.compile(
+    r"\b(?:non[- ]?|(?:vs\.?|versus|rather than|instead of|not)\s+(?:the\s+|an?\s+)?)elective\b", re.I
 )
 # 'pulled out', 'took the IUD out'; 'put in', 'placed' (not 'not putting a new one in')
 _TAKEN_OUT = re.compile(r"\b(?:took|take|taking|taken|pulled|pull|pulling)\s+(?:[\w'’-]+\s+){0,3}?out\b", re.I)
@@ -602,7 +609,8 @@ def not_the_other_stage(codes: list[str], question: str | None, titles: dict[str
     """``codes`` without those titled with the other stage of the service the question names ('an initial
     smoking cessation discussion': E079, and not K039 'Smoking cessation follow-up visit' beside it; a removal,
     and not the insertion)."""
-    said = {stem(w) for w in words_of(in_schedule_phrases(question or ""))}  # 'f/u' says 'follow-up'
+    # 'f/u' says 'follow-up'; 'non-elective' is no elective procedure
+    said = {stem(w) for w in words_of(in_schedule_phrases(_NON_ELECTIVE.sub(" ", question or "")))}
     if _TAKEN_OUT.search(question or ""):
         said |= _STAGES[2][0]
     if _PUT_IN.search(question or ""):
