@@ -635,11 +635,23 @@ _ADDITIONAL_SEEN = re.compile(r"\bAdditional person\(?s?\)? seen\b")
 def the_person_asked(codes: list[str], question: str | None, printed: Mapping[str, str]) -> list[str]:
     """``codes`` without the first-person-seen premiums when the question asks the additional person's, and the
     other way round (GP70: K995 "… Additional person(s) seen, Evenings …", not K994 "… First person seen …")."""
-    another, first = bool(_ANOTHER_PERSON.search(question or "")), bool(_FIRST_PERSON.search(question or ""))
-    if another == first:
+    return _one_side(codes, question, printed, (_ANOTHER_PERSON, _ADDITIONAL_SEEN), (_FIRST_PERSON, _FIRST_SEEN))
+
+
+def _one_side(
+    codes: list[str],
+    question: str | None,
+    printed: Mapping[str, str],
+    one: tuple[re.Pattern[str], re.Pattern[str]],
+    other: tuple[re.Pattern[str], re.Pattern[str]],
+) -> list[str]:
+    """``codes`` without those titled as the side (a pair of how a question says it and how a title does) the
+    question does not say, when it says the other side alone."""
+    says_one, says_other = bool(one[0].search(question or "")), bool(other[0].search(question or ""))
+    if says_one == says_other:
         return codes
-    other = _FIRST_SEEN if another else _ADDITIONAL_SEEN
-    return [code for code in codes if not other.search(printed.get(code, ""))]
+    unasked = other[1] if says_one else one[1]
+    return [code for code in codes if not unasked.search(printed.get(code, ""))]
 
 
 # the telephone and e-consultations are listed once for each side (A37-A40: K730 "… - Referring physician", K731
@@ -661,11 +673,7 @@ _CONSULTANT = re.compile(r"\bConsultant physician\b")
 
 def the_side_asked(codes: list[str], question: str | None, printed: Mapping[str, str]) -> list[str]:
     """``codes`` without the other side's consultation codes when the question says which side the asker was on."""
-    refers, advises = bool(_ASKER_REFERS.search(question or "")), bool(_ASKER_ADVISES.search(question or ""))
-    if refers == advises:
-        return codes
-    other = _CONSULTANT if refers else _REFERRING
-    return [code for code in codes if not other.search(printed.get(code, ""))]
+    return _one_side(codes, question, printed, (_ASKER_REFERS, _REFERRING), (_ASKER_ADVISES, _CONSULTANT))
 
 
 def without_ruled_out_words(codes: list[str], ruled: AbstractSet[str], index: WordIndex) -> list[str]:
