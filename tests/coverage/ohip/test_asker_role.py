@@ -102,3 +102,26 @@ def test_the_side_of_a_telephone_consultation_the_asker_was_on() -> None:
     ]
     assert the_side_asked(codes, "a rural GP phoned me for advice on his pt, I gave recs", printed) == ["K731"]
     assert the_side_asked(codes, "telephone consultation codes?", printed) == codes
+
+
+def test_the_special_visit_table_of_the_setting_and_the_service() -> None:
+    """GP71 "Hospital Out-Patient Department" (U), GP76 "Physician Office" (A), GP77 "Other (non-professional setting
+    not listed)" (Q) and "Geriatric Home Visit" (B986), GP75 (B960), GP105 "Non-elective Diagnostic Services" (C103)."""
+    from curbside.coverage.ohip.sql_path import premiums_of_setting, specialty_tables, visit_tables
+
+    premiums = {"U963", "A963", "Q963", "B963"}
+    assert premiums_of_setting(premiums, "sat 1400, called in to see a pt in the hospital outpt clinic") == {"U963"}
+    assert premiums_of_setting(premiums, "called from home to the local hockey arena, player down") == {"Q963"}
+    assert premiums_of_setting(premiums, "came back to the office sunday for a lac") == {"A963"}
+    titles = {
+        "B986": "Special visit premium: Geriatric Home Visit — Travel premium, Weekdays daytime (07:00-17:00)",
+        "B960": "Special visit premium: Special Visits to Patient's Home (other than Long-Term Care Institution) — "
+        "Travel premium, Weekdays daytime (07:00-17:00)",
+        "C103": "Special visit premium: Non-elective Diagnostic Services — Travel premium, Saturdays, Sundays and "
+        "holidays (07:00-24:00)",
+        "C963": "Special visit premium: Hospital In-Patient — Travel premium, Saturdays, Sundays and holidays (07:00-24:00)",
+    }
+    assert specialty_tables({"B986", "B960"}, "07", titles) == {"B986"}
+    assert specialty_tables({"B986", "B960"}, "00", titles) == {"B986", "B960"}
+    assert visit_tables({"C103", "C963"}, "came in from home sunday for a crashing ward pt", titles) == {"C963"}
+    assert visit_tables({"C103", "C963"}, "drove in sat for an urgent US-guided drain", titles) == {"C103", "C963"}

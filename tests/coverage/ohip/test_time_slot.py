@@ -65,3 +65,12 @@ def test_a_shortened_day_and_its_hour_on_the_24_hour_clock_are_read() -> None:
     assert asks_special_visit("GP - office closed sunday, I came in at 10am just to see my pt. first pt seen premium?")
     assert asks_special_visit("palliative pt at home, family called - I went out. premium for the pt seen?")
     assert not asks_special_visit("pt came in for a bp check")
+
+
+def test_an_hour_with_a_leading_zero_or_after_weekday_and_a_call_from_home() -> None:
+    from curbside.coverage.ohip.query import asks_special_visit
+
+    assert asked_hours("0300 got called from home to the nursing home", None) == "night"
+    assert asked_hours("geriatrician - home visit, weekday 1000", None) == "daytime"
+    assert asks_special_visit("sunday 1100, came in from home for a crashing ward pt")
+    assert asks_special_visit("0300 got called from home to the nursing home, resident fell")

@@ -230,15 +230,19 @@ _CLOCK = re.compile(r"\b([01]?\d|2[0-3])(?::([0-5]\d)h?|([0-5]\d)h(?:rs?)?)(?![\
 
 # four digits after a day are its hour on the 24-hour clock ('sat 1400', 'wed 2000'), not a count or a year
 _CLOCK_AFTER_DAY = re.compile(
-    r"\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\.?,?\s+(?:at\s+|@\s*)?([01]\d|2[0-3])[0-5]\d\b",
+    r"\b(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun|week)(?:day)?\.?,?\s+(?:at\s+|@\s*)?([01]\d|2[0-3])[0-5]\d\b",
     re.I,
 )
+
+
+# four digits with a leading zero are an hour ('0300 got called from home'): no count is written so
+_CLOCK_LEADING_ZERO = re.compile(r"\b(0\d)[0-5]\d\b(?![.,]\d)")
 
 
 def _clock_hours(question: str) -> str | None:
     """The hours a 24-hour clock time in ``question`` falls in ('0300h' -> 'night', 'sat 1400' -> 'daytime'), by the
     hours the am/pm words give: before 7 the night, from 17 the evening."""
-    match = _CLOCK.search(question) or _CLOCK_AFTER_DAY.search(question)
+    match = _CLOCK.search(question) or _CLOCK_AFTER_DAY.search(question) or _CLOCK_LEADING_ZERO.search(question)
     if match is None:
         return None
     hour = int(match.group(1))
@@ -250,7 +254,9 @@ _ASKS_SPECIAL_VISIT = re.compile(
     r"\b(special visit|travel premium|first (person|patient|pt)|called (in|back)|(?:i|we) came back|had to come back|"
     r"premium for the first|"
     # 'premium for the pt seen', 'I came in at 10am just to see my pt', 'family called … I went out'
-    r"(?:person|patient|pt) seen|(?:i|we) (?:came|went|drove|go|had to go) (?:in|out|back)\b)",
+    r"(?:person|patient|pt) seen|(?:i|we) (?:came|went|drove|go|had to go) (?:in|out|back)\b|"
+    # 'came in from home', 'got called from home to the nursing home'
+    r"(?:came|come|coming|called|drove|went|drive|driving)\s+(?:in\s+)?from home\b)",
     re.I,
 )
 

@@ -208,6 +208,8 @@ def run_sql_path(
                 among = premiums if among is None else (among & premiums) | general or premiums
                 service = _service_words(request, out.specialty)
                 among = named_premiums_of_setting(among, request.question, service, index)
+                among = specialty_tables(among, out.specialty.code if out.specialty else None, index.printed_titles)
+                among = visit_tables(among, request.question, index.printed_titles)
             among = of_letter(among, request.question, index.titles.keys())
             words = without_the_lettered_setting(_service_words(request, out.specialty), request.question)
             words = before_the_premium(words, request.question)
@@ -348,6 +350,26 @@ _SETTING_LETTERS = frozenset("ACW")
 _PREMIUM_SETTINGS = (
     *_SETTINGS,
     (re.compile(r"\b(patient'?s (home|house)|house ?call|home visit|(her|his|their) (home|house))\b", re.I), "B"),
+    # GP71 "Hospital Out-Patient Department"; GP76 "Other (non-professional setting not listed)": an arena, a school
+    (re.compile(r"\b(out[- ]?patients?|outpts?|OPD)\b", re.I), "U"),
+    (
+        re.compile(
+            r"\b(arena|rink|stadium|school|playground|workplace|community (?:centre|center)|roadside|scene)\b", re.I
+        ),
+        "Q",
+    ),
+)
+# a table named more narrowly than another the question also matches: the out-patient clinic is not the office
+_NARROWER = {"U": "A"}
+# the tables of one specialty's own (GP77 "Geriatric Home Visit", GP83 "Anaesthesia Services"), for the
+# specialty billing them
+_SPECIALTY_TABLES = {"07": "Geriatric Home Visit"}
+# GP105 "Non-elective Diagnostic Services": the table of a diagnostic service done after hours, not of a visit
+_DIAGNOSTIC_TABLE = "Non-elective Diagnostic Services"
+_ASKS_DIAGNOSTIC = re.compile(
+    r"\b(?:radiolog\w*|imaging|x-?rays?|ultrasound|US[- ]guided|CT|MRI|scan\w*|diagnostic|echo\w*|nuclear|"
+    r"angio\w*|fluoro\w*|drain\w*|biops\w*)\b",
+    re.I,
 )
 
 
@@ -365,10 +387,27 @@ def premiums_of_setting(premiums: set[str], question: str) -> set[str]:
     """``premiums`` of the one setting the question names, when it names one and the Schedule has some:
     'nursing home called me in … special visit premium' -> W990 … W999, not B988 'Geriatric Home Visit'."""
     named = {letter for pattern, letter in _PREMIUM_SETTINGS if pattern.search(question)}
+    named -= {_NARROWER[letter] for letter in named if letter in _NARROWER}
     if len(named) != 1:
         return premiums
     letter = named.pop()
     return {code for code in premiums if code[0] == letter} or premiums
+
+
+def specialty_tables(premiums: set[str], specialty: str | None, titles: Mapping[str, str]) -> set[str]:
+    """``premiums`` of the specialty's own special visit table when it has one among them ('geriatrician - home visit
+    … weekday 1000': GP77 "Geriatric Home Visit", B986 and B988, not the home table's B960)."""
+    table = _SPECIALTY_TABLES.get(specialty or "")
+    own = {code for code in premiums if table and table in titles.get(code, "")}
+    return own or premiums
+
+
+def visit_tables(premiums: set[str], question: str, titles: Mapping[str, str]) -> set[str]:
+    """``premiums`` without the non-elective diagnostic services' table when the question names no diagnostic
+    service ('came in from home for a crashing ward pt … a 2nd non-elective inpt': C987, not C106)."""
+    if _ASKS_DIAGNOSTIC.search(question):
+        return premiums
+    return {code for code in premiums if _DIAGNOSTIC_TABLE not in titles.get(code, "")} or premiums
 
 
 def named_premiums_of_setting(premiums: set[str], question: str, words: Sequence[str], index: WordIndex) -> set[str]:
