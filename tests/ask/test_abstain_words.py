@@ -171,6 +171,10 @@ def test_the_subject_is_a_word_that_could_name_one_before_a_rare_common_word() -
     assert subject_word(keys, rarity(frequencies, 500), frequencies) == "colorectal"  # "epic" is common English
     only_common = {"pill": "pill", "women": "women"}
     assert subject_word(only_common, rarity({"pill": 1, "women": 50}, 500), {"pill": 1, "women": 50}) == "pill"
+    # a clipped everyday word ('yrs': years) is rare in the knowledge base but names no subject
+    clipped = {"pill": "pill", "yrs": "yrs", "colorectal": "colore"}
+    counts = {"pill": 40, "yrs": 1, "colorectal": 40}
+    assert subject_word(clipped, rarity(counts, 500), counts) == "colorectal"
 
 
 def test_an_abbreviation_written_out_in_known_words_or_a_scale_without_its_hyphen_is_known() -> None:

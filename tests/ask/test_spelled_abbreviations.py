@@ -7,7 +7,13 @@ from curbside.ask.spelled_abbreviations import spelled_abbreviations
 
 # chunks holding each word or phrase, as the lexical index counts them: the CEP page writes "tardive dyskinesia"
 # and "SSRI", never "TD"; no document writes "BPH" or what it stands for
-HELD = {"tardive dyskinesia": 2, "ssri": 30, "selective serotonin reuptake inhibitor": 1, "hypertension": 9}
+HELD = {
+    "tardive dyskinesia": 2,
+    "ssri": 30,
+    "selective serotonin reuptake inhibitor": 1,
+    "hypertension": 9,
+    "appointment": 4,
+}
 
 
 def frequencies(words: Sequence[str]) -> Mapping[str, int]:
@@ -22,6 +28,8 @@ def test_an_abbreviation_the_knowledge_base_never_writes_is_asked_written_out() 
         "long term abilify augmentation - is tardive dyskinesia flagged in the warnings?"
     )
     assert spelled_abbreviations("HTN pt - first line?", frequencies) == [("HTN", "hypertension")]
+    # a clipped everyday word, plural too: the page writes "appointments"
+    assert spelled_abbreviations("help between appts?", frequencies) == [("appts", "appointment")]
 
 
 def test_one_it_writes_itself_or_whose_meaning_it_lacks_stays() -> None:

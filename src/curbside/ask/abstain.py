@@ -518,7 +518,14 @@ def _naming_first(keys: Iterable[str], frequencies: Mapping[str, int]) -> list[s
     """The key words the knowledge base knows that could name a subject (not common in English), else all it knows:
     "pill" is rare in an article that writes "oral contraceptive", and says less than "colorectal" about the subject."""
     known = [w for w in keys if frequencies.get(w, 0) > 0]
-    return [w for w in known if not common_in_english(w)] or known
+    return [w for w in known if not common_in_english(w) and not _clipped_everyday(w)] or known
+
+
+def _clipped_everyday(word: str) -> bool:
+    """Whether ``word`` is a clipped everyday word ("yrs", "hrs", "thru": ``search.enhance.ABBREVIATIONS``): rare in a
+    knowledge base, it names no subject ("EPIC - women on the pill 5-9 yrs, adjusted HR?" is about the pill)."""
+    expansion = spelled_out(word)
+    return bool(expansion) and " " not in expansion and common_in_english(expansion)
 
 
 def coverage_terms(texts: Sequence[str]) -> set[str]:

@@ -124,6 +124,15 @@ ABBREVIATIONS: dict[str, str] = {
     "hx": "history",
     "abx": "antibiotics",
     "afib": "atrial fibrillation",
+    # a clinician's clipped everyday words ("2 hrs", "between appts", "renal fxn")
+    "appt": "appointment",
+    "fxn": "function",
+    "sx": "symptoms",
+    "hrs": "hours",
+    "yrs": "years",
+    "wks": "weeks",
+    "mos": "months",
+    "thru": "through",
     # a device's everyday name, as the ADP Mobility Devices manual writes it ("Adult Wheeled Walker Type 3")
     "rollator": "wheeled walker",
     "rollators": "wheeled walkers",
