@@ -175,3 +175,17 @@ def test_an_elective_procedure_keeps_the_emergency_one_out() -> None:
     # the elective one named only to set it apart, or a non-elective case, says nothing of the kind
     assert not_the_other_stage(codes, "did a rescue cerclage - which code, vs the elective one?", titles) == codes
     assert not_the_other_stage(codes, "non-elective cerclage tonight - code?", titles) == codes
+
+
+def test_one_or_several_of_a_thing_listed_by_count() -> None:
+    """M22: Z128 "Simple, partial or complete, nail plate excision requiring anaesthesia - one", Z129 "… - multiple"."""
+    from curbside.coverage.ohip.sql_path import the_count_asked
+
+    printed = {
+        "Z128": "Simple, partial or complete, nail plate excision requiring anaesthesia - one",
+        "Z129": "Simple, partial or complete, nail plate excision requiring anaesthesia - multiple",
+    }
+    codes = ["Z128", "Z129"]
+    assert the_count_asked(codes, "took off both big toenail plates under digital blocks", printed) == ["Z129"]
+    assert the_count_asked(codes, "removed a single ingrown toenail plate", printed) == ["Z128"]
+    assert the_count_asked(codes, "nail plate excision 2 wks ago, redo?", printed) == codes  # a time, not a count

@@ -233,6 +233,7 @@ def run_sql_path(
             matched = not_the_other_stage(matched, request.question, index.titles)
             matched = the_person_asked(matched, request.question, index.printed_titles)
             matched = the_side_asked(matched, request.question, index.printed_titles)
+            matched = the_count_asked(matched, request.question, index.printed_titles)
             matched = without_ruled_out_words(matched, request.ruled_out, index)
             # a code found in the band must not be one the question ruled out ('7 cm lac (not face …)': not Z177)
             unruled = set(without_ruled_out_words([c for c, _ in wide], request.ruled_out, index))
@@ -669,6 +670,25 @@ _ANOTHER_PERSON = re.compile(
 _FIRST_PERSON = re.compile(r"\b(?:1st|first)\s+(?:pts?|patients?|persons?)\b", re.I)
 _FIRST_SEEN = re.compile(r"\bFirst person seen\b")
 _ADDITIONAL_SEEN = re.compile(r"\bAdditional person\(?s?\)? seen\b")
+
+
+# one or several of a thing the Schedule lists by count (M22: Z128 "… nail plate excision requiring anaesthesia - one",
+# Z129 "… - multiple"): 'took off both big toenail plates' asks the multiple one
+_SAYS_SEVERAL = re.compile(
+    r"\b(?:both|several|multiple|many|two|three|four|[2-9])\s+(?:(?:big|small|separate|different|ingrown|infected)\s+)?"
+    r"(?!(?:wks?|weeks?|days?|months?|mos?|yrs?|years?|hrs?|hours?|min\w*|cm|mm|mg|ml|times|units?|pts?|patients?)\b)"
+    r"[a-z]+",
+    re.I,
+)
+_SAYS_ONE = re.compile(r"\b(?:a single|single|just one|only one)\b", re.I)
+_ONE_TITLE = re.compile(r"[-–]\s*one\s*$", re.I)
+_SEVERAL_TITLE = re.compile(r"[-–]\s*multiple\s*$", re.I)
+
+
+def the_count_asked(codes: list[str], question: str | None, printed: Mapping[str, str]) -> list[str]:
+    """``codes`` without the '- one' listing when the question says several, and the '- multiple' one when it says
+    a single one."""
+    return _one_side(codes, question, printed, (_SAYS_SEVERAL, _SEVERAL_TITLE), (_SAYS_ONE, _ONE_TITLE))
 
 
 def the_person_asked(codes: list[str], question: str | None, printed: Mapping[str, str]) -> list[str]:
