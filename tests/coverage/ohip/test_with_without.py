@@ -125,3 +125,18 @@ def test_non_x_agrees_with_a_title_other_than_x() -> None:
     ordered = by_with_or_without(["Z187", "Z188"], {"Z187": 0.77, "Z188": 0.74}, question, LACERATIONS, 0.5)
     assert ordered[0] == "Z188"
     assert not_contradicted(["Z188"], "7 cm face lac, complex repair", LACERATIONS) == []
+
+
+def test_a_title_named_by_what_the_question_did_without_is_contradicted() -> None:
+    """J116: G192 "Video fluoroscopic multichannel urodynamic assessment", G193 "Complete multichannel urodynamic
+    assessment …"; GP75: B993 "… Patient's Home … (non-elective)" says without it, as the question does."""
+    texts = {
+        "G192": "Video fluoroscopic multichannel urodynamic assessment",
+        "G193": "Complete multichannel urodynamic assessment - to include monitoring of intravesicular pressures",
+        "B993": "Special visit premium: Special Visits to Patient's Home — First person seen, Saturdays (non-elective)",
+    }
+    question = "full urodynamic study w/ EMG, no fluoroscopy - codes?"
+    assert not_contradicted(["G192", "G193"], question, texts) == ["G193"]
+    assert not_contradicted(["B993"], "non-elective house call on a Saturday - first person premium?", texts) == [
+        "B993"
+    ]

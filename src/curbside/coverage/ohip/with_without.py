@@ -46,6 +46,7 @@ _TITLE_PHRASE = re.compile(
 # G804 "Physician in hyperbaric unit but not in chamber(s) …", Z188 "Complex laceration repair, anatomical area
 # other than face"
 _EXCLUDES = ("not in", "other than")
+_TITLE_NON = re.compile(r"\bnon[- ]([a-z]{4,})", re.I)
 _SAYS_WITHOUT = ("without", "no", *_EXCLUDES)
 # 'when sutures are not used' says 'without sutures'; 'when sutures are used', 'with sutures'
 _TITLE_WHEN_USED = re.compile(r"\bwhen (?P<thing>[a-z]{4,}) (?:are|is) (?P<not>not )?used\b", re.I)
@@ -70,6 +71,8 @@ def _title_phrases(title: str) -> list[tuple[str, bool]]:
         (m.group("thing"), (m.group("how") or "").lower() in _SAYS_WITHOUT) for m in _TITLE_PHRASE.finditer(title)
     ]
     phrases += [(m.group("thing"), m.group("how").lower() in _BEFORE) for m in _BEFORE_AFTER.finditer(title)]
+    # 'non-elective' says without it (B993 "Special Visits to Patient's Home … (non-elective)")
+    phrases += [(m.group(1), True) for m in _TITLE_NON.finditer(title)]
     return phrases + [(m.group("thing"), bool(m.group("not"))) for m in _TITLE_WHEN_USED.finditer(title)]
 
 
@@ -85,6 +88,13 @@ def _verdict(title: str, without: list[str], with_: list[str], named: frozenset[
             agree, against = agree + (not says_without), against + says_without
     for thing in _excluded(title):
         if not any(_same(t, thing) for t in (*without, *with_)) and any(_same(w, thing) for w in named):
+            against += 1
+    # a title named by what the question says it did without ('no fluoroscopy': G192 "Video fluoroscopic
+    # multichannel urodynamic assessment"), outside any phrase of its own
+    phrased = [thing for thing, _ in _title_phrases(title)]
+    own_words = re.findall(r"[a-z]{6,}", title.split(" | ", 1)[0].lower())
+    for word in own_words:
+        if any(_same(t, word) for t in without) and not any(_same(word, p) for p in phrased):
             against += 1
     return -1 if against else (1 if agree else 0)
 
