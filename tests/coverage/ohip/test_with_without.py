@@ -50,7 +50,8 @@ def test_a_title_saying_when_sutures_are_used_or_not_meets_the_questions_stitche
     }
     scores = {"Z113": 3.0, "Z116": 3.0, "Z156": 2.9}
     question = "punch biopsy of a skin lesion, didn't need stitches - code and fee?"
-    assert by_with_or_without(["Z113", "Z116", "Z156"], scores, question, texts, 0.5) == ["Z113", "Z156"]
+    # Z156 "… excision and suture" is named by the sutures the question did without: left out as well
+    assert by_with_or_without(["Z113", "Z116", "Z156"], scores, question, texts, 0.5) == ["Z113"]
     question = "punch bx of a suspicious mole in the office, closed it w/ 2 stitches - code & fee?"
     assert by_with_or_without(["Z156", "Z113"], scores, question, texts, 0.5) == ["Z116", "Z156"]
 
