@@ -22,6 +22,9 @@ from curbside.coverage.ohip.tool import ScheduleGetArgs
         ("45 y/o man, consult", {"age": 45}),
         ("sutured a 7 cm simple lac on the forearm", {"cm": 7}),
         ("closed a 2.5cm scalp lac", {"cm": 2.5}),
+        ("rad onc clinic - new referral, 67M intermediate risk prostate ca", {"age": 67}),
+        ("GI office - FP referral, 52 F w/ iron def anemia", {"age": 52}),
+        ("the call lasted 15m", {}),  # minutes, not a man of 15
     ],
 )
 def test_a_clerks_shorthand_for_an_age_or_a_size_is_read(question: str, asked: dict[str, float]) -> None:

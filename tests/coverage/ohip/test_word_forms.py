@@ -66,6 +66,9 @@ def test_the_specialty_is_read_off_the_section_names() -> None:
     assert spoken_section(["clinic"], _SECTIONS, lambda w: w == "clinic") is None  # a word the Schedule uses
     # a possessive of a word that names no specialty names none ('the OHCAP physician's form', not Physical Medicine)
     assert spoken_section(["ohcap", "physician's", "form"], _SECTIONS, known) is None
+    from curbside.coverage.ohip.words import SPECIALTY_ALIASES
+
+    assert SPECIALTY_ALIASES["rad onc"] == "34" and SPECIALTY_ALIASES["gi office"] == "41"
 
 
 def test_the_time_of_day_chooses_the_code_of_its_slot() -> None:

@@ -102,7 +102,13 @@ def asked_quantities(question: str | None) -> Asked:
         match = pattern.search(question or "")
         if match:
             out[unit] = float(next(g for g in match.groups() if g))
+    if "age" not in out and (match := _AGE_SEX.search(question or "")):
+        out["age"] = float(match.group(1))
     return out
+
+
+# an age with the patient's sex, as clinicians write it: '67M', '52 F', '4yo F' (capitals: '15m' is minutes)
+_AGE_SEX = re.compile(r"\b(\d{1,3}) ?[MF]\b")
 
 
 def fit(asked: Asked, title: str) -> int:
