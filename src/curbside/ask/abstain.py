@@ -525,7 +525,9 @@ def _clipped_everyday(word: str) -> bool:
     """Whether ``word`` is a clipped everyday word ("yrs", "hrs", "thru": ``search.enhance.ABBREVIATIONS``): rare in a
     knowledge base, it names no subject ("EPIC - women on the pill 5-9 yrs, adjusted HR?" is about the pill)."""
     expansion = spelled_out(word)
-    return bool(expansion) and " " not in expansion and common_in_english(expansion)
+    if not expansion:
+        return False
+    return " " not in expansion and common_in_english(expansion)
 
 
 def coverage_terms(texts: Sequence[str]) -> set[str]:

@@ -78,7 +78,7 @@ def test_each_physician_keeps_the_emergency_department_table_payable_to_them() -
 
 
 def test_the_person_asked_keeps_the_other_persons_premium_out() -> None:
-    from curbside.coverage.ohip.sql_path import the_person_asked
+    from curbside.coverage.ohip.sides import the_person_asked
 
     assert the_person_asked(["K994", "K995"], "saw a 2nd pt while I was there - premium for the 2nd pt?", SVP) == [
         "K995"
@@ -90,7 +90,7 @@ def test_the_person_asked_keeps_the_other_persons_premium_out() -> None:
 def test_the_side_of_a_telephone_consultation_the_asker_was_on() -> None:
     """A37: K730 "Physician to physician telephone consultation - Referring physician", K731 "… - Consultant
     physician"."""
-    from curbside.coverage.ohip.sql_path import the_side_asked
+    from curbside.coverage.ohip.sides import the_side_asked
 
     printed = {
         "K730": "Physician to physician telephone consultation - Referring physician",

@@ -179,7 +179,7 @@ def test_an_elective_procedure_keeps_the_emergency_one_out() -> None:
 
 def test_one_or_several_of_a_thing_listed_by_count() -> None:
     """M22: Z128 "Simple, partial or complete, nail plate excision requiring anaesthesia - one", Z129 "… - multiple"."""
-    from curbside.coverage.ohip.sql_path import the_count_asked
+    from curbside.coverage.ohip.sides import the_count_asked
 
     printed = {
         "Z128": "Simple, partial or complete, nail plate excision requiring anaesthesia - one",

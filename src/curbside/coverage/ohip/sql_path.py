@@ -50,6 +50,7 @@ from curbside.coverage.ohip.query import (
     words_of,
 )
 from curbside.coverage.ohip.siblings import adds_a_service, by_said_tail, the_service_asked, untold_siblings
+from curbside.coverage.ohip.sides import the_count_asked, the_person_asked, the_side_asked
 from curbside.coverage.ohip.specialty_reach import listed_elsewhere
 from curbside.coverage.ohip.spoken_section import spoken_sections
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
@@ -660,79 +661,6 @@ def not_the_other_stage(codes: list[str], question: str | None, titles: dict[str
         if said & named and not said & other:
             out = [c for c in out if not other & titles.get(c, set()) or named & titles.get(c, set())]
     return out
-
-
-# the special visit premiums' "First person seen" and "Additional person(s) seen" (GP66): 'saw a 2nd pt while I was
-# there' asks the additional person's, 'first pt seen premium?' the first's
-_ANOTHER_PERSON = re.compile(
-    r"\b(?:2nd|second|3rd|third|another|additional|next|other)\s+(?:pts?|patients?|persons?|people)\b", re.I
-)
-_FIRST_PERSON = re.compile(r"\b(?:1st|first)\s+(?:pts?|patients?|persons?)\b", re.I)
-_FIRST_SEEN = re.compile(r"\bFirst person seen\b")
-_ADDITIONAL_SEEN = re.compile(r"\bAdditional person\(?s?\)? seen\b")
-
-
-# one or several of a thing the Schedule lists by count (M22: Z128 "… nail plate excision requiring anaesthesia - one",
-# Z129 "… - multiple"): 'took off both big toenail plates' asks the multiple one
-_SAYS_SEVERAL = re.compile(
-    r"\b(?:both|several|multiple|many|two|three|four|[2-9])\s+(?:(?:big|small|separate|different|ingrown|infected)\s+)?"
-    r"(?!(?:wks?|weeks?|days?|months?|mos?|yrs?|years?|hrs?|hours?|min\w*|cm|mm|mg|ml|times|units?|pts?|patients?)\b)"
-    r"[a-z]+",
-    re.I,
-)
-_SAYS_ONE = re.compile(r"\b(?:a single|single|just one|only one)\b", re.I)
-_ONE_TITLE = re.compile(r"[-–]\s*one\s*$", re.I)
-_SEVERAL_TITLE = re.compile(r"[-–]\s*multiple\s*$", re.I)
-
-
-def the_count_asked(codes: list[str], question: str | None, printed: Mapping[str, str]) -> list[str]:
-    """``codes`` without the '- one' listing when the question says several, and the '- multiple' one when it says
-    a single one."""
-    return _one_side(codes, question, printed, (_SAYS_SEVERAL, _SEVERAL_TITLE), (_SAYS_ONE, _ONE_TITLE))
-
-
-def the_person_asked(codes: list[str], question: str | None, printed: Mapping[str, str]) -> list[str]:
-    """``codes`` without the first-person-seen premiums when the question asks the additional person's, and the
-    other way round (GP70: K995 "… Additional person(s) seen, Evenings …", not K994 "… First person seen …")."""
-    return _one_side(codes, question, printed, (_ANOTHER_PERSON, _ADDITIONAL_SEEN), (_FIRST_PERSON, _FIRST_SEEN))
-
-
-def _one_side(
-    codes: list[str],
-    question: str | None,
-    printed: Mapping[str, str],
-    one: tuple[re.Pattern[str], re.Pattern[str]],
-    other: tuple[re.Pattern[str], re.Pattern[str]],
-) -> list[str]:
-    """``codes`` without those titled as the side (a pair of how a question says it and how a title does) the
-    question does not say, when it says the other side alone."""
-    says_one, says_other = bool(one[0].search(question or "")), bool(other[0].search(question or ""))
-    if says_one == says_other:
-        return codes
-    unasked = other[1] if says_one else one[1]
-    return [code for code in codes if not unasked.search(printed.get(code, ""))]
-
-
-# the telephone and e-consultations are listed once for each side (A37-A40: K730 "… - Referring physician", K731
-# "… - Consultant physician"): 'I called a derm … (I'm the one asking)' is the referring physician's, 'a rural GP
-# phoned me for advice' the consultant's
-_ASKER_REFERS = re.compile(
-    r"\b(?:i|we) (?:called|phoned|paged|asked|consulted|reached out to|e-?consulted)\b|\bI'?m the one asking\b|"
-    r"\bI (?:was|am) the referring\b",
-    re.I,
-)
-_ASKER_ADVISES = re.compile(
-    r"\b(?:called|phoned|paged|asked|consulted|e-?consulted) (?:me|us)\b|\bas the consultant\b|\bI (?:gave|provided) "
-    r"(?:recs|recommendations|advice|an? opinion)\b",
-    re.I,
-)
-_REFERRING = re.compile(r"\bReferring physician\b")
-_CONSULTANT = re.compile(r"\bConsultant physician\b")
-
-
-def the_side_asked(codes: list[str], question: str | None, printed: Mapping[str, str]) -> list[str]:
-    """``codes`` without the other side's consultation codes when the question says which side the asker was on."""
-    return _one_side(codes, question, printed, (_ASKER_REFERS, _REFERRING), (_ASKER_ADVISES, _CONSULTANT))
 
 
 def without_ruled_out_words(codes: list[str], ruled: AbstractSet[str], index: WordIndex) -> list[str]:

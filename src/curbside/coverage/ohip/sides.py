@@ -1,0 +1,89 @@
+"""Codes the Schedule lists once for each side of a distinction, and the side the question says.
+
+The first or an additional person seen on a special visit (GP66: K994 "… First person seen …", K995 "…
+Additional person(s) seen …"), the referring or the consultant physician of a telephone consultation (A37: K730,
+K731), one or several of a thing listed by count (M22: Z128 "… - one", Z129 "… - multiple"): the titles share
+every other word, so the words alone cannot choose, and a question saying one side ('saw a 2nd pt', 'I called a
+derm', 'both big toenail plates') rules the other side's codes out. A question saying both sides, or neither, keeps
+every code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+__all__ = ["the_count_asked", "the_person_asked", "the_side_asked"]
+
+
+# the special visit premiums' "First person seen" and "Additional person(s) seen" (GP66): 'saw a 2nd pt while I was
+# there' asks the additional person's, 'first pt seen premium?' the first's
+_ANOTHER_PERSON = re.compile(
+    r"\b(?:2nd|second|3rd|third|another|additional|next|other)\s+(?:pts?|patients?|persons?|people)\b", re.I
+)
+_FIRST_PERSON = re.compile(r"\b(?:1st|first)\s+(?:pts?|patients?|persons?)\b", re.I)
+_FIRST_SEEN = re.compile(r"\bFirst person seen\b")
+_ADDITIONAL_SEEN = re.compile(r"\bAdditional person\(?s?\)? seen\b")
+
+
+# one or several of a thing the Schedule lists by count (M22: Z128 "… nail plate excision requiring anaesthesia - one",
+# Z129 "… - multiple"): 'took off both big toenail plates' asks the multiple one
+_SAYS_SEVERAL = re.compile(
+    r"\b(?:both|several|multiple|many|two|three|four|[2-9])\s+(?:(?:big|small|separate|different|ingrown|infected)\s+)?"
+    r"(?!(?:wks?|weeks?|days?|months?|mos?|yrs?|years?|hrs?|hours?|min\w*|cm|mm|mg|ml|times|units?|pts?|patients?)\b)"
+    r"[a-z]+",
+    re.I,
+)
+_SAYS_ONE = re.compile(r"\b(?:a single|single|just one|only one)\b", re.I)
+_ONE_TITLE = re.compile(r"[-–]\s*one\s*$", re.I)
+_SEVERAL_TITLE = re.compile(r"[-–]\s*multiple\s*$", re.I)
+
+
+def the_count_asked(codes: list[str], question: str | None, printed: Mapping[str, str]) -> list[str]:
+    """``codes`` without the '- one' listing when the question says several, and the '- multiple' one when it says
+    a single one."""
+    return _one_side(codes, question, printed, (_SAYS_SEVERAL, _SEVERAL_TITLE), (_SAYS_ONE, _ONE_TITLE))
+
+
+def the_person_asked(codes: list[str], question: str | None, printed: Mapping[str, str]) -> list[str]:
+    """``codes`` without the first-person-seen premiums when the question asks the additional person's, and the
+    other way round (GP70: K995 "… Additional person(s) seen, Evenings …", not K994 "… First person seen …")."""
+    return _one_side(codes, question, printed, (_ANOTHER_PERSON, _ADDITIONAL_SEEN), (_FIRST_PERSON, _FIRST_SEEN))
+
+
+def _one_side(
+    codes: list[str],
+    question: str | None,
+    printed: Mapping[str, str],
+    one: tuple[re.Pattern[str], re.Pattern[str]],
+    other: tuple[re.Pattern[str], re.Pattern[str]],
+) -> list[str]:
+    """``codes`` without those titled as the side (a pair of how a question says it and how a title does) the
+    question does not say, when it says the other side alone."""
+    says_one, says_other = bool(one[0].search(question or "")), bool(other[0].search(question or ""))
+    if says_one == says_other:
+        return codes
+    unasked = other[1] if says_one else one[1]
+    return [code for code in codes if not unasked.search(printed.get(code, ""))]
+
+
+# the telephone and e-consultations are listed once for each side (A37-A40: K730 "… - Referring physician", K731
+# "… - Consultant physician"): 'I called a derm … (I'm the one asking)' is the referring physician's, 'a rural GP
+# phoned me for advice' the consultant's
+_ASKER_REFERS = re.compile(
+    r"\b(?:i|we) (?:called|phoned|paged|asked|consulted|reached out to|e-?consulted)\b|\bI'?m the one asking\b|"
+    r"\bI (?:was|am) the referring\b",
+    re.I,
+)
+_ASKER_ADVISES = re.compile(
+    r"\b(?:called|phoned|paged|asked|consulted|e-?consulted) (?:me|us)\b|\bas the consultant\b|\bI (?:gave|provided) "
+    r"(?:recs|recommendations|advice|an? opinion)\b",
+    re.I,
+)
+_REFERRING = re.compile(r"\bReferring physician\b")
+_CONSULTANT = re.compile(r"\bConsultant physician\b")
+
+
+def the_side_asked(codes: list[str], question: str | None, printed: Mapping[str, str]) -> list[str]:
+    """``codes`` without the other side's consultation codes when the question says which side the asker was on."""
+    return _one_side(codes, question, printed, (_ASKER_REFERS, _REFERRING), (_ASKER_ADVISES, _CONSULTANT))
