@@ -267,3 +267,10 @@ def test_a_title_naming_only_a_part_takes_the_service_from_its_heading() -> None
     assert dict(index.match(["holter"], 2)) == {"G651": 2 * plain["G651"], "G315": plain["G315"]}
     # the heading's words do not count as title words the question left unsaid (choosing between tied titles)
     assert index.extra(["technical"], "G651") == WordIndex(rows).extra(["technical"], "G651")
+
+
+def test_an_organs_plain_name_also_says_the_schedules_adjective() -> None:
+    """T3: Z601 "Renal biopsy, needle" is a kidney biopsy."""
+    from curbside.coverage.ohip.query import schedule_words
+
+    assert schedule_words(["kidney", "biopsy"]) == ["kidney", "renal", "biopsy"]

@@ -102,6 +102,8 @@ SCHEDULE_WORDS: dict[str, tuple[str, ...]] = {
     "outpatient": ("out", "patient"),
     "outpatients": ("out", "patient"),
     "glued": ("tissue", "adhesive"),
+    # an organ's plain name and the adjective the Schedule titles it by (Z601 "Renal biopsy, needle")
+    "kidney": ("kidney", "renal"),
 }
 
 # everyday phrases whose words are not the Schedule's one by one (a letter and a slash, a hyphenated short form, a
