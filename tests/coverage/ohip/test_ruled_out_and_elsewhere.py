@@ -221,11 +221,8 @@ def test_a_setting_the_question_denies_is_not_answered() -> None:
     assert in_setting(["C777"], "not an inpatient - pronouncement?") == ["C777"]  # nothing else to answer
 
 
-class _Sections:
-    """A reader that knows which codes Family Practice & Practice in General (00) lists (A10, A85, A83)."""
-
-    def codes_listed_in(self, specialty: str | None, part: str | None) -> set[str]:
-        return {"C002", "C007"} if specialty == "00" else set()
+# the codes Family Practice & Practice in General (00) lists, of these (A10, A85, A83)
+_FAMILY_PRACTICE = frozenset({"C002", "C007"})
 
 
 def test_with_no_specialty_named_family_practices_code_goes_first() -> None:
@@ -234,10 +231,14 @@ def test_with_no_specialty_named_family_practices_code_goes_first() -> None:
     # 'routine hospital visit on my inpatient in week 3' answered C112 (Critical Care Medicine) before C002: the
     # same title, "Subsequent visits - first five weeks", $34.10, in several sections
     titles = {c: "Subsequent visits - first five weeks" for c in ("C112", "C052", "C002")} | {"C007": "Other"}
-    reader = _Sections()
-    assert family_practice_first(["C112", "C052", "C002", "C007"], titles, reader) == ["C002", "C112", "C052", "C007"]
+    assert family_practice_first(["C112", "C052", "C002", "C007"], titles, _FAMILY_PRACTICE) == [
+        "C002",
+        "C112",
+        "C052",
+        "C007",
+    ]
     # the leading title listed once: left as ranked
-    assert family_practice_first(["C007", "C112"], titles, reader) == ["C007", "C112"]
+    assert family_practice_first(["C007", "C112"], titles, _FAMILY_PRACTICE) == ["C007", "C112"]
 
 
 def test_a_kind_of_service_ruled_out_leaves_the_service_itself() -> None:

@@ -126,6 +126,7 @@ class Indexes:
     sentences: SentenceIndex
     premiums: frozenset[str]  # codes listed as premiums, the special visit tables' cells too
     minimums: dict[str, int]  # code -> the minutes its service must last ('at least 90 minutes', A770)
+    family_practice: frozenset[str]  # codes listed in Family Practice's sections (``family_practice_first``)
 
 
 class IndexCache:
@@ -162,6 +163,7 @@ def _indexes(reader: OhipReader) -> Indexes:
         SentenceIndex(passages),
         premiums,
         time_minimums(passages),
+        frozenset(reader.codes_listed_in(FAMILY_PRACTICE, None)),
     )
 
 
@@ -183,6 +185,9 @@ def run_sql_path(
         out.specialty = _specialty(request, sections, out, index.knows)
         if out.problem:
             return out
+        # who bills: the emergency department's own physician, or a physician who says they are not it
+        ed_physician = bills_as_ed_physician(request.question)
+        other_physician = not_the_ed_physician(request.question, out.specialty.code if out.specialty else None)
         # 'E401B' is its own listing; 'A007A' is A007 with a claim suffix
         lettered = lettered_codes(request.question)
         known = reader.known([*request.codes, *lettered.values()])
@@ -270,9 +275,9 @@ def run_sql_path(
             if len(timed) < len(matched):  # the time given chose among the blocks: the answer says which it read
                 out.time_block = ", ".join(_BLOCK_WORDS[w] for w in (days, hours) if w)
             matched = timed
-            if bills_as_ed_physician(request.question):
+            if ed_physician:
                 matched = for_ed_physician(matched, index.text)
-            elif not_the_ed_physician(request.question, out.specialty.code if out.specialty else None):
+            elif other_physician:
                 matched = for_other_physician(matched, index.text) or matched
             matched = premiums_last(matched, request.question, indexes.premiums)
             leads_premium = bool(by_words) and by_words[0][0] in indexes.premiums
@@ -282,7 +287,7 @@ def run_sql_path(
             matched = not_ruled_out(matched, request.question, index.printed_titles)
             matched = by_said_tail(matched, request.question, index.printed_titles)
             if out.specialty is None:
-                matched = family_practice_first(matched, index.printed_titles, reader)
+                matched = family_practice_first(matched, index.printed_titles, indexes.family_practice)
             matched = matched[: request.top_k]
             kept = set(not_ruled_out([*matched, *out.rivals], request.question, index.printed_titles))
             out.rivals = [code for code in out.rivals if code in kept]
@@ -311,10 +316,10 @@ def run_sql_path(
         if out.time_block:  # the night block's codes are not related to a Saturday afternoon's (H121 beside H151)
             hours, days = asked_hours(request.question, request.day), asked_days(request.day)
             out.related = [code for code in out.related if fits_time(code, hours, days, index.text)]
-        if bills_as_ed_physician(request.question):
+        if ed_physician:
             out.related = for_ed_physician(out.related, index.text)
             out.premiums = for_ed_physician(out.premiums, index.text)
-        elif not_the_ed_physician(request.question, out.specialty.code if out.specialty else None):
+        elif other_physician:
             out.related = for_other_physician(out.related, index.text)
             out.premiums = for_other_physician(out.premiums, index.text)
         codes = out.codes
@@ -576,18 +581,18 @@ def _denied_settings(question: str) -> set[str]:
 FAMILY_PRACTICE = "00"  # the Schedule's "Family Practice & Practice in General (00)"
 
 
-def family_practice_first(codes: list[str], titles: Mapping[str, str], reader: OhipReader) -> list[str]:
+def family_practice_first(codes: list[str], titles: Mapping[str, str], family: AbstractSet[str]) -> list[str]:
     """``codes`` with Family Practice's own code first when the question names no specialty and the leading code's
     title is listed under other codes in other sections ('routine hospital visit on my inpatient in week 3': C002
     "Subsequent visits - first five weeks" of Family Practice, not C112 of Critical Care Medicine, same title and
-    fee): the general practitioner's is the plain reading."""
+    fee): the general practitioner's is the plain reading. ``family``: the codes listed in Family Practice's
+    sections."""
     if len(codes) < 2:
         return codes
     lead = titles.get(codes[0])
     same = [code for code in codes if lead and titles.get(code) == lead]
     if len(same) < 2:
         return codes
-    family = reader.codes_listed_in(FAMILY_PRACTICE, None)
     first = next((code for code in same if code in family), None)
     if first is None or first == codes[0]:
         return codes
@@ -626,13 +631,15 @@ def not_ruled_out(codes: list[str], question: str | None, titles: dict[str, str]
 
 
 # a service's stages: a question that names one is not answered with a code of the other
+_REMOVAL = frozenset({stem("remove"), stem("removal")})
+_INSERTION = frozenset({stem("insert"), stem("insertion")})
 _STAGES = (
     (frozenset({stem("initial")}), frozenset({stem("follow")})),
     (frozenset({stem("follow")}), frozenset({stem("initial")})),
     # taking a device out is not putting one in ('pulled out her PleurX': Z362 "Removal of indwelling catheter", not
     # Z361 "Insertion of …"; 'took out a pt's IUD': G552, not G378 "Insertion of intrauterine contraceptive device")
-    (frozenset({stem("remove"), stem("removal")}), frozenset({stem("insert"), stem("insertion")})),
-    (frozenset({stem("insert"), stem("insertion")}), frozenset({stem("remove"), stem("removal")})),
+    (_REMOVAL, _INSERTION),
+    (_INSERTION, _REMOVAL),
     # an elective procedure is not the emergency one (K10: P031 "Prophylactic cervical cerclage", not P032
     # "Emergency cervical cerclage")
     (frozenset({stem("elective")}), frozenset({stem("emergency")})),
@@ -653,9 +660,9 @@ def not_the_other_stage(codes: list[str], question: str | None, titles: dict[str
     # 'f/u' says 'follow-up'; 'non-elective' is no elective procedure
     said = {stem(w) for w in words_of(in_schedule_phrases(_NON_ELECTIVE.sub(" ", question or "")))}
     if _TAKEN_OUT.search(question or ""):
-        said |= _STAGES[2][0]
+        said |= _REMOVAL
     if _PUT_IN.search(question or ""):
-        said |= _STAGES[3][0]
+        said |= _INSERTION
     out = codes
     for named, other in _STAGES:
         if said & named and not said & other:

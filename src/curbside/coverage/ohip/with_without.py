@@ -81,7 +81,8 @@ def _verdict(title: str, without: list[str], with_: list[str], named: frozenset[
     opposite, or it excludes X ('not in X', 'other than X') and the question names X at all (``named``: 'hyperbaric
     unit - I'm IN the chamber' is not G807 "… not in the hyperbaric unit"); 0: it names none of them so."""
     agree = against = 0
-    for thing, says_without in _title_phrases(title):
+    phrases = _title_phrases(title)
+    for thing, says_without in phrases:
         if any(_same(t, thing) for t in without):
             agree, against = agree + says_without, against + (not says_without)
         elif any(_same(t, thing) for t in with_):
@@ -91,11 +92,11 @@ def _verdict(title: str, without: list[str], with_: list[str], named: frozenset[
             against += 1
     # a title named by what the question says it did without ('no fluoroscopy': G192 "Video fluoroscopic
     # multichannel urodynamic assessment"), outside any phrase of its own
-    phrased = [thing for thing, _ in _title_phrases(title)]
-    own_words = re.findall(r"[a-z]{6,}", title.split(" | ", 1)[0].lower())
-    for word in own_words:
-        if any(_same(t, word) for t in without) and not any(_same(word, p) for p in phrased):
-            against += 1
+    if without:
+        own_words = re.findall(r"[a-z]{6,}", title.split(" | ", 1)[0].lower())
+        for word in own_words:
+            if any(_same(t, word) for t in without) and not any(_same(word, thing) for thing, _ in phrases):
+                against += 1
     return -1 if against else (1 if agree else 0)
 
 
