@@ -167,6 +167,23 @@ def test_a_strength_matches_in_any_unit_of_mass(listed: str, asked: str, same: b
     assert same_strength(listed, norm_strength(asked)) is same
 
 
+@pytest.mark.parametrize(
+    ("listed", "asked", "same"),
+    [
+        ("4mg/24hr", "4 mg", True),  # Neupro 4mg/24hr Trans Patch (DIN 02403927)
+        ("400mg/Vial", "400mg", True),  # Abilify Maintena 400mg/Vial (DIN 02420872)
+        ("40mg/0.8mL", "40 mg", True),  # a prefilled syringe holds the dose
+        ("50mcg/MeteredDose", "50 mcg", True),
+        ("5mg/mL", "5 mg", False),  # a concentration is no dose
+        ("5mg/5mL", "5 mg", False),  # an oral liquid's is one too
+        ("400mg/Vial", "300mg", False),
+    ],
+)
+def test_a_bare_mass_is_a_strength_listed_per_unit_of_use(listed: str, asked: str, same: bool) -> None:
+    assert same_strength(listed, norm_strength(asked), per_unit=True) is same
+    assert not same_strength(listed, norm_strength(asked))  # only when nothing is listed as asked
+
+
 def resolved_keys(rows: list[tuple[str, str, int, str]], text: str) -> set[int]:
     """The ingredient keys ``text`` resolves to: an ingredient's own, or those of the brands it names."""
     found = NameIndex(rows).resolve(text)

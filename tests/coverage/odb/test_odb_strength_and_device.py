@@ -77,6 +77,15 @@ def test_a_strength_given_with_its_unit_still_decides(odb_app: Curbside) -> None
     assert r.coverage is not None and r.coverage.din == "00878901" and r.coverage.covered is False
 
 
+def test_a_bare_mass_finds_the_strength_listed_per_actuation(odb_app: Curbside) -> None:
+    # Alvesco (ciclesonide) 100mcg/Actuation DIN 02285606 and 200mcg/Actuation DIN 02285614: 'alvesco 200 mcg' is the
+    # second, not "listed as 100mcg/Actuation, 200mcg/Actuation; not as 200mcg" (so Neupro 4mg/24hr, Abilify Maintena
+    # 400mg/Vial, which the test subset lacks)
+    r = ask(odb_app, q="asthma pt on alvesco 200 mcg - covered by ODB?")
+    assert r.coverage is not None and r.coverage.din == "02285614"
+    assert "not as 200mcg" not in r.summary
+
+
 def test_a_device_name_with_its_form_word_finds_that_device() -> None:
     # the form word at the end of a device's name is dropped for a key, so 'FreeStyle Libre 2' names both devices
     assert "freestyle libre 2" in _brand_keys("FreeStyle Libre 2 Sensor")

@@ -85,11 +85,31 @@ def _strength_key(normalised: str) -> tuple[float, str] | str:
     return round(float(match.group(1)) * _IN_MG[match.group(2)], 9), match.group(3)
 
 
-def same_strength(listed: str | None, asked: str) -> bool:
+def same_strength(listed: str | None, asked: str, *, per_unit: bool = False) -> bool:
     """Whether the formulary's strength is the one asked, in any unit of mass ('0.137mg' is '137 mcg'); a dose in
-    a volume asked ('2.5mg/2.5mL', a nebule) is also the concentration the formulary lists ('1mg/mL')."""
-    key = _strength_key(norm_strength(listed or ""))
-    return key == _strength_key(asked) or key == _concentration(asked)
+    a volume asked ('2.5mg/2.5mL', a nebule) is also the concentration the formulary lists ('1mg/mL').
+
+    ``per_unit``: a bare mass asked is also a strength the formulary gives per unit of use, the unit being what
+    one dose comes in: 'neupro 4mg' is the '4mg/24hr' patch, 'abilify maintena 400 mg' the '400mg/Vial' kit,
+    'humira 40 mg' the '40mg/0.8mL' syringe; not a concentration ('5mg/mL', '5mg/5mL') or a cream's '/g'."""
+    key, wanted = _strength_key(norm_strength(listed or "")), _strength_key(asked)
+    if key == wanted or key == _concentration(asked):
+        return True
+    return (
+        per_unit
+        and isinstance(key, tuple)
+        and isinstance(wanted, tuple)
+        and wanted[1] == ""
+        and key[0] == wanted[0]
+        and bool(_PER_UNIT_OF_USE.fullmatch(key[1]))
+    )
+
+
+# what one dose of a strength given per unit comes in: a vial, a metered dose, a patch's hour, a prefilled syringe's
+# volume under 5 mL other than 1 mL (a concentration is '/mL'; an oral liquid's '/5mL' is one too)
+_PER_UNIT_OF_USE = re.compile(
+    r"/(?:vial|metereddose|actuation|dose|blister|cap|sachet|(?:24)?hr(?:/[\d.]+sqcm)?|0?\.\d+ml|[1-4]\.\d+ml|[2-4]ml)"
+)
 
 
 _PER_VOLUME = re.compile(r"^(\d+(?:\.\d+)?)(mcg|mg|g)/(\d+(?:\.\d+)?)ml$")

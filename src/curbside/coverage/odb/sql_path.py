@@ -75,8 +75,8 @@ def _describe(row: DrugRow) -> str:
     return " ".join(p for p in (row.strength, row.dosage_form) if p)
 
 
-def _strength_ok(row: DrugRow, request: Request) -> bool:
-    if request.strength and not same_strength(row.strength, request.strength):
+def _strength_ok(row: DrugRow, request: Request, *, per_unit: bool = False) -> bool:
+    if request.strength and not same_strength(row.strength, request.strength, per_unit=per_unit):
         return False
     if not request.form:
         return True
@@ -266,7 +266,7 @@ def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFind
                 f"Did you mean {row.name} (DIN {row.din}) or {contradicted[0].matched}? Which one is prescribed?"
             )
             return
-        if request.strength and not same_strength(row.strength, request.strength):
+        if request.strength and not same_strength(row.strength, request.strength, per_unit=True):
             out.problem = f"DIN {row.din} is {row.name} {_describe(row)}, not {request.strength}."
             out.follow_up = f"Is the prescription for {row.name} {row.strength}, or another strength?"
             return
@@ -327,7 +327,10 @@ def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFind
             "depends on the dose prescribed."
         )
         return
-    fitting = [r for r in rows if _strength_ok(r, request)]
+    # the strength as listed; else a bare mass asked of a strength listed per vial, patch hour or syringe
+    fitting = [r for r in rows if _strength_ok(r, request)] or [
+        r for r in rows if _strength_ok(r, request, per_unit=True)
+    ]
     if not fitting and request.strength and _said_of_something_else(request, rows, resolution.matched):
         request = dataclasses.replace(request, strength=None)
         fitting = [r for r in rows if _strength_ok(r, request)]
