@@ -86,6 +86,14 @@ def test_a_bare_mass_finds_the_strength_listed_per_actuation(odb_app: Curbside) 
     assert "not as 200mcg" not in r.summary
 
 
+def test_a_maker_named_chooses_its_generic_in_the_group(odb_app: Curbside) -> None:
+    # Norvasc 5mg (DIN 00878928) shares its group with Teva-Amlodipine (DIN 02250497), Ran-Amlodipine (DIN 02321858) …
+    teva = ask(odb_app, q="pt wants teva's generic norvasc 5 mg - DIN + covered?")
+    assert teva.coverage is not None and teva.coverage.din == "02250497"
+    ran_out = ask(odb_app, q="pt ran out of norvasc 5 mg - covered?")  # 'ran' is a word, not the maker Ran-
+    assert ran_out.coverage is not None and ran_out.coverage.din == "00878928"
+
+
 def test_a_device_name_with_its_form_word_finds_that_device() -> None:
     # the form word at the end of a device's name is dropped for a key, so 'FreeStyle Libre 2' names both devices
     assert "freestyle libre 2" in _brand_keys("FreeStyle Libre 2 Sensor")

@@ -191,8 +191,8 @@ def run_sql_path(reader: OdbReader, names: NameIndexCache, request: Request, can
         index = names.get(reader, edition)
         _resolve(reader, index, request, out)
         if out.primary is not None:
-            primary = out.primary
-            out.members = reader.group(primary.pcg9_id)
+            out.members = reader.group(out.primary.pcg9_id)
+            primary = out.primary = _of_maker_named(out.primary, out.members, request.question)
             out.lu_notes = reader.lu_notes(primary.lu_set)
             if request.check_alternatives or "alternatives" in request.checks:
                 out.class_products = reader.in_class(primary.class_key)
@@ -202,6 +202,39 @@ def run_sql_path(reader: OdbReader, names: NameIndexCache, request: Request, can
         elif out.resolved_as == "class" and out.matches:
             out.class_products = out.matches
         return out
+
+
+# a maker's prefix on its generic's name: "Apo-Doxylamine/B6", "Teva-Clobazam", "Jamp Metformin"
+_MAKER = re.compile(r"^([A-Za-z]{3,})(?:-|\s)")
+# a prefix English uses as a word names no maker in a question: "Ran-", "Act ", "Mint-", "Mar-" ('ran out of …');
+# Zipf 3.5 keeps 'apo' (2.9), 'teva' (2.4), 'pms' (3.0) and leaves 'mint' (3.9), 'ran' (4.9) out
+_MAKER_ZIPF = 3.5
+
+
+def _names_maker(word: str) -> bool:
+    from wordfreq import zipf_frequency  # imported on first use, as in ``unlisted``
+
+    return zipf_frequency(word, "en") < _MAKER_ZIPF
+
+
+def _of_maker_named(primary: DrugRow, members: list[DrugRow], question: str | None) -> DrugRow:
+    """The interchangeable product of the maker the question names, when it names one of the group's other
+    makers: "apo's generic diclectin" is Apo-Doxylamine/B6 (DIN 02413248), not Diclectin (DIN 00609129)."""
+    if not question:
+        return primary
+    said = {w.lower() for w in re.findall(r"[A-Za-z]+", question)}
+    for member in members:
+        maker = _MAKER.match(member.name)
+        if (
+            member.din != primary.din
+            and maker
+            and maker.group(1).lower() in said
+            and not primary.name.lower().startswith(maker.group(1).lower())
+            and maker.group(1).lower() not in member.generic_name.lower()  # "Atorvastatin-20": the drug, no maker
+            and _names_maker(maker.group(1).lower())
+        ):
+            return member
+    return primary
 
 
 def _not_listed(reader: OdbReader, index: NameIndex, names: list[str], label: str, out: SqlFindings) -> None:
