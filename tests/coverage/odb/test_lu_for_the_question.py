@@ -51,10 +51,19 @@ def test_a_negated_word_or_a_class_name_tells_no_criterion_apart(odb_app: Curbsi
     # ezetimibe 10mg (pcg9 240600049): LU 380 "For use in combination with a HMG-CoA reductase inhibitor ('statin')
     # … despite the use of maximally tolerated doses"; LU 381 "For use as monotherapy … in patients who are
     # intolerant to HMG-CoA reductase inhibitors …". "can't tolerate" means intolerant, not 'tolerated', and
-    # 'statin' is the class both name: neither may mark 380 as the question's, hiding 381's number
+    # 'statin' is the class both name: neither may mark 380 as the question's, hiding 381's number; the
+    # intolerance the question describes is 381's
     r = ask(odb_app, "pt can't tolerate any statin, want to start ezetimibe 10 on its own - ODB LU code?")
-    assert not any(c.matches_condition for c in r.lu_criteria)
-    assert "380" in r.summary and "381" in r.summary
+    assert [c.reason_for_use_code for c in r.lu_criteria if c.matches_condition] == ["381"]
+    assert "Reason for Use code (381) for the situation the question describes" in r.summary
+
+
+def test_what_happened_on_an_earlier_drug_in_plain_words_chooses_the_criterion(odb_app: Curbside) -> None:
+    # 'statins made her ache all over so she stopped' is LU 381's intolerance, though no word of it is the formulary's
+    # (as 'propranolol made her dizzy' is flunarizine's LU 61 "… experienced significant adverse effects")
+    r = ask(odb_app, "high LDL, statins made her ache all over so she stopped - ezetrol LU code?")
+    assert [c.reason_for_use_code for c in r.lu_criteria if c.matches_condition] == ["381"]
+    assert "(380, 381)" not in r.summary
 
 
 def test_a_negated_word_matches_the_criterion_that_negates_it_too(odb_app: Curbside) -> None:

@@ -278,6 +278,41 @@ def _member(row: DrugRow, lowest: pricing.LowestCost | None) -> InterchangeableM
     )
 
 
+# what happened with an earlier drug, in a clinician's words and in a criterion's: "propranolol made her dizzy so
+# she stopped" is flunarizine's LU 61 "… tried propranolol and experienced significant adverse effects", not LU 60
+# "… have not responded to propranolol", though only LU 60 says 'migraine'
+_SITUATIONS = (
+    (  # could not tolerate it
+        re.compile(
+            r"\bside[- ]?effects?\b|\bs/?es?\b|\bmade (?:him|her|them|me) \w+|\b(?:couldn'?t|can'?t|could not|cannot) "
+            r"(?:tolerate|stand)\b|\bintoleran\w*|\bnot tolerat\w*|\badverse\b",
+            re.I,
+        ),
+        re.compile(
+            r"\badverse (?:effects?|events?|reactions?)\b|\bintoleran\w*|\bside effects?\b|\bnot tolerat\w*", re.I
+        ),
+    ),
+    (  # it did not work
+        re.compile(
+            r"\b(?:didn'?t|did not|doesn'?t|does not) (?:work|help|respond)\b|\bno (?:response|benefit|improvement)\b"
+            r"|\bnot respond\w*|\bnon-?respon\w*",
+            re.I,
+        ),
+        re.compile(r"\bnot responded\b|\bnon-?respon\w*|\binadequate response\b|\bunresponsive\b", re.I),
+    ),
+)
+
+
+def _by_situation(question: str, texts: list[str]) -> list[bool] | None:
+    """Which criteria say what the question says happened with an earlier drug, when some do and others do not."""
+    for asked, said in _SITUATIONS:
+        if asked.search(question):
+            says = [bool(said.search(text)) for text in texts]
+            if 0 < sum(says) < len(says):
+                return says
+    return None
+
+
 def _lu(sql: SqlFindings, request: Request) -> list[LuCriterion]:
     named = set(norm(f"{sql.primary.name} {sql.primary.generic_name}").split()) if sql.primary else set()
     groups = group_notes(sql.lu_notes)
@@ -313,6 +348,7 @@ def _lu(sql: SqlFindings, request: Request) -> list[LuCriterion]:
         0 < count == most if telling else any(says(lowered, w) for w in words)
         for count, lowered in zip(counts, texts, strict=True)
     ]
+    matches = _by_situation(request.question or "", texts) or matches
     items = []
     for group, text, match in zip(groups, full, matches, strict=True):
         items.append(
