@@ -9,6 +9,7 @@ from curbside.ask.abstain import (
     Evidence,
     abstention_model,
     agreement,
+    document_terms,
     key_words,
     rarity,
     typed_answer,
@@ -93,6 +94,42 @@ def test_a_plain_word_the_knowledge_base_lacks_does_not_outweigh_the_subject() -
     assert typed_answer(question, units, key_words(question), idf, frequencies)
     other = "max amiodarone dose as augmentation?"  # a drug the knowledge base lacks still weighs
     assert not typed_answer(other, units, key_words(other), idf, frequencies)
+
+
+# a row of the EPIC paper's Table 2 (6605965a.nxml) under its group label, and the abstract's sentence naming the
+# study: the row says neither "EPIC" nor "CRC", its document does
+_EPIC_ROW = Passage(
+    chunk_id="epic:v1:13",
+    doc_key="epic",
+    title="Oral contraceptives, reproductive history and risk of colorectal cancer",
+    section_path="Figures and tables",
+    score=1.0,
+    text="Oral contraceptives, reproductive history and risk of colorectal cancer > Figures and tables\n\n"
+    "Age at menopause\n\nVariable: >55; Number of cases/non-cases: 59/5084; "
+    "Multivariable adjusted, HR (95% CI): 1.00 (0.76–1.31)",
+)
+_EPIC_ABSTRACT = Passage(
+    chunk_id="epic:v1:0",
+    doc_key="epic",
+    title=_EPIC_ROW.title,
+    section_path="Abstract",
+    score=0.9,
+    text=f"{_EPIC_ROW.title} > Abstract\n\nWe examined CRC risk in EPIC, a prospective cohort of 337 802 women.",
+)
+
+
+def test_a_name_in_capitals_may_be_the_documents_rather_than_the_units() -> None:
+    read = [_EPIC_ROW, _EPIC_ABSTRACT]
+    units = [u for rank, p in enumerate(read) for u in passage_units(p, rank)]
+    frequencies = {"epic": 4, "crc": 6, "menopause": 3, "age": 40}
+    idf = rarity(frequencies, chunks=120)
+    question = "EPIC - HR for CRC with menopause after age 55?"
+    keys = key_words(question)
+    assert not typed_answer(question, units, keys, idf, frequencies)  # the row holds too little of the question
+    assert typed_answer(question, units, keys, idf, frequencies, document_terms(read))
+    # a word not written as a name must be the unit's own: a document holding it does not make the row about it
+    plain = "epic - HR for crc with menopause after age 55?"
+    assert not typed_answer(plain, units, key_words(plain), idf, frequencies, document_terms(read))
 
 
 def test_agreement_means_both_retrievers_rank_the_top_hit_high() -> None:

@@ -85,6 +85,21 @@ def test_a_price_is_a_sum_of_money_and_a_share_is_not() -> None:
     assert not shows.search("ADP pays 75 percent (75%) of the Approved Price")
 
 
+def test_a_value_word_that_only_qualifies_what_is_asked_asks_no_value() -> None:
+    from curbside.llm.extractive import asked_kind
+
+    # questions of the guideline sets that were withheld for stating no dose, phone number or price
+    assert asked_kind("PHQ-9 unchanged at 6 wks, turns out he skips doses half the week - what does CEP say?") is None
+    assert asked_kind("high-dose PBDE-47 - what happened to pituitary GPHα?") is None
+    assert asked_kind("very nervous pt about to start zoloft - overall dosing message to give her?") is None
+    assert asked_kind("after starting an SSRI, can follow-up be a phone call or done by my nurse?") is None
+    assert asked_kind("pt refuses to come in - ok to do the check-ins by phone or email?") is None
+    # … and those that ask one still do
+    assert asked_kind("PBDE-47 minnow study high dose?") == "dose"
+    assert asked_kind("local toronto phone # for ADP general inquiries?") == "phone number"
+    assert asked_kind("what is the starting dose of sertraline?") == "dose"
+
+
 def test_a_count_is_a_number_in_digits_or_words() -> None:
     from curbside.llm.extractive import asked_kind
 

@@ -62,6 +62,7 @@ from curbside.llm.extractive import Sentence, answer_kind, terms
 from curbside.llm.lay_terms import clinical_words
 from curbside.medical_abbreviations import readings
 from curbside.search.enhance import spelled_out
+from curbside.types import Passage
 
 __all__ = [
     "FEATURES",
@@ -70,6 +71,7 @@ __all__ = [
     "Evidence",
     "abstention_model",
     "bracket_names",
+    "document_terms",
     "key_words",
     "lacking_subjects",
     "withheld_payment",
@@ -376,7 +378,9 @@ def abstention_model() -> AbstentionModel | None:
     entry = data.get("model")
     if not entry or tuple(entry["features"]) != FEATURES:
         return None
-    return AbstentionModel(float(entry["intercept"]), tuple(float(w) for w in entry["weights"]), float(entry["threshold"]))
+    return AbstentionModel(
+        float(entry["intercept"]), tuple(float(w) for w in entry["weights"]), float(entry["threshold"])
+    )
 
 
 def typed_answer(
@@ -385,10 +389,16 @@ def typed_answer(
     keys: Mapping[str, str],
     idf: Mapping[str, float],
     frequencies: Mapping[str, int],
+    documents: Mapping[int, frozenset[str]] | None = None,
 ) -> bool:
     """Whether a unit about the question holds the kind of value the question asks for; a question asking
     for no particular kind passes. "About the question": the unit (heading context included) holds its
-    rarest word that the knowledge base knows ("lithium", not "dose") and half its key-word weight."""
+    rarest word that the knowledge base knows ("lithium", not "dose") and half its key-word weight.
+
+    ``documents``: by a unit's ``rank``, the terms of the passages found from its document. A name the question
+    writes in capitals may be its document's rather than the unit's: "EPIC - HR for CRC with menopause after age
+    55?" is answered by a table row under "Age at menopause" (">55; … HR (95% CI): 1.00 (0.76–1.31)") of the
+    EPIC paper, whose other passages say "EPIC" and "CRC" and the row does not."""
     shows = answer_kind(question)
     if shows is None:
         return True
@@ -397,12 +407,24 @@ def typed_answer(
     # a plain word no chunk holds ("augmentation": the page says "adjunct") is in no unit, and as the rarest word it
     # would outweigh the rest; a word that could name the subject ("ect", a drug) stays, no unit giving it
     weighed = {w: t for w, t in keys.items() if frequencies.get(w, 0) > 0 or could_name_subject(w)}
+    # of its document's words, only the names the question writes in capitals: a study's ('EPIC'), a condition's
+    # ('CRC'); a plain word ('QTc', 'drinks') must be the unit's own, as a page on many drugs holds every word
+    named = {t for w, t in weighed.items() if w in _capitals(question)}
+    documents = {rank: found & named for rank, found in (documents or {}).items()}
     return any(
         shows.search(u.text)
         and holds_term(u.terms | u.context, rarest)
-        and weighted_share(set(u.terms | u.context), weighed, idf) >= TYPED_SHARE
+        and weighted_share(set(u.terms | u.context | documents.get(u.rank, frozenset())), weighed, idf) >= TYPED_SHARE
         for u in units
     )
+
+
+def _capitals(question: str) -> set[str]:
+    """The words ``question`` writes in capitals, three letters or more ('EPIC', 'CRC', 'HTN'), lower-cased."""
+    return {w.lower() for w in _CAPITALS.findall(question)}
+
+
+_CAPITALS = re.compile(r"\b[A-Z][A-Z0-9]{2,}\b")
 
 
 # a name and its other name in brackets, as a question may give both: "orlistat (THL)", "tetrahydrolipstatin (THL)"
@@ -528,6 +550,14 @@ def _clipped_everyday(word: str) -> bool:
     if not expansion:
         return False
     return " " not in expansion and common_in_english(expansion)
+
+
+def document_terms(read: Sequence[Passage]) -> dict[int, frozenset[str]]:
+    """By rank, the terms of every passage ``read`` from the same document (``typed_answer``)."""
+    by_document: dict[str, set[str]] = {}
+    for passage in read:
+        by_document.setdefault(passage.doc_key, set()).update(terms(passage.text))
+    return {rank: frozenset(by_document[p.doc_key]) for rank, p in enumerate(read)}
 
 
 def coverage_terms(texts: Sequence[str]) -> set[str]:

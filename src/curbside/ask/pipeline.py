@@ -24,6 +24,7 @@ from curbside.ask.abstain import (
     agreement,
     bracket_names,
     coverage_terms,
+    document_terms,
     holds_subject,
     key_words,
     lacking_subjects,
@@ -224,7 +225,7 @@ class Asker:
         extract = await asyncio.to_thread(
             extractive_answer, text, pool, s.answer_max_sentences, meaning, reserve, load_unit_choice()
         )
-        withheld = await asyncio.to_thread(self._judge, text, hits, extract, all_off, meta, cosines)
+        withheld = await asyncio.to_thread(self._judge, text, hits, extract, all_off, meta, cosines, [*pool, *reserve])
         if withheld is not None:
             return self._abstained(withheld, warnings, meta)
 
@@ -327,8 +328,10 @@ class Asker:
         all_off: bool,
         meta: dict[str, object],
         cosines: Mapping[str, float | None],
+        read: Sequence[Passage] = (),
     ) -> str | None:
-        """The abstention evidence into ``meta``; the no_source message when the answer should be withheld."""
+        """The abstention evidence into ``meta``; the no_source message when the answer should be withheld.
+        ``read``: the passages ``extract``'s units were read from, in their ranks' order."""
         model = abstention_model()
         keys, frequencies, idf = self._key_weights(text)
         passages = [f"{h.title} {h.section_path} {h.body}" for h in hits]
@@ -343,7 +346,7 @@ class Asker:
             unit_coverage=weighted_share(unit_terms, keys, idf),
             agreement=agreement(top.dense_rank, top.lexical_rank),
             off_subject=all_off,
-            typed_answer=typed_answer(text, extract.candidates, keys, idf, frequencies),
+            typed_answer=typed_answer(text, extract.candidates, keys, idf, frequencies, document_terms(read)),
             population_missing=bool(missing_population(text, passages)),
             subject_in_answer=holds_subject(extract.sentences, subject_terms(keys, idf, frequencies)),
         )

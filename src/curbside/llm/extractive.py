@@ -277,8 +277,24 @@ _ASKS_NO_VALUE = re.compile(  # at the start, or after a topic set off by a dash
 _ASKS_VALUE = re.compile(r"\bhow (?:much|many)\b|\b(?:what|which)\b", re.I)
 
 
+# a value word that only qualifies or is the object of what is asked: "high-dose PBDE-47" (not "the high dose?"),
+# "regardless of dose", "skips doses half the week", "won't go higher on the dose", "a dosing trick", "can follow-up
+# be a phone call", "a funding model that mixes fixed price and grant"
+_NOT_ASKED_VALUE = re.compile(
+    r"\b(?:high|low|mid|medium|single|double|same)-dose\b|\bregardless of (?:the )?dose\b"
+    r"|\b(?:skip|miss|forget|forgot)(?:s|ped|sed|ping|sing|ting)?\s+(?:\w+\s+)?doses?\b"
+    r"|\b(?:higher|lower|up|down) on (?:the|her|his|their) dose\b"
+    r"|\bdosing (?:message|trick|tip|advice|approach|strategy|principle)s?\b"
+    r"|\b(?:by|over the|on the) (?:tele)?phone\b(?!\s*(?:line|number|#|no\b))|\b(?:tele)?phone calls?\b"
+    r"|\b(?:tele)?phone (?:or|and) (?:e-?mail|video|virtual)\b"
+    r"|\bfixed[- ]price\b",
+    re.I,
+)
+
+
 def _kind_index(question: str) -> int | None:
     """The index in ``ANSWER_KINDS`` of the kind of value the question asks for, or None."""
+    question = _NOT_ASKED_VALUE.sub(" ", question)
     if _ASKS_TIME.search(question):
         timed = (KIND_NAMES.index("frequency"), KIND_NAMES.index("time span"))
         return next(i for i in timed if ANSWER_KINDS[i][0].search(question))
