@@ -204,6 +204,21 @@ def test_hearing_aids_general_share(adp: AdpService) -> None:
     assert r.confidence <= 0.5
 
 
+def test_a_device_named_as_clinicians_do_finds_its_category_whose_manual_is_not_loaded(adp: AdpService) -> None:
+    # held-out 19: a wearable text-reading camera is a visual aid, a cranial remolding helmet an orthotic device
+    # (devices.toml); neither category's manual is loaded, so neither answer states a share
+    for question, category in (
+        (
+            "RP pt, low vision clinic recommends a wearable text-reading camera (orcam type). ADP fund it, what %?",
+            "Visual Aids",
+        ),
+        ("5 mo old w/ plagiocephaly, neurosurg recommends a cranial remolding helmet - ADP share?", "Orthotic Devices"),
+    ):
+        r = ask(adp, q=question)
+        assert r.summary.startswith(f"The {category} Policy and Administration Manual")
+        assert "75%" not in r.summary and r.confidence <= 0.5
+
+
 def test_a_device_of_no_loaded_category_is_given_no_share(adp: AdpService) -> None:
     # held-out 15: the general share holds 'unless noted otherwise' (ADP Manual §305.01), and the manual of the
     # device's category, which may note otherwise, is not loaded

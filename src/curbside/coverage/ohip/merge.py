@@ -9,6 +9,8 @@ passages' own listing lines.
 
 from __future__ import annotations
 
+import re
+
 from curbside.coverage.confidence import ConfidenceInputs, confidence
 from curbside.coverage.conflicts import Conflict, FieldComparison, detect
 from curbside.coverage.ohip.checks import rule_checks
@@ -343,6 +345,24 @@ def _decide_follow_up(
         )
 
 
+# how a clerk asks for an add-on: "+ office add-on?", "the add-on for doing it outside hospital", "a tray fee"
+_ASKS_ADD_ON = re.compile(r"\badd[- ]?ons?\b|\boutside (?:of )?(?:the )?hospital\b|\btray fees?\b|\bpremiums?\b", re.I)
+MAX_ADD_ONS_SAID = 2
+
+
+def asks_add_on(question: str) -> bool:
+    return bool(_ASKS_ADD_ON.search(question))
+
+
+def _add_on_fee(row: ListingRow) -> str:
+    """'add $11.55 (V2)', 'add 25% (M5)': an add-on listing's fee as printed in its block."""
+    if row.percent is not None:
+        return f"add {row.percent:g}% ({row.page})"
+    if row.fee is not None:
+        return f"add ${row.fee:,.2f} ({row.page})"
+    return row.fee_text or "fee as printed"
+
+
 def _fee_phrase(item: ScheduleItem) -> str:
     columns = next((x.components for x in item.listings if x.components and x.page == item.page), None)
     if item.fee_status == "aligned" and columns:
@@ -382,6 +402,9 @@ def _summary(
         rules = [r for i in primary[:3] for r in sql.rules.get(i.code, [])]
         for quote in rule_quotes(request.question, rules, primary[0].code):
             parts.append(f"Rule for {quote.code} ({quote.page}): “{quote.text}”")
+    if request.question and asks_add_on(request.question):
+        for row in sql.add_ons[:MAX_ADD_ONS_SAID]:
+            parts.append(f"Add-on printed with it: {row.code} {row.description}: {_add_on_fee(row)}.")
     if sql.matched:
         others = [i.code for i in result.items if i.relation in ("related", "premium")]
         if others:

@@ -93,6 +93,7 @@ class SqlFindings:
     lacking_distinct: list[str] = field(default_factory=list)  # … of them, those rarer than the median word
     related: list[str] = field(default_factory=list)
     premiums: list[str] = field(default_factory=list)
+    add_ons: list[ListingRow] = field(default_factory=list)  # add-on listings printed in a primary code's block
     titles: dict[str, str] = field(default_factory=dict)
     listings: dict[str, list[ListingRow]] = field(default_factory=dict)
     rules: dict[str, list[RuleRow]] = field(default_factory=dict)
@@ -532,7 +533,9 @@ def asks_a_premium(question: str | None) -> bool:
 # 'what do I bill? can I add a special visit premium on top?': the service first, then what is added to it
 _ASKS_SERVICE = re.compile(
     r"\b(?:what (?:do|can|should|would) (?:i|we) (?:bill|claim|charge)\b(?! (?:for )?(?:the |a |an )?premium)"
-    r"|what(?:'s| is) the (?:[\w-]+ )?code\b|which (?:[\w-]+ )?code\b(?! (?:for|of) (?:the |a |an )?premium))",
+    r"|what(?:'s| is) the (?:[\w-]+ )?code\b|which (?:[\w-]+ )?code\b(?! (?:for|of) (?:the |a |an )?premium)"
+    # the clerk's "code + fee? + office add-on?"
+    r"|\bcodes?\s*(?:\+|&|and|/)\s*(?:the\s+)?(?:fee|\$|amount)\b)",
     re.I,
 )
 _ADDED_ON_TOP = re.compile(r"\b(?:on top|as well|in addition|also|add(?:ed)?)\b", re.I)
@@ -760,6 +763,15 @@ def _relatives(reader: OhipReader, primary: list[str], out: SqlFindings) -> None
     subjects = reader.subjects([r.key for r in mentioning])
     related = [c for r in mentioning for c in sorted(subjects.get(r.key, [])) if c not in primary]
     premiums = [row.code for row in reader.premiums_naming(primary) if row.code not in primary]
+    # the add-ons printed in a service's block (not those beside an add-on: E569's neighbours are other premiums
+    # to the same reduction fee)
+    adding = {row.code for row in reader.listings(primary) if row.unit == "add" or row.percent is not None}
+    services = [code for code in primary if code not in adding]
+    add_ons = [row for row in reader.add_ons_after(services) if row.code not in primary]
+    premiums += [row.code for row in add_ons]
+    # the leading code's own add-ons, once each as printed ('E542 when performed outside hospital: add 11.55')
+    leading = {row.code: row for row in reader.add_ons_after(services[:1]) if row.code not in primary}
+    out.add_ons = list(leading.values()) if services[:1] == primary[:1] else []
     out.premiums = list(dict.fromkeys(premiums))[:MAX_RELATED]
     out.related = [c for c in dict.fromkeys(related) if c not in out.premiums][:MAX_RELATED]
 

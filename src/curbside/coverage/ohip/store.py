@@ -169,6 +169,10 @@ class RuleRow:
     code: str
 
 
+# lines after a code's listing its block's add-ons may be printed in (E542 is 19 lines under Z081's two-ulcer
+# listing, after Z082 … Z084 of the same block)
+ADD_ON_REACH = 25
+
 _LISTING_SELECT = (
     "SELECT l.code, c.title, l.description, l.heading, l.page, l.status, l.fee, l.fee_text, l.components, l.unit, "
     "l.percent, l.prefix, l.reason, s.title, s.part, s.part_title, s.specialty, s.first_page FROM ohip_listings l "
@@ -208,6 +212,41 @@ class OhipReader(ThreadReader):
             list(codes),
         )
         return [_listing(r) for r in rows]
+
+    def add_ons_after(self, codes: Sequence[str], reach: int = ADD_ON_REACH) -> list[ListingRow]:
+        """Add-on listings ('add', a percentage) printed under one of ``codes`` in its block: after the code's own
+        listing in its section, within ``reach`` lines, before a listing under another heading. "Z714 Abscess of
+        vulva, Bartholin … gland - incision and drainage - local anaesthetic" is followed by "E542 - when performed
+        outside hospital … add 11.55"; each listing is this block's (its description and fee as printed here)."""
+        if not codes:
+            return []
+        marks = ",".join("?" * len(codes))
+        rows = (
+            self.connection()
+            .execute(
+                "SELECT p.code, p.section_key, p.line, p.heading, l.id, l.code, l.heading, "
+                "(l.percent IS NOT NULL OR l.unit = 'add') FROM ohip_listings p JOIN ohip_listings l "
+                "ON l.section_key = p.section_key AND l.line > p.line AND l.line <= p.line + ? "
+                f"WHERE p.code IN ({marks}) ORDER BY p.section_key, p.line, l.line",
+                [reach, *codes],
+            )
+            .fetchall()
+        )
+        found: list[object] = []
+        ended: set[tuple[object, ...]] = set()
+        for code, section, line, heading, listing, other, other_heading, add_on in rows:
+            block = (code, section, line)
+            if block in ended or other in codes:
+                continue
+            if add_on:
+                found.append(listing)
+            elif other_heading and other_heading != heading:
+                ended.add(block)  # a listing under another heading: the block has ended
+        if not found:
+            return []
+        ids = ",".join("?" * len(found))
+        listed = self.connection().execute(_LISTING_SELECT + f"WHERE l.id IN ({ids}) ORDER BY l.line", found)
+        return [_listing(r) for r in listed]
 
     def rules(self, codes: Sequence[str]) -> list[RuleRow]:
         """Rule blocks whose subject (then whose text) is one of ``codes``, in Schedule order."""

@@ -1,0 +1,46 @@
+"""An add-on printed in a procedure's block is said with its fee when the question asks for one (#14).
+
+Skin and Subcutaneous Tissue, M1 (ohip-schedule-of-benefits-2025-03-03.txt, lines 28262-28274): "INCISION /
+Abscess or haematoma - Local anaesthetic / Z101 - subcutaneous - one … Z103 - palmar or plantar spaces / E542 - when
+performed outside hospital … add", the add-on's fee 11.55 printed with the block's fees.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from curbside.app import Curbside
+from curbside.coverage.ohip.sql_path import asks_service_first
+from curbside.coverage.ohip.store import OhipReader
+from curbside.coverage.ohip.tool import ScheduleGetArgs, ScheduleGetResult
+
+
+def ask(app: Curbside, question: str) -> ScheduleGetResult:
+    return asyncio.run(app.coverage_service("ohip").get(ScheduleGetArgs(q=question)))
+
+
+def _reader(app: Curbside) -> OhipReader:
+    return OhipReader(app.settings.db_path)
+
+
+def test_the_add_ons_of_a_block_are_those_printed_after_the_code_before_another_heading(ohip_app: Curbside) -> None:
+    reader = _reader(ohip_app)
+    found = reader.add_ons_after(["Z101"])
+    assert [(row.code, row.fee, row.page) for row in found] == [("E542", 11.55, "M1")]
+    assert found[0].description == "when performed outside hospital"
+    assert reader.add_ons_after(["A005"]) == []  # an assessment's block prints no add-on
+
+
+def test_a_clerks_code_and_fee_then_add_on_asks_the_service_first() -> None:
+    assert asks_service_first("FP office - I&D of a Bartholin abscess under local. code + fee? + office add-on?")
+    assert asks_service_first("excised a benign anal skin lesion in my office - code & fee, plus the add-on?")
+    assert not asks_service_first("what premium can I add for a Saturday subsequent visit as MRP?")
+
+
+def test_an_add_on_asked_is_said_with_its_fee_as_printed_in_the_block(ohip_app: Curbside) -> None:
+    r = ask(ohip_app, "drained a subcutaneous abscess under local in my office - code + fee? + office add-on?")
+    assert r.items[0].code == "Z101"
+    assert "Add-on printed with it: E542 when performed outside hospital: add $11.55 (M1)." in r.summary
+    plain = ask(ohip_app, "drained a subcutaneous abscess under local - code + fee?")
+    assert "Add-on printed with it" not in plain.summary  # said only when asked; still among the related codes
+    assert "E542" in {i.code for i in plain.items}
