@@ -35,6 +35,16 @@ def test_key_words_keep_content_words_and_their_answer_terms() -> None:
     assert keys == {"walker": "walker", "maximum": "max", "dose": "dose", "sertraline": "sertra"}
 
 
+def test_a_patients_age_and_sex_and_the_source_asked_by_name_are_no_key_words() -> None:
+    # blind 19: "34F" and "27M" were taken for the subject no passage names, and so was "CEP" in "per CEP"
+    assert "34f" not in key_words("34F w mild MDD, would do yoga - how often and for how long does CEP say?")
+    assert "27m" not in key_words("uninsured 27M - roughly what does cipralex cost per 100 days?")
+    assert "cep" not in key_words("paxil to zoloft cross-taper - how long do these usually take per CEP?")
+    assert "cep" not in key_words("how to phrase how long to stay on the AD - CEP talking tip wording?")
+    assert "epic" in key_words("EPIC - HR for CRC with menopause after age 55?")  # a study named is what it asks
+    assert "mdd" in key_words("34F w mild MDD - what does CEP say?")
+
+
 def test_a_name_joined_to_its_number_is_matched_whole() -> None:
     # "GAD-7" is the scale: a unit that says only "GAD" (the disorder) does not hold it
     assert key_words("GAD-7 cutoff for severe anxiety?")["gad"] == "gad-7"

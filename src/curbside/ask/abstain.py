@@ -154,16 +154,29 @@ class Evidence:
         }
 
 
+# a patient's age and sex as a chart writes them: "34F w mild MDD", "uninsured 27M"
+_AGE_SEX = re.compile(r"\b\d{1,3}\s?[mf]\b")
+# the source a question asks by its name in capitals, as the authority: "per CEP", "according to CEP", "what does
+# CEP say", "CEP's talking tip" (not "EPIC - HR for CRC …", where the study's name says which passages answer)
+_SOURCE_ASKED = re.compile(
+    r"(?<=\bper )[A-Z]{2,}\b|(?<=\baccording to )[A-Z]{2,}\b|(?<=\bdoes )[A-Z]{2,}(?= (?:say|suggest|recommend|"
+    r"list|name|want|flag|advise|call)\b)|\b[A-Z]{2,}(?=(?:'s|’s)? (?:talking tips?|page|tool|card|algorithm)\b)"
+)
+
+
 def key_words(question: str) -> dict[str, str]:
     """The question's content words (raw, for the keyword index) and their answer-matching terms.
 
     Words of the asking are left out: "long" in "how long", "much" in "how much", a modal "must". The
     kind of value they ask for is ``typed_answer``'s to check; as key words they would weigh a time span
     by whether the passage says "long". So is an age ("a 15 year old"): the population it names is
-    ``population_missing``'s to check, and no passage on the drug says "year old".
+    ``population_missing``'s to check, and no passage on the drug says "year old". So is a patient's age and sex
+    written the chart's way ("34F", "27M"), and the source the question asks by name ("per CEP", "what does CEP
+    say"): its passages rarely write their publisher's name.
     """
+    question = _SOURCE_ASKED.sub(" ", question)
     lowered = _CONTRACTION.sub(" ", question.lower().replace("’", "'").replace("'s ", " "))
-    lowered = _ASKING.sub(" ", _AGE.sub(" ", lowered))
+    lowered = _ASKING.sub(" ", _AGE_SEX.sub(" ", _AGE.sub(" ", lowered)))
     # a name joined to its number ("GAD-7", "PHQ-9") is matched whole: "GAD" alone is the disorder, not the scale
     numbered = {m.group(1): m.group(0) for m in _NUMBERED.finditer(lowered)}
     out: dict[str, str] = {}
