@@ -184,6 +184,21 @@ def test_a_bare_mass_is_a_strength_listed_per_unit_of_use(listed: str, asked: st
     assert not same_strength(listed, norm_strength(asked))  # only when nothing is listed as asked
 
 
+@pytest.mark.parametrize(
+    ("listed", "form", "asked", "same"),
+    [
+        ("5mg/100mL", "Inj Sol-100mL Pk (Preservative-Free)", "5 mg", True),  # Aclasta (DIN 02269198): the bottle
+        ("140mg/mL", "Inj Sol-Pref Syr Autoinj", "140 mg", True),  # Repatha (DIN 02446057): one prefilled mL
+        ("300mg/2mL", "Inj Sol-Pref Pen 2mL Pk (Preservative-Free)", "300 mg", True),  # Praluent (DIN 02547732)
+        ("200mg/5mL", "Inj Susp-5mL Pk", "40 mg", False),  # Kenalog-40: 40 mg is a mL of it, not its pack
+        ("10mg/mL", "O/L", "10 mg", False),  # an oral liquid per mL is a concentration
+        ("5mg/100mL", "Inj Sol-50mL Pk", "5 mg", False),
+    ],
+)
+def test_a_bare_mass_is_what_one_pack_of_the_form_holds(listed: str, form: str, asked: str, same: bool) -> None:
+    assert same_strength(listed, norm_strength(asked), per_unit=True, form=form) is same
+
+
 def resolved_keys(rows: list[tuple[str, str, int, str]], text: str) -> set[int]:
     """The ingredient keys ``text`` resolves to: an ingredient's own, or those of the brands it names."""
     found = NameIndex(rows).resolve(text)

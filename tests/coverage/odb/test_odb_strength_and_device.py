@@ -86,12 +86,21 @@ def test_a_bare_mass_finds_the_strength_listed_per_actuation(odb_app: Curbside) 
     assert "not as 200mcg" not in r.summary
 
 
+def test_a_prefilled_pen_is_found_by_the_dose_it_holds(odb_app: Curbside) -> None:
+    # Repatha 140mg/mL Inj Sol-Pref Syr Autoinj (DIN 02446057): 'repatha 140 mg' is that autoinjector
+    r = ask(odb_app, q="FH pt, LDL still high on max statin + ezetimibe - repatha 140 mg autoinjector, ODB? DIN?")
+    assert r.coverage is not None and r.coverage.din == "02446057"
+
+
 def test_a_maker_named_chooses_its_generic_in_the_group(odb_app: Curbside) -> None:
     # Norvasc 5mg (DIN 00878928) shares its group with Teva-Amlodipine (DIN 02250497), Ran-Amlodipine (DIN 02321858) …
     teva = ask(odb_app, q="pt wants teva's generic norvasc 5 mg - DIN + covered?")
     assert teva.coverage is not None and teva.coverage.din == "02250497"
     ran_out = ask(odb_app, q="pt ran out of norvasc 5 mg - covered?")  # 'ran' is a word, not the maker Ran-
     assert ran_out.coverage is not None and ran_out.coverage.din == "00878928"
+    # the ingredient asked and the group's brand named: the brand, not the group's lowest cost
+    brand = ask(odb_app, q="amlodipine 5 mg - pharmacy is dispensing brand norvasc, what does ODB pay?")
+    assert brand.coverage is not None and brand.coverage.din == "00878928"
 
 
 def test_a_device_name_with_its_form_word_finds_that_device() -> None:

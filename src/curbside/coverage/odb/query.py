@@ -85,24 +85,35 @@ def _strength_key(normalised: str) -> tuple[float, str] | str:
     return round(float(match.group(1)) * _IN_MG[match.group(2)], 9), match.group(3)
 
 
-def same_strength(listed: str | None, asked: str, *, per_unit: bool = False) -> bool:
+def same_strength(listed: str | None, asked: str, *, per_unit: bool = False, form: str | None = None) -> bool:
     """Whether the formulary's strength is the one asked, in any unit of mass ('0.137mg' is '137 mcg'); a dose in
     a volume asked ('2.5mg/2.5mL', a nebule) is also the concentration the formulary lists ('1mg/mL').
 
     ``per_unit``: a bare mass asked is also a strength the formulary gives per unit of use, the unit being what
     one dose comes in: 'neupro 4mg' is the '4mg/24hr' patch, 'abilify maintena 400 mg' the '400mg/Vial' kit,
-    'humira 40 mg' the '40mg/0.8mL' syringe; not a concentration ('5mg/mL', '5mg/5mL') or a cream's '/g'."""
+    'humira 40 mg' the '40mg/0.8mL' syringe; not a concentration ('5mg/mL', '5mg/5mL') or a cream's '/g'. With the
+    product's dosage ``form``, a strength per the volume its pack holds is the pack's ('aclasta 5 mg' is '5mg/100mL'
+    in an 'Inj Sol-100mL Pk'), and a prefilled device listed per mL with no volume holds one mL ('taltz 80 mg' is
+    '80mg/mL' in an 'Inj Sol-Pref Autoinj')."""
     key, wanted = _strength_key(norm_strength(listed or "")), _strength_key(asked)
     if key == wanted or key == _concentration(asked):
         return True
-    return (
-        per_unit
-        and isinstance(key, tuple)
-        and isinstance(wanted, tuple)
-        and wanted[1] == ""
-        and key[0] == wanted[0]
-        and bool(_PER_UNIT_OF_USE.fullmatch(key[1]))
-    )
+    if not (per_unit and isinstance(key, tuple) and isinstance(wanted, tuple) and wanted[1] == ""):
+        return False
+    if key[0] != wanted[0]:
+        return False
+    return bool(_PER_UNIT_OF_USE.fullmatch(key[1])) or _per_pack(key[1], form or "")
+
+
+def _per_pack(per: str, form: str) -> bool:
+    """Whether a strength given per ``per`` ('/100ml', '/ml') is what one pack of the dosage ``form`` holds."""
+    volume = re.fullmatch(r"/(\d+(?:\.\d+)?)?ml", per)
+    if volume is None:
+        return False
+    packs = re.findall(r"(\d+(?:\.\d+)?)\s?ml\b", form, re.I)
+    if volume.group(1):  # '5mg/100mL' in an 'Inj Sol-100mL Pk'
+        return any(float(v) == float(volume.group(1)) for v in packs)
+    return not packs and bool(re.search(r"\bpref\b", form, re.I))  # '80mg/mL' in an 'Inj Sol-Pref Autoinj'
 
 
 # what one dose of a strength given per unit comes in: a vial, a metered dose, a patch's hour, a prefilled syringe's

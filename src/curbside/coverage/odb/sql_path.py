@@ -76,7 +76,7 @@ def _describe(row: DrugRow) -> str:
 
 
 def _strength_ok(row: DrugRow, request: Request, *, per_unit: bool = False) -> bool:
-    if request.strength and not same_strength(row.strength, request.strength, per_unit=per_unit):
+    if request.strength and not same_strength(row.strength, request.strength, per_unit=per_unit, form=row.dosage_form):
         return False
     if not request.form:
         return True
@@ -218,11 +218,19 @@ def _names_maker(word: str) -> bool:
 
 
 def _of_maker_named(primary: DrugRow, members: list[DrugRow], question: str | None) -> DrugRow:
-    """The interchangeable product of the maker the question names, when it names one of the group's other
-    makers: "apo's generic diclectin" is Apo-Doxylamine/B6 (DIN 02413248), not Diclectin (DIN 00609129)."""
+    """The interchangeable product the question names, when it names another of the group's brands ("brand aclasta"
+    is Aclasta, not the group's lowest cost Taro-Zoledronic Acid) or makers ("apo's generic diclectin" is
+    Apo-Doxylamine/B6, DIN 02413248, not Diclectin, DIN 00609129)."""
     if not question:
         return primary
     said = {w.lower() for w in re.findall(r"[A-Za-z]+", question)}
+    lowered = f" {norm(question)} "
+    for member in members:  # the brand itself named: "pharmacy is dispensing brand aclasta" is Aclasta, not Taro-
+        name = norm(member.name)
+        generic = {w for w in norm(member.generic_name).split() if len(w) > 3}
+        if member.din != primary.din and not generic & set(name.split()) and f" {name} " in lowered:
+            if name not in norm(primary.name):
+                return member
     for member in members:
         maker = _MAKER.match(member.name)
         if (
@@ -299,7 +307,7 @@ def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFind
                 f"Did you mean {row.name} (DIN {row.din}) or {contradicted[0].matched}? Which one is prescribed?"
             )
             return
-        if request.strength and not same_strength(row.strength, request.strength, per_unit=True):
+        if request.strength and not same_strength(row.strength, request.strength, per_unit=True, form=row.dosage_form):
             out.problem = f"DIN {row.din} is {row.name} {_describe(row)}, not {request.strength}."
             out.follow_up = f"Is the prescription for {row.name} {row.strength}, or another strength?"
             return
