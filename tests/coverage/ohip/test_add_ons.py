@@ -44,3 +44,19 @@ def test_an_add_on_asked_is_said_with_its_fee_as_printed_in_the_block(ohip_app: 
     plain = ask(ohip_app, "drained a subcutaneous abscess under local - code + fee?")
     assert "Add-on printed with it" not in plain.summary  # said only when asked; still among the related codes
     assert "E542" in {i.code for i in plain.items}
+
+
+def test_several_asked_bring_the_first_codes_each_additional_listing() -> None:
+    from curbside.coverage.ohip.sides import with_each_additional
+
+    # Nerve Blocks - Peripheral/Other Injections (J82): G220 "Intercostal nerve" 34.20, G221 "Intercostal nerve -
+    # for each additional one" 16.95
+    printed = {
+        "G220": "Intercostal nerve",
+        "G221": "Intercostal nerve - for each additional one",
+        "G265": "Occipital nerve - each additional unilateral block following G264",
+    }
+    question = "hospitalist - did intercostal nerve blocks at 3 levels for a pt w/ rib fx. how do I bill them?"
+    assert with_each_additional(["G220", "G265"], question, printed) == ["G220", "G221", "G265"]
+    assert with_each_additional(["G220", "G265"], "did an intercostal nerve block - code?", printed) == ["G220", "G265"]
+    assert with_each_additional(["G265", "G220"], question, printed) == ["G265", "G220"]  # another nerve's is not it

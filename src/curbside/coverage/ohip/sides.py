@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-__all__ = ["the_count_asked", "the_person_asked", "the_side_asked"]
+__all__ = ["the_count_asked", "the_person_asked", "the_side_asked", "with_each_additional"]
 
 
 # the special visit premiums' "First person seen" and "Additional person(s) seen" (GP66): 'saw a 2nd pt while I was
@@ -43,6 +43,28 @@ def the_count_asked(codes: list[str], question: str | None, printed: Mapping[str
     """``codes`` without the '- one' listing when the question says several, and the '- multiple' one when it says
     a single one."""
     return _one_side(codes, question, printed, (_SAYS_SEVERAL, _SEVERAL_TITLE), (_SAYS_ONE, _ONE_TITLE))
+
+
+_EACH_ADDITIONAL = re.compile(r"\s*[-–:]\s*(?:for\s+)?each\s+additional\b", re.I)
+_NEXT_CODES = 3  # the code numbers after the first an 'each additional' listing may take (G220 -> G221)
+
+
+def with_each_additional(codes: list[str], question: str | None, printed: Mapping[str, str]) -> list[str]:
+    """``codes`` with the first code's 'each additional' listing second, when the question says several: 'intercostal
+    nerve blocks at 3 levels' is G220 "Intercostal nerve" and G221 "Intercostal nerve - for each additional one"
+    (J82)."""
+    if not codes or not _SAYS_SEVERAL.search(question or ""):
+        return codes
+    first = codes[0]
+    title = printed.get(first, "").strip()
+    if not title or not first[1:4].isdigit():
+        return codes
+    for step in range(1, _NEXT_CODES + 1):
+        code = f"{first[0]}{int(first[1:4]) + step:03d}{first[4:]}"
+        other = printed.get(code, "")
+        if other.lower().startswith(title.lower()) and _EACH_ADDITIONAL.match(other[len(title) :]):
+            return [first, code, *(c for c in codes[1:] if c != code)]
+    return codes
 
 
 def the_person_asked(codes: list[str], question: str | None, printed: Mapping[str, str]) -> list[str]:

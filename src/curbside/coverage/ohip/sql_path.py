@@ -50,7 +50,7 @@ from curbside.coverage.ohip.query import (
     words_of,
 )
 from curbside.coverage.ohip.siblings import adds_a_service, by_said_tail, the_service_asked, untold_siblings
-from curbside.coverage.ohip.sides import the_count_asked, the_person_asked, the_side_asked
+from curbside.coverage.ohip.sides import the_count_asked, the_person_asked, the_side_asked, with_each_additional
 from curbside.coverage.ohip.specialty_reach import listed_elsewhere
 from curbside.coverage.ohip.spoken_section import spoken_sections
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
@@ -295,6 +295,8 @@ def run_sql_path(
             matched = [code for code in matched if code not in request.not_codes]  # 'not the general A235?'
             out.rivals = [code for code in out.rivals if code not in request.not_codes]
             out.matched = the_service_asked(matched, words, index)
+            # several asked: the first code's 'each additional' listing with it ('3 levels': G220, G221)
+            out.matched = with_each_additional(out.matched, request.question, index.printed_titles)
             out.untold = untold_siblings(out.matched[: request.top_k], words, index)
             if out.matched:
                 out.match_coverage, out.match_lacking = index.coverage(words, out.matched[0])
