@@ -192,7 +192,7 @@ def run_sql_path(reader: OdbReader, names: NameIndexCache, request: Request, can
         _resolve(reader, index, request, out)
         if out.primary is not None:
             out.members = reader.group(out.primary.pcg9_id)
-            primary = out.primary = _of_maker_named(out.primary, out.members, request.question)
+            primary = out.primary = _of_maker_named(out.primary, out.members, request.question, index)
             out.lu_notes = reader.lu_notes(primary.lu_set)
             if request.check_alternatives or "alternatives" in request.checks:
                 out.class_products = reader.in_class(primary.class_key)
@@ -204,44 +204,24 @@ def run_sql_path(reader: OdbReader, names: NameIndexCache, request: Request, can
         return out
 
 
-# a maker's prefix on its generic's name: "Apo-Doxylamine/B6", "Teva-Clobazam", "Jamp Metformin"
-_MAKER = re.compile(r"^([A-Za-z]{3,})(?:-|\s)")
-# a prefix English uses as a word names no maker in a question: "Ran-", "Act ", "Mint-", "Mar-" ('ran out of …');
-# Zipf 3.5 keeps 'apo' (2.9), 'teva' (2.4), 'pms' (3.0) and leaves 'mint' (3.9), 'ran' (4.9) out
-_MAKER_ZIPF = 3.5
-
-
-def _names_maker(word: str) -> bool:
-    from wordfreq import zipf_frequency  # imported on first use, as in ``unlisted``
-
-    return zipf_frequency(word, "en") < _MAKER_ZIPF
-
-
-def _of_maker_named(primary: DrugRow, members: list[DrugRow], question: str | None) -> DrugRow:
+def _of_maker_named(primary: DrugRow, members: list[DrugRow], question: str | None, index: NameIndex) -> DrugRow:
     """The interchangeable product the question names, when it names another of the group's brands ("brand aclasta"
     is Aclasta, not the group's lowest cost Taro-Zoledronic Acid) or makers ("apo's generic diclectin" is
-    Apo-Doxylamine/B6, DIN 02413248, not Diclectin, DIN 00609129)."""
+    Apo-Doxylamine/B6, DIN 02413248, not Diclectin, DIN 00609129; the makers are the name index's,
+    ``NameIndex.by_maker``: 'apo', 'teva', never 'ran' of 'ran out of …')."""
     if not question:
         return primary
-    said = {w.lower() for w in re.findall(r"[A-Za-z]+", question)}
     lowered = f" {norm(question)} "
-    for member in members:  # the brand itself named: "pharmacy is dispensing brand aclasta" is Aclasta, not Taro-
+    for member in members:  # the brand itself named
         name = norm(member.name)
         generic = {w for w in norm(member.generic_name).split() if len(w) > 3}
         if member.din != primary.din and not generic & set(name.split()) and f" {name} " in lowered:
             if name not in norm(primary.name):
                 return member
-    for member in members:
-        maker = _MAKER.match(member.name)
-        if (
-            member.din != primary.din
-            and maker
-            and maker.group(1).lower() in said
-            and not primary.name.lower().startswith(maker.group(1).lower())
-            and maker.group(1).lower() not in member.generic_name.lower()  # "Atorvastatin-20": the drug, no maker
-            and _names_maker(maker.group(1).lower())
-        ):
-            return member
+    for word in lowered.split():
+        dins = index.by_maker.get((word, primary.generic_key), set())
+        if dins and primary.din not in dins:
+            return next((m for m in members if m.din in dins), primary)
     return primary
 
 
