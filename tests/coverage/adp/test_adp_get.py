@@ -219,6 +219,19 @@ def test_a_device_named_as_clinicians_do_finds_its_category_whose_manual_is_not_
         assert "75%" not in r.summary and r.confidence <= 0.5
 
 
+def test_a_telephone_number_asked_is_quoted_from_the_contacts(adp: AdpService) -> None:
+    # ADP Manual §1005.04 (p. 124): "Phone Number/Toll Free: 1-800-268-6021"; §1100.01 (p. 128) and Mobility
+    # §1100.02 (p. 52): the Financial Management Branch, Program Payments Unit, "Toll free: 1-800-267-9458"
+    general = ask(adp, q="toll free number for ADP?")
+    assert "1-800-268-6021" in general.summary
+    payments = ask(
+        adp,
+        q="ADP mobility vendor - question about a payment on one of our invoices. who do we call - is there a "
+        "toll free # for the ministry's payments unit?",
+    )
+    assert "1-800-267-9458" in payments.summary
+
+
 def test_a_device_of_no_loaded_category_is_given_no_share(adp: AdpService) -> None:
     # held-out 15: the general share holds 'unless noted otherwise' (ADP Manual §305.01), and the manual of the
     # device's category, which may note otherwise, is not loaded

@@ -54,6 +54,12 @@ _NUMBER_WORDS = (
 
 VOCABULARY = Vocabulary(
     asks={  # most specific first
+        # a telephone or fax number: 'who do we call - is there a toll free # for the payments unit?'
+        "contact": re.compile(
+            r"\btoll[- ]?free\b|\b(?:tele)?phone (?:#|number|no\b)|\bfax (?:#|number|no\b)|\bwho (?:do|should|can) "
+            r"(?:i|we|they|she|he) (?:call|phone|contact)\b|\bnumber (?:to|for) (?:call|reach|contact)\b",
+            re.I,
+        ),
         # who pays whom: 'who pays for those and to whom?'
         "payer": re.compile(r"\b(who (pays|is paying|will pay|should pay|would pay)|to whom|pay (them|it|those|that) to)\b", re.I),
         "time": re.compile(
@@ -81,6 +87,8 @@ VOCABULARY = Vocabulary(
         ),
     },
     says={
+        # a telephone number as the manuals print one: '(613) 548-6477', '1-800-267-9458'
+        "contact": re.compile(r"\(?\b\d{3}\)?[-.\s]\d{3}[-.\s]\d{4}\b|\b1-8\d\d-\d{3}-\d{4}\b"),
         # who pays whom: a sentence saying a payment and to or from whom ('must pay the Vendor directly')
         "payer": re.compile(r"\b(pa(y|ys|id)|payment|charge)\b[^.]*\b(directly|vendor|client|applicant|program)\b", re.I),
         # a duration as the manuals write it: 'ninety (90) days', 'five (5) working days', '30 business days'
@@ -160,6 +168,8 @@ VOCABULARY = Vocabulary(
         "extra": "options",
         "extras": "options",
 
+        # the unit that pays vendors' invoices is the Financial Management Branch's Program Payments Unit (§1100)
+        "payments": "payments financial management branch",
         "yrs": "years",
         # the stemmer keeps a four-letter word whole: 'who pays' meets the manuals' 'must pay'
         "pays": "pay",
