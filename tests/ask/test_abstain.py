@@ -9,7 +9,6 @@ from curbside.ask.abstain import (
     Evidence,
     abstention_model,
     agreement,
-    document_terms,
     key_words,
     rarity,
     typed_answer,
@@ -136,10 +135,10 @@ def test_a_name_in_capitals_may_be_the_documents_rather_than_the_units() -> None
     question = "EPIC - HR for CRC with menopause after age 55?"
     keys = key_words(question)
     assert not typed_answer(question, units, keys, idf, frequencies)  # the row holds too little of the question
-    assert typed_answer(question, units, keys, idf, frequencies, document_terms(read))
+    assert typed_answer(question, units, keys, idf, frequencies, read)
     # a word not written as a name must be the unit's own: a document holding it does not make the row about it
     plain = "epic - HR for crc with menopause after age 55?"
-    assert not typed_answer(plain, units, key_words(plain), idf, frequencies, document_terms(read))
+    assert not typed_answer(plain, units, key_words(plain), idf, frequencies, read)
 
 
 def test_agreement_means_both_retrievers_rank_the_top_hit_high() -> None:

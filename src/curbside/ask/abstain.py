@@ -71,7 +71,6 @@ __all__ = [
     "Evidence",
     "abstention_model",
     "bracket_names",
-    "document_terms",
     "key_words",
     "lacking_subjects",
     "withheld_payment",
@@ -402,14 +401,14 @@ def typed_answer(
     keys: Mapping[str, str],
     idf: Mapping[str, float],
     frequencies: Mapping[str, int],
-    documents: Mapping[int, frozenset[str]] | None = None,
+    read: Sequence[Passage] = (),
 ) -> bool:
     """Whether a unit about the question holds the kind of value the question asks for; a question asking
     for no particular kind passes. "About the question": the unit (heading context included) holds its
     rarest word that the knowledge base knows ("lithium", not "dose") and half its key-word weight.
 
-    ``documents``: by a unit's ``rank``, the terms of the passages found from its document. A name the question
-    writes in capitals may be its document's rather than the unit's: "EPIC - HR for CRC with menopause after age
+    ``read``: the passages the units were read from, in their ranks' order. A name the question writes in
+    capitals may be their document's rather than the unit's: "EPIC - HR for CRC with menopause after age
     55?" is answered by a table row under "Age at menopause" (">55; … HR (95% CI): 1.00 (0.76–1.31)") of the
     EPIC paper, whose other passages say "EPIC" and "CRC" and the row does not."""
     shows = answer_kind(question)
@@ -423,7 +422,7 @@ def typed_answer(
     # of its document's words, only the names the question writes in capitals: a study's ('EPIC'), a condition's
     # ('CRC'); a plain word ('QTc', 'drinks') must be the unit's own, as a page on many drugs holds every word
     named = {t for w, t in weighed.items() if w in _capitals(question)}
-    documents = {rank: found & named for rank, found in (documents or {}).items()}
+    documents = _names_in_documents(read, named) if named else {}
     return any(
         shows.search(u.text)
         and holds_term(u.terms | u.context, rarest)
@@ -565,11 +564,11 @@ def _clipped_everyday(word: str) -> bool:
     return " " not in expansion and common_in_english(expansion)
 
 
-def document_terms(read: Sequence[Passage]) -> dict[int, frozenset[str]]:
-    """By rank, the terms of every passage ``read`` from the same document (``typed_answer``)."""
+def _names_in_documents(read: Sequence[Passage], named: set[str]) -> dict[int, frozenset[str]]:
+    """By rank, the ``named`` terms that some passage ``read`` from the same document holds (``typed_answer``)."""
     by_document: dict[str, set[str]] = {}
     for passage in read:
-        by_document.setdefault(passage.doc_key, set()).update(terms(passage.text))
+        by_document.setdefault(passage.doc_key, set()).update(named.intersection(terms(passage.text)))
     return {rank: frozenset(by_document[p.doc_key]) for rank, p in enumerate(read)}
 
 

@@ -24,7 +24,6 @@ from curbside.ask.abstain import (
     agreement,
     bracket_names,
     coverage_terms,
-    document_terms,
     holds_subject,
     key_words,
     lacking_subjects,
@@ -346,7 +345,7 @@ class Asker:
             unit_coverage=weighted_share(unit_terms, keys, idf),
             agreement=agreement(top.dense_rank, top.lexical_rank),
             off_subject=all_off,
-            typed_answer=typed_answer(text, extract.candidates, keys, idf, frequencies, document_terms(read)),
+            typed_answer=typed_answer(text, extract.candidates, keys, idf, frequencies, read),
             population_missing=bool(missing_population(text, passages)),
             subject_in_answer=holds_subject(extract.sentences, subject_terms(keys, idf, frequencies)),
         )

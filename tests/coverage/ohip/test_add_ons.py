@@ -26,8 +26,8 @@ def _reader(app: Curbside) -> OhipReader:
 def test_the_add_ons_of_a_block_are_those_printed_after_the_code_before_another_heading(ohip_app: Curbside) -> None:
     reader = _reader(ohip_app)
     found = reader.add_ons_after(["Z101"])
-    assert [(row.code, row.fee, row.page) for row in found] == [("E542", 11.55, "M1")]
-    assert found[0].description == "when performed outside hospital"
+    assert [(row.code, row.fee, row.page) for _, row in found] == [("E542", 11.55, "M1")]
+    assert found[0][1].description == "when performed outside hospital"
     assert reader.add_ons_after(["A005"]) == []  # an assessment's block prints no add-on
 
 

@@ -215,9 +215,13 @@ def _of_maker_named(primary: DrugRow, members: list[DrugRow], question: str | No
     for member in members:  # the brand itself named
         name = norm(member.name)
         generic = {w for w in norm(member.generic_name).split() if len(w) > 3}
-        if member.din != primary.din and not generic & set(name.split()) and f" {name} " in lowered:
-            if name not in norm(primary.name):
-                return member
+        if (
+            member.din != primary.din
+            and not generic & set(name.split())
+            and f" {name} " in lowered
+            and name not in norm(primary.name)
+        ):
+            return member
     for word in lowered.split():
         dins = index.by_maker.get((word, primary.generic_key), set())
         if dins and primary.din not in dins:

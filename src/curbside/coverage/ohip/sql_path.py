@@ -769,11 +769,11 @@ def _relatives(reader: OhipReader, primary: list[str], out: SqlFindings) -> None
     # to the same reduction fee)
     adding = {row.code for row in reader.listings(primary) if row.unit == "add" or row.percent is not None}
     services = [code for code in primary if code not in adding]
-    add_ons = [row for row in reader.add_ons_after(services) if row.code not in primary]
-    premiums += [row.code for row in add_ons]
+    add_ons = [(under, row) for under, row in reader.add_ons_after(services) if row.code not in primary]
+    premiums += [row.code for _, row in add_ons]
     # the leading code's own add-ons, once each as printed ('E542 when performed outside hospital: add 11.55')
-    leading = {row.code: row for row in reader.add_ons_after(services[:1]) if row.code not in primary}
-    out.add_ons = list(leading.values()) if services[:1] == primary[:1] else []
+    leading = {row.code: row for under, row in add_ons if primary[0] in under}
+    out.add_ons = list(leading.values())
     out.premiums = list(dict.fromkeys(premiums))[:MAX_RELATED]
     out.related = [c for c in dict.fromkeys(related) if c not in out.premiums][:MAX_RELATED]
 

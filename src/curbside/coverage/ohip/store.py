@@ -173,11 +173,14 @@ class RuleRow:
 # listing, after Z082 … Z084 of the same block)
 ADD_ON_REACH = 25
 
-_LISTING_SELECT = (
-    "SELECT l.code, c.title, l.description, l.heading, l.page, l.status, l.fee, l.fee_text, l.components, l.unit, "
-    "l.percent, l.prefix, l.reason, s.title, s.part, s.part_title, s.specialty, s.first_page FROM ohip_listings l "
-    "JOIN ohip_codes c ON c.code = l.code JOIN ohip_sections s ON s.section_key = l.section_key "
+_LISTING_COLUMNS = (
+    "l.code, c.title, l.description, l.heading, l.page, l.status, l.fee, l.fee_text, l.components, l.unit, "
+    "l.percent, l.prefix, l.reason, s.title, s.part, s.part_title, s.specialty, s.first_page"
 )
+_LISTING_FROM = (
+    "FROM ohip_listings l JOIN ohip_codes c ON c.code = l.code JOIN ohip_sections s ON s.section_key = l.section_key "
+)
+_LISTING_SELECT = f"SELECT {_LISTING_COLUMNS} {_LISTING_FROM}"
 
 
 def _listing(row: Sequence[Any]) -> ListingRow:
@@ -213,11 +216,14 @@ class OhipReader(ThreadReader):
         )
         return [_listing(r) for r in rows]
 
-    def add_ons_after(self, codes: Sequence[str], reach: int = ADD_ON_REACH) -> list[ListingRow]:
-        """Add-on listings ('add', a percentage) printed under one of ``codes`` in its block: after the code's own
-        listing in its section, within ``reach`` lines, before a listing under another heading. "Z714 Abscess of
-        vulva, Bartholin … gland - incision and drainage - local anaesthetic" is followed by "E542 - when performed
-        outside hospital … add 11.55"; each listing is this block's (its description and fee as printed here)."""
+    def add_ons_after(
+        self, codes: Sequence[str], reach: int = ADD_ON_REACH
+    ) -> list[tuple[tuple[str, ...], ListingRow]]:
+        """(the codes it is printed under, the add-on listing) for each add-on ('add', a percentage) printed under one of ``codes`` in its
+        block, in Schedule order: after the code's own listing in its section, within ``reach`` lines, before a
+        listing under another heading. "Z714 Abscess of vulva, Bartholin … gland - incision and drainage - local
+        anaesthetic" is followed by "E542 - when performed outside hospital … add 11.55"; each listing is this
+        block's (its description and fee as printed here)."""
         if not codes:
             return []
         marks = ",".join("?" * len(codes))
@@ -232,21 +238,23 @@ class OhipReader(ThreadReader):
             )
             .fetchall()
         )
-        found: list[object] = []
+        found: dict[object, list[str]] = {}  # the add-on listing's id -> the codes it is printed under
         ended: set[tuple[object, ...]] = set()
         for code, section, line, heading, listing, other, other_heading, add_on in rows:
             block = (code, section, line)
             if block in ended or other in codes:
                 continue
             if add_on:
-                found.append(listing)
+                found.setdefault(listing, []).append(str(code))
             elif other_heading and other_heading != heading:
                 ended.add(block)  # a listing under another heading: the block has ended
         if not found:
             return []
         ids = ",".join("?" * len(found))
-        listed = self.connection().execute(_LISTING_SELECT + f"WHERE l.id IN ({ids}) ORDER BY l.line", found)
-        return [_listing(r) for r in listed]
+        listed = self.connection().execute(
+            f"SELECT {_LISTING_COLUMNS}, l.id {_LISTING_FROM} WHERE l.id IN ({ids}) ORDER BY l.line", list(found)
+        )
+        return [(tuple(found[r[-1]]), _listing(r[:-1])) for r in listed]
 
     def rules(self, codes: Sequence[str]) -> list[RuleRow]:
         """Rule blocks whose subject (then whose text) is one of ``codes``, in Schedule order."""
