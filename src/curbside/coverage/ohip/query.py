@@ -43,7 +43,8 @@ __all__ = [
     "words_of",
 ]
 
-_CODE_IN_QUESTION = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]\d{3})(?:[ABCabc])?(?![A-Za-z0-9])")
+# a code in the plural is the code ('how many G264s a year')
+_CODE_IN_QUESTION = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]\d{3})(?:[ABCabc]|(?<=\d)s)?(?![A-Za-z0-9])")
 _DAYS: dict[str, Day] = {
     "monday": "monday", "tuesday": "tuesday", "wednesday": "wednesday", "thursday": "thursday",
     "friday": "friday", "saturday": "saturday", "sunday": "sunday", "holiday": "holiday", "stat": "holiday",
@@ -471,7 +472,13 @@ def asker_words(question: str | None) -> tuple[str, ...]:
     for pattern in _SOMEONE_ELSE:
         text = pattern.sub(lambda m: m.group(0).replace(m.group(1), " "), text)
     text = _PLACE.sub(lambda m: m.group(0) if _owned(m.group(1)) else m.group(0).replace(m.group(1), " "), text)
+    text = _COMBINING_PREFIX.sub(" ", text)
     return tuple(words_of(in_schedule_phrases(_AGE.sub(" ", _PAGE_REF.sub(" ", _CODE_IN_QUESTION.sub(" ", text))))))
+
+
+# a specialty's combining form joined to another's name narrows it: a 'neuro-ophthalmologist' bills as an
+# ophthalmologist, a 'neuro-radiologist' as a radiologist ('neuro' alone is the neurologist)
+_COMBINING_PREFIX = re.compile(r"\b[A-Za-z]+o-(?=[A-Za-z]+(?:ists?|ians?|ogy|ics)\b)")
 
 
 def _mrp(question: str) -> bool | None:

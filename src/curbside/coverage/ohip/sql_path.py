@@ -244,10 +244,11 @@ def run_sql_path(
             matched = without_ruled_out_words(matched, request.ruled_out, index)
             # a code found in the band must not be one the question ruled out ('7 cm lac (not face …)': not Z177)
             unruled = set(without_ruled_out_words([c for c, _ in wide], request.ruled_out, index))
-            matched = in_band(matched, {c: s for c, s in wide if c in unruled}, request.question, index.text)
-            # a code put first for agreeing must hold a question word besides the thing said with or without, and be
-            # of the setting asked and not ruled out ('LTC resident … (not a full general assessment)': not C903)
+            # a code put first, for its band or for agreeing, must be of the setting asked and not ruled out ('LTC
+            # resident … (not a full general assessment)': not C903; '58M on their ward': not A192 for its ages)
             settled = set(in_setting([c for c, _ in wide], request.question)) & unruled
+            matched = in_band(matched, {c: s for c, s in wide if c in settled}, request.question, index.text)
+            # a code put first for agreeing must also hold a question word besides the thing said with or without
             matched = by_with_or_without(
                 matched,
                 {c: s for c, s in wide if c in settled},
@@ -258,7 +259,10 @@ def run_sql_path(
             )
             matched = with_twins(matched, request.question, words, index, among)
             matched = not_ruled_out(matched, request.question, index.printed_titles)
-            matched = by_time_minimum(matched, dict(wide), request.question, indexes.minimums, BAND_REACH)
+            # a level met by the minutes given is looked for in the setting asked ('on the medicine ward … 95 min':
+            # C682, not W682 "subject to the same conditions as A682", which scores the same)
+            of_setting = {c: s for c, s in wide if c in settled}
+            matched = by_time_minimum(matched, of_setting, request.question, indexes.minimums, BAND_REACH)
             # a title all said must score near the best by the words themselves: the meaning's blended scores are
             # close together, and a one-word title ('Re-assessment', H154) would pass any code found by more words
             # an age the question gives says the Schedule's age word that holds it ('16yo': 'adolescent')
@@ -268,7 +272,7 @@ def run_sql_path(
             # "Comprehensive endocrinology consultation" (75 minutes at least), not A155 "Consultation", all said
             # (not minutes the question rules out: 'regular consult, not the long 75 min one')
             timed_question = without_negations(request.question or "")
-            matched = by_time_minimum(matched, dict(wide), timed_question, indexes.minimums, BAND_REACH)
+            matched = by_time_minimum(matched, of_setting, timed_question, indexes.minimums, BAND_REACH)
             matched = without_lesser_levels(matched, timed_question, indexes.minimums, index)
             out.rivals = [code for code in out.rivals if code in matched]
             hours, days = asked_hours(request.question, request.day), asked_days(request.day)
@@ -350,7 +354,7 @@ def run_sql_path(
 # ambulatory services as A codes, its "Hospital In-Patient Services" as C codes and its "Long-Term Care
 # Institution" services as W codes (Schedule of Benefits 2025-03-03, Family Practice: A911, C911, W911).
 _SETTINGS = (
-    (re.compile(r"\b(in[- ]?patients?|inpts?|admitted|on the ward|hospital (visit|ward|stay))\b", re.I), "C"),
+    (re.compile(r"\b(in[- ]?patients?|inpts?|admitted|wards?|hospital (visit|stay))\b", re.I), "C"),
     (re.compile(r"\b(long[- ]term care|nursing home|LTC|home for the aged)\b", re.I), "W"),
     (re.compile(r"\b(office(?! hours)|clinic|walk[- ]in)\b", re.I), "A"),  # 'sacrifice of office hours' is a time
 )

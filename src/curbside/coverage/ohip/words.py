@@ -30,7 +30,7 @@ SPECIALTY_ALIASES: dict[str, str] = {
         "15": "endocrinology|endocrinologist",
         "16": "nephrology|nephrologist",
         "17": "vascular surgery|vascular surgeon",
-        "18": "neurology|neurologist",
+        "18": "neurology|neurologist|neuro",
         "19": "psychiatry|psychiatrist",
         "20": "obstetrics|gynaecology|gynecology|obstetrician|gynaecologist|gynecologist|ob gyn|obgyn",
         "22": "genetics|geneticist|medical genetics",
