@@ -85,6 +85,31 @@ def test_the_person_asked_keeps_the_other_persons_premium_out() -> None:
     ]
     assert the_person_asked(["K994", "K995"], "first pt seen premium?", SVP) == ["K994"]
     assert the_person_asked(["K994", "K995"], "special visit premiums for tonight?", SVP) == ["K994", "K995"]
+    # 'saw 2 pts … the premium for the 2nd one'; 'first-person premium' in one word
+    assert the_person_asked(["K994", "K995"], "saw 2 pts. the person-seen premium for the 2nd one?", SVP) == ["K995"]
+    assert the_person_asked(["K994", "K995"], "first-person premium code + $?", SVP) == ["K994"]
+
+
+def test_leaving_the_office_asks_the_special_visit_and_its_sacrifice_column() -> None:
+    """GP70 Table I: K960 "Travel premium, Weekdays daytime (07:00-17:00)" and K961 "… Daytime with sacrifice of
+    office hours", $36.40 each; K990 / K992 "First person seen", $20.00 / $40.00."""
+    from curbside.coverage.ohip.query import asks_special_visit, plan
+    from curbside.coverage.ohip.time_slot import with_sacrifice_asked
+    from curbside.coverage.ohip.tool import ScheduleGetArgs
+
+    question = plan(ScheduleGetArgs(q="LTC called at 2pm, I had to leave my booked clinic to go see her. premium?"))
+    assert asks_special_visit(question.question)
+    head = "Special visit premium: Emergency Department — "
+    titles = {
+        "K960": head + "Travel premium, Weekdays daytime (07:00-17:00)",
+        "K961": head + "Travel premium, Daytime with sacrifice of office hours",
+        "K990": head + "First person seen, Weekdays daytime (07:00-17:00)",
+        "K992": head + "First person seen, Daytime with sacrifice of office hours",
+    }
+    codes = ["K961", "K992", "K960", "K990"]
+    asked = plan(ScheduleGetArgs(q="ER called me at 10am Tues, had to leave clinic + cancel pts to go see him"))
+    assert with_sacrifice_asked(codes, asked.question, titles) == ["K961", "K992"]
+    assert with_sacrifice_asked(codes, "ER called me at 10am Tues - travel premium?", titles) == codes
 
 
 def test_the_side_of_a_telephone_consultation_the_asker_was_on() -> None:
@@ -113,6 +138,11 @@ def test_the_special_visit_table_of_the_setting_and_the_service() -> None:
     assert premiums_of_setting(premiums, "sat 1400, called in to see a pt in the hospital outpt clinic") == {"U963"}
     assert premiums_of_setting(premiums, "called from home to the local hockey arena, player down") == {"Q963"}
     assert premiums_of_setting(premiums, "came back to the office sunday for a lac") == {"A963"}
+    # the emergency department's two tables (GP70 Table I, K; GP74 Table V, H); 'ed' in lower case ends words
+    emergency = {"K994", "H984", "A994", "C994"}
+    assert premiums_of_setting(emergency, "ED doc, got called in from home at 7pm") == {"K994", "H984"}
+    assert premiums_of_setting(emergency, "called into emerg at 2000") == {"K994", "H984"}
+    assert premiums_of_setting(emergency, "I called ed at 7pm") == emergency
     titles = {
         "B986": "Special visit premium: Geriatric Home Visit — Travel premium, Weekdays daytime (07:00-17:00)",
         "B960": "Special visit premium: Special Visits to Patient's Home (other than Long-Term Care Institution) — "

@@ -62,6 +62,8 @@ def test_neuro_alone_is_the_neurologist_and_a_joined_specialty_name_is_the_other
     # a neuro-ophthalmologist bills as an ophthalmologist (A231 "Neuro-ophthalmology consultation", Ophthalmology)
     words = asker_words("fellowship-trained neuro-ophthalmologist, referral for ?papilledema")
     assert "neuro" not in words and "ophthalmologist" in words
+    said = _spoken_alias(asker_words("nuc med - pt came for her bone scan but was too agitated"))
+    assert said == "nuc med" and SPECIALTY_ALIASES[said] == "63"  # Nuclear Medicine (63)
 
 
 def test_a_code_written_in_the_plural_is_the_code_asked() -> None:

@@ -252,8 +252,10 @@ def _clock_hours(question: str) -> str | None:
 
 # 'I came back to the office' is a special visit; 'the CT came back' is a result, not the physician's travel
 _ASKS_SPECIAL_VISIT = re.compile(
-    r"\b(special visit|travel premium|first (person|patient|pt)|called (in|back)|(?:i|we) came back|had to come back|"
+    r"\b(special visit|travel premium|first[- ](person|patient|pt)|called (in|back)|(?:i|we) came back|had to come back|"
     r"premium for the first|"
+    # 'had to leave my booked clinic to go see her' (``said_as_the_schedule_says``), 'sacrificed office hours'
+    r"sacrific\w*|"
     # 'premium for the pt seen', 'I came in at 10am just to see my pt', 'family called … I went out'
     r"(?:person|patient|pt) seen|(?:i|we) (?:came|went|drove|go|had to go) (?:in|out|back)\b|"
     # 'came in from home', 'got called from home to the nursing home'

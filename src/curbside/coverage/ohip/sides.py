@@ -19,9 +19,9 @@ __all__ = ["the_count_asked", "the_person_asked", "the_side_asked", "with_each_a
 # the special visit premiums' "First person seen" and "Additional person(s) seen" (GP66): 'saw a 2nd pt while I was
 # there' asks the additional person's, 'first pt seen premium?' the first's
 _ANOTHER_PERSON = re.compile(
-    r"\b(?:2nd|second|3rd|third|another|additional|next|other)\s+(?:pts?|patients?|persons?|people)\b", re.I
-)
-_FIRST_PERSON = re.compile(r"\b(?:1st|first)\s+(?:pts?|patients?|persons?)\b", re.I)
+    r"\b(?:2nd|second|3rd|third|another|additional|next|other)[\s-]+(?:pts?|patients?|persons?|people|ones?)\b", re.I
+)  # 'saw 2 pts … the premium for the 2nd one'
+_FIRST_PERSON = re.compile(r"\b(?:1st|first)[\s-]+(?:pts?|patients?|persons?)\b", re.I)
 _FIRST_SEEN = re.compile(r"\bFirst person seen\b")
 _ADDITIONAL_SEEN = re.compile(r"\bAdditional person\(?s?\)? seen\b")
 

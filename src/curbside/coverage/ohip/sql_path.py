@@ -55,7 +55,7 @@ from curbside.coverage.ohip.specialty_reach import listed_elsewhere
 from curbside.coverage.ohip.spoken_section import spoken_sections
 from curbside.coverage.ohip.store import EditionRecord, ListingRow, OhipReader, RuleRow
 from curbside.coverage.ohip.time_minimums import asked_minutes, by_time_minimum, time_minimums, within_minutes
-from curbside.coverage.ohip.time_slot import fits_time, in_time_slot
+from curbside.coverage.ohip.time_slot import fits_time, in_time_slot, with_sacrifice_asked
 from curbside.coverage.ohip.title_meaning import TitleMeaning, keep_word_leader, with_word_leader
 from curbside.coverage.ohip.twins import twin_heads, with_twins
 from curbside.coverage.ohip.uninsured import uninsured_quotes
@@ -279,7 +279,7 @@ def run_sql_path(
             timed = in_time_slot(matched, hours, days, index.text)
             if len(timed) < len(matched):  # the time given chose among the blocks: the answer says which it read
                 out.time_block = ", ".join(_BLOCK_WORDS[w] for w in (days, hours) if w)
-            matched = timed
+            matched = with_sacrifice_asked(timed, request.question, index.printed_titles)
             if ed_physician:
                 matched = for_ed_physician(matched, index.text)
             elif other_physician:
@@ -372,6 +372,9 @@ _PREMIUM_SETTINGS = (
         ),
         "Q",
     ),
+    # the emergency department's tables: GP66 Table I (K codes) and Table V, for its own physician (H codes); who
+    # bills which is the asker's role (``for_ed_physician``). 'ED' and 'ER' in capitals ('ed' ends many words)
+    (re.compile(r"\b(?:ED|ER|E\.R\.)\b|\b(?i:emerg\w*)"), "HK"),
 )
 # a table named more narrowly than another the question also matches: the out-patient clinic is not the office
 _NARROWER = {"U": "A"}
@@ -404,8 +407,8 @@ def premiums_of_setting(premiums: set[str], question: str) -> set[str]:
     named -= {_NARROWER[letter] for letter in named if letter in _NARROWER}
     if len(named) != 1:
         return premiums
-    letter = named.pop()
-    return {code for code in premiums if code[0] == letter} or premiums
+    letters = named.pop()
+    return {code for code in premiums if code[0] in letters} or premiums
 
 
 def specialty_tables(premiums: set[str], specialty: str | None, titles: Mapping[str, str]) -> set[str]:

@@ -12,8 +12,9 @@ nor its hours contradict the question: H133, not H153, whose heading names the e
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
-__all__ = ["fits_time", "in_time_slot"]
+__all__ = ["fits_time", "in_time_slot", "with_sacrifice_asked"]
 
 # the hours a code's title or heading names
 _HOURS = {
@@ -58,3 +59,18 @@ def fits_time(code: str, hours: str | None, days: str | None, texts: dict[str, s
     return (hours is None or not named_hours or hours in named_hours) and (
         days is None or not named_days or days in named_days
     )
+
+
+# the special visit tables' column "Daytime with sacrifice of office hours" (GP70) beside "Weekdays daytime
+# (07:00-17:00)": a weekday at 10 am fits both, and leaving the office to go (``said_as_the_schedule_says``) is the first
+_SACRIFICE = "sacrifice of office hours"
+_WEEKDAY_DAYTIME = "Weekdays daytime"
+
+
+def with_sacrifice_asked(codes: list[str], question: str | None, titles: Mapping[str, str]) -> list[str]:
+    """``codes`` without the weekday daytime premiums when the question says office hours were given up and a
+    premium of the sacrifice column is among them ('had to leave clinic + cancel pts to go see him': K961 and
+    K992, not K960 and K990)."""
+    if _SACRIFICE not in (question or "").lower() or not any(_SACRIFICE in titles.get(c, "") for c in codes):
+        return codes
+    return [c for c in codes if not (_WEEKDAY_DAYTIME in (t := titles.get(c, "")) and _SACRIFICE not in t)]

@@ -50,7 +50,7 @@ SPECIALTY_ALIASES: dict[str, str] = {
         "60": "cardiology|cardiologist",
         "61": "haematology|hematology|haematologist|hematologist",
         "62": "clinical immunology|immunology|immunologist|allergist",
-        "63": "nuclear medicine",
+        "63": "nuclear medicine|nuc med|nuclear med",
         "64": "general thoracic surgery|thoracic surgery|thoracic surgeon",
     }.items()
     for alias in aliases.split("|")
