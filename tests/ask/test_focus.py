@@ -28,7 +28,9 @@ ANXIETY_DURATION = "Follow-up/monitoring > Anxiety > Overall approach > Duration
 
 
 def test_a_passage_under_the_sibling_condition_is_off_subject() -> None:
-    verdict = off_subject("how long to continue an antidepressant after remission of depression?", ANXIETY_DURATION, CEP)
+    verdict = off_subject(
+        "how long to continue an antidepressant after remission of depression?", ANXIETY_DURATION, CEP
+    )
     assert verdict is not None
     assert (verdict.heading, verdict.named) == ("Anxiety", "Depression")
 
@@ -54,6 +56,23 @@ def test_long_descriptive_headings_name_no_subject() -> None:
 def test_words_the_passage_itself_uses_do_not_make_it_off_subject() -> None:
     body = "Continue the antidepressant for depression as for anxiety: at least 12 months."
     assert off_subject("how long to continue an antidepressant for depression?", ANXIETY_DURATION, CEP, body) is None
+
+
+def test_a_word_asking_for_advice_names_no_section() -> None:
+    # the CEP page files "Talking tips" beside "Specific side effect management for symptoms": 'any tip?' asks for
+    # advice on the dry mouth, it does not name the talking tips
+    outline = Outline(
+        [
+            "Management > Talking tips",
+            "Management > Specific side effect management for symptoms > Dry mouth",
+            "Management > First-line medication options > Paroxetine (Paxil®)",
+        ]
+    )
+    dry_mouth = "Management > Specific side effect management for symptoms > Dry mouth"
+    assert off_subject("paxil dry mouth is bugging her - any oral care tip in CEP?", dry_mouth, outline) is None
+    paxil = "Management > First-line medication options > Paroxetine (Paxil®)"
+    verdict = off_subject("CEP talking tips for a pt worried about starting meds?", paxil, outline)
+    assert verdict is not None and verdict.named == "Talking tips"  # 'talking tips' still names them
 
 
 # the shape of the ADP policies manual's Part 10

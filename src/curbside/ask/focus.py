@@ -128,6 +128,11 @@ class Outline:
         return parallel | {parts[depth]} if parallel else set()
 
 
+# words a question asks for advice by, whatever its subject ('paxil dry mouth - any oral care tip?'): they name no
+# section, though a heading may hold one ("Talking tips" beside "Specific side effect management for symptoms")
+_ASKING_FOR = frozenset(terms("tip tips advice suggestion suggestions pointer pointers"))
+
+
 def off_subject(question: str, section_path: str, outline: Outline, body: str = "") -> OffSubject | None:
     """The first level (from the top) at which the passage sits under a sibling of what the question names.
 
@@ -136,7 +141,8 @@ def off_subject(question: str, section_path: str, outline: Outline, body: str = 
     """
     asked = set(terms(question, question=True))
     said = set(terms(body))
-    naming = asked - said  # what could name a sibling: not words the passage itself uses
+    # what could name a sibling: not words the passage itself uses, nor those asking for advice of any kind
+    naming = asked - said - _ASKING_FOR
     parts = [p for p in section_path.split(SEPARATOR) if p]
     for depth, heading in enumerate(parts):
         own = _subject_terms(heading)
