@@ -258,6 +258,15 @@ def test_drugs_that_failed_are_history(text: str, asked: set[int]) -> None:
     assert resolved_keys(FAILED_ROWS, text) == asked
 
 
+def test_a_drug_the_question_denies_is_not_the_one_asked() -> None:
+    # held-out 19: edition 43 lists NovoRapid (INSULIN ASPART 100U/mL 10mL Pk, DIN 02245397, LU 646 "… insulin pump
+    # that has not been declared compatible with a funded biosimilar") beside its biosimilar Trurapi (DIN 02529254)
+    rows = [("02245397", "NovoRapid", 40, "INSULIN ASPART"), ("02529254", "Trurapi", 40, "INSULIN ASPART")]
+    text = "T1D on an older insulin pump that isn't labelled compatible w/ trurapi - needs to stay on novorapid vials"
+    assert NameIndex(rows).resolve(text).dins == {"02245397"}
+    assert NameIndex(rows).resolve("pump is compatible w/ trurapi - covered?").dins == {"02529254"}
+
+
 def test_a_drug_alone_is_the_one_asked_even_after_on() -> None:
     # one drug named: 'on' does not remove it, and 'on ODB' is the formulary, not a drug taken
     assert NameIndex(HISTORY_ROWS).resolve("pt on biphentin - is it on ODB?").dins == {"02277166"}

@@ -405,6 +405,7 @@ _HISTORY_REACH = 3
 # a drug the patient cannot take or tolerate is history too: 'can't take terbinafine' ('can t take' once normalised)
 _NOT_TAKEN = frozenset({"take", "tolerate", "use"})
 _NEGATION = frozenset({"t", "not", "cannot", "unable", "never"})
+_NEGATION_REACH = 4  # words before a name a negation may stand and still deny it
 
 
 # words just after a drug's name that put it in the past: 'fludrocortisone didn't help', 'propranolol made her dizzy'
@@ -450,6 +451,8 @@ def _history_kinds(
         elif _taken_before(words, position, end):
             before = set(words[max(end, position - _HISTORY_REACH) : position])
             kind = "current" if "on" in before and not (_HISTORY - {"on"} | _NOT_TAKEN) & before else "past"
+        elif _NEGATION & set(words[max(end, position - _NEGATION_REACH) : position]):
+            kind = "past"  # 'a pump that isn't labelled compatible w/ trurapi - needs to stay on novorapid'
         else:
             kind = None
         kinds[position] = kind
