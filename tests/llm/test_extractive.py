@@ -424,7 +424,11 @@ def test_a_unit_close_in_meaning_answers_in_other_words() -> None:
     )
     source = passage("a", f"{tastes}\nTaste fresh food.\nDysgeusia is a common adverse effect in the first weeks.")
     question = "can it change how food tastes?"
-    cosines = {tastes: 0.80, "Taste fresh food.": 0.81, "Dysgeusia is a common adverse effect in the first weeks.": 0.88}
+    cosines = {
+        tastes: 0.80,
+        "Taste fresh food.": 0.81,
+        "Dysgeusia is a common adverse effect in the first weeks.": 0.88,
+    }
     assert "Dysgeusia" not in extractive_answer(question, [source], 1).text
     answer = extractive_answer(question, [source], 1, meaning=lambda texts: [cosines.get(t) for t in texts])
     assert answer.text.startswith("Dysgeusia is a common adverse effect")
@@ -548,3 +552,26 @@ def test_a_code_tables_row_shows_a_code() -> None:
     assert shows is not None
     assert shows.search("ODS - Ontario Disability Support Program")  # the ADP manual's benefit-code table
     assert shows.search("REG – Client who is not under a program listed above.")
+
+
+def test_a_start_the_question_tells_of_is_not_asked() -> None:
+    from curbside.llm.extractive import asks_quantity, question_terms
+
+    # the CEP page's Escitalopram card ("Initial: 5-10 mg daily (am/pm)", "CNS: headache, …") beside its
+    # "Specific side effect management for symptoms > Headache" ("Management: Consider switching dose timing")
+    question = "new headaches after starting cipralex - how do I manage?"
+    assert "start" not in question_terms(question) and not asks_quantity(question)
+    assert "start" in question_terms("starting dose of cipralex?") and asks_quantity("starting dose of cipralex?")
+    card = passage(
+        "cep",
+        "Initial: 5-10 mg daily (am/pm)\n\nCNS: headache, sleep disturbance, drowsiness, nervousness, dizziness",
+        section="Management > First-line medication options > Escitalopram (Cipralex®)",
+    )
+    headache = passage(
+        "cep2",
+        "Short-term or long-term: usually short-term\n\nManagement: Consider switching dose timing",
+        section="Management > Specific side effect management for symptoms > Headache",
+    )
+    answer = extractive_answer(question, [card, headache], 2)
+    assert "Management: Consider switching dose timing" in answer.text
+    assert "Initial: 5-10 mg daily" not in answer.text

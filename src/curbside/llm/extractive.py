@@ -41,6 +41,7 @@ __all__ = [
     "Sentence",
     "answer_kind",
     "asked_kind",
+    "asks_quantity",
     "asks_whether",
     "extractive_answer",
     "passage_units",
@@ -727,9 +728,23 @@ def _age_numbers(question: str) -> set[str]:
     return {m.group(1) or m.group(2) for m in _AGE.finditer(question)}
 
 
+# a start that already happened is the story, not what is asked: "new headaches after starting cipralex - how do I
+# manage?" asks no starting dose, and its "start" is not the card's "Initial: 5-10 mg daily" ("what dose when
+# starting zoloft?" still asks one)
+_STARTED = re.compile(
+    r"\b(?:since|after)\s+(?:(?:she|he|they|i|we|pt|the pt)\s+)?(?:start(?:ing|ed)|began|beginning)\b", re.I
+)
+
+
 def question_terms(question: str) -> set[str]:
-    """The terms a unit is matched on: the question's, less the patient's age in years."""
-    return set(terms(question, question=True)) - _age_numbers(question)
+    """The terms a unit is matched on: the question's, less the patient's age in years and a start it tells of."""
+    return set(terms(_STARTED.sub(" ", question), question=True)) - _age_numbers(question)
+
+
+def asks_quantity(question: str) -> bool:
+    """Whether the question's words cue a quantity ("how much", "dose", "starting", "weeks") beside a start it only
+    tells of."""
+    return bool(_QUANTITY_CUE.search(_STARTED.sub(" ", question)))
 
 
 def asks_whether(question: str) -> bool:
@@ -764,7 +779,7 @@ def extractive_answer(
     every = [s for rank, p in enumerate(passages) for s in passage_units(p, rank, asked, whether)]
     if not _ASKS_SOURCE.search(question):
         every = [s for s in every if not _ATTRIBUTION.match(s.text)]
-    quantity = bool(_QUANTITY_CUE.search(question))
+    quantity = asks_quantity(question)
     relevance = [p.relevance for p in passages]
     _score(
         every,

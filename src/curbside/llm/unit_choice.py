@@ -26,9 +26,9 @@ from importlib import resources
 
 from curbside.llm.extractive import (
     LABEL_LINE,
-    QUANTITY_CUE,
     Sentence,
     answer_kind,
+    asks_quantity,
     asks_whether,
     question_terms,
     terms,
@@ -81,7 +81,7 @@ def choice_features(question: str, units: Sequence[Sentence], relevance: Sequenc
     ordered = terms(question, question=True)
     asked_pairs = set(zip(ordered, ordered[1:], strict=False))
     kind = answer_kind(question)
-    quantity = bool(QUANTITY_CUE.search(question))
+    quantity = asks_quantity(question)
     whether = asks_whether(question)
     n = len(units)
     df = Counter(t for u in units for t in (u.terms | u.context) if t in query)
