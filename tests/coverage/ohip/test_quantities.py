@@ -104,3 +104,22 @@ def test_a_recordings_length_chooses_its_band(ohip_text: Path) -> None:
         assert line in text
         assert fit({"hours": held}, line) == 1
         assert fit({"hours": excluded}, line) == -1
+
+
+def test_a_studys_length_in_minutes_chooses_its_hour_band(ohip_text: Path) -> None:
+    text = ohip_text.read_text(encoding="utf-8")
+    # J110 'A. Incomplete overnight sleep studies': J898 'Sleep study less than 1 hour', J899 '… between 1 and 4
+    # hours', J990 '… more than 4 hours'
+    titles = {
+        "J898": "Sleep study less than 1 hour",
+        "J899": "Sleep study between 1 and 4 hours",
+        "J990": "Sleep study more than 4 hours",
+    }
+    for title in titles.values():
+        assert title in " ".join(text.split())
+    asked = asked_quantities("overnight PSG, the pt pulled the leads + left after 40 min in bed")
+    assert asked == {"hours": 40 / 60}
+    assert [code for code, title in titles.items() if fit(asked, title) == 1] == ["J898"]
+    assert [code for code, title in titles.items() if fit({"hours": 2}, title) == 1] == ["J899"]
+    assert [code for code, title in titles.items() if fit({"hours": 6}, title) == 1] == ["J990"]
+    assert asked_quantities("48 hr holter, 30 min to read") == {"hours": 48}  # hours given: minutes add nothing

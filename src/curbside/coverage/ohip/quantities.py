@@ -39,6 +39,9 @@ _ASKED = {
     # how long a recording ran: '24 hr holter', '48h'
     "hours": re.compile(r"\b(\d{1,3}) ?(?:hours?|hrs?|h)\b", re.I),
 }
+# minutes, read as hours where no hours are given: 'left after 40 min in bed' is a sleep study "less than 1 hour"
+_MINUTES = re.compile(r"\b(\d{1,3}) ?(?:minutes?|mins?)\b", re.I)
+MINUTES_AN_HOUR = 60
 _SIZE = r"(\d{1,3}(?:\.\d)?)"
 
 # a title's band, by what it counts: (pattern, how its numbers make a range)
@@ -72,6 +75,10 @@ _BANDS: dict[str, list[tuple[re.Pattern[str], str]]] = {
         (re.compile(rf"\b{_NUMBER} to {_NUMBER} hours\b", re.I), "between"),
         (re.compile(rf"\b{_NUMBER} hours to {_NUMBER} days\b", re.I), "hours_to_days"),
         (re.compile(rf"\b{_NUMBER} or more days\b", re.I), "from_days"),
+        # J898 "Sleep study less than 1 hour", J899 "… between 1 and 4 hours", J990 "… more than 4 hours" (J110)
+        (re.compile(rf"\b(?:less than|under) {_NUMBER} hours?\b", re.I), "below"),
+        (re.compile(rf"\bbetween {_NUMBER} and {_NUMBER} hours\b", re.I), "between"),
+        (re.compile(rf"\b(?:more than|over) {_NUMBER} hours?\b", re.I), "after"),
     ],
 }
 
@@ -81,7 +88,7 @@ _CLUES = {
     "week": ("week",),
     "patients": ("patient", "person"),
     "cm": ("cm",),
-    "hours": ("hours", "days"),
+    "hours": ("hour", "days"),
 }
 
 Asked = dict[str, float]
@@ -102,6 +109,8 @@ def asked_quantities(question: str | None) -> Asked:
         match = pattern.search(question or "")
         if match:
             out[unit] = float(next(g for g in match.groups() if g))
+    if "hours" not in out and (match := _MINUTES.search(question or "")):
+        out["hours"] = float(match.group(1)) / MINUTES_AN_HOUR
     if "age" not in out and (match := _AGE_SEX.search(question or "")):
         out["age"] = float(match.group(1))
     return out
