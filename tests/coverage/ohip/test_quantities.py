@@ -123,3 +123,14 @@ def test_a_studys_length_in_minutes_chooses_its_hour_band(ohip_text: Path) -> No
     assert [code for code, title in titles.items() if fit({"hours": 2}, title) == 1] == ["J899"]
     assert [code for code, title in titles.items() if fit({"hours": 6}, title) == 1] == ["J990"]
     assert asked_quantities("48 hr holter, 30 min to read") == {"hours": 48}  # hours given: minutes add nothing
+
+
+def test_a_groups_size_in_people_chooses_its_band(ohip_text: Path) -> None:
+    # A19, Family Practice psychotherapy: "Group - per member - first 12 units per day" K019 '- 2 people', K012
+    # '- 4 people', K024 '- 5 people', K025 '- 6 to 12 people'
+    text = ohip_text.read_text(encoding="utf-8")
+    lines = {code: _title(text, code) for code in ("K019", "K012", "K024", "K025")}
+    asked = asked_quantities("FP running a weekly CBT group, 5 pts came today - per-member code?")
+    assert asked == {"patients": 5}
+    assert [code for code, line in lines.items() if fit(asked, line) == 1] == ["K024"]
+    assert [code for code, line in lines.items() if fit({"patients": 8}, line) == 1] == ["K025"]

@@ -59,9 +59,11 @@ _BANDS: dict[str, list[tuple[re.Pattern[str], str]]] = {
         (re.compile(rf"\bfirst {_NUMBER} weeks\b", re.I), "upto"),
         (re.compile(rf"\bafter (?:the )?{_NUMBER} weeks?\b", re.I), "after"),
     ],
+    # K019 … K025 "Group - per member … - 2 people" … "- 6 to 12 people" (Family Practice psychotherapy, A19)
     "patients": [
-        (re.compile(rf"\b{_NUMBER} or more (?:patients|persons)\b", re.I), "from"),
-        (re.compile(rf"\b{_NUMBER} (?:patients|persons)\b", re.I), "exactly"),
+        (re.compile(rf"\b{_NUMBER} or more (?:patients|persons|people)\b", re.I), "from"),
+        (re.compile(rf"\b{_NUMBER} to {_NUMBER} (?:patients|persons|people)\b", re.I), "between"),
+        (re.compile(rf"\b{_NUMBER} (?:patients|persons|people)\b", re.I), "exactly"),
     ],
     # 'Z176 Repair of lacerations - up to 5 cm', 'Z175 … 5.1 to 10 cm', 'R045 Defect less than 2 cm'
     "cm": [
@@ -86,7 +88,7 @@ _BANDS: dict[str, list[tuple[re.Pattern[str], str]]] = {
 _CLUES = {
     "age": ("year", "age", "newborn", "infant", "child", "adolescent", "adult"),
     "week": ("week",),
-    "patients": ("patient", "person"),
+    "patients": ("patient", "person", "people"),
     "cm": ("cm",),
     "hours": ("hour", "days"),
 }
