@@ -141,6 +141,37 @@ def test_a_name_in_capitals_may_be_the_documents_rather_than_the_units() -> None
     assert not typed_answer(plain, units, key_words(plain), idf, frequencies, read)
 
 
+def test_the_rarest_word_may_be_the_documents_when_written_in_capitals() -> None:
+    # the ADP policies manual's contact lines ("Fax: 416 327-8192") never say "ADP"; its other passages do
+    title = "Assistive Devices Program Policies and Procedures Manual"
+    fax = Passage(
+        chunk_id="adp:v1:80",
+        doc_key="adp",
+        title=title,
+        section_path="1100 Program Addresses",
+        score=1.0,
+        text=f"{title} > 1100 Program Addresses\n\nGrant applications\n\nFax: 416 327-8192",
+    )
+    intro = Passage(
+        chunk_id="adp:v1:0",
+        doc_key="adp",
+        title=title,
+        section_path="100 Introduction",
+        score=0.9,
+        text=f"{title} > 100 Introduction\n\nThe ADP helps people with long-term physical disabilities.",
+    )
+    read = [fax, intro]
+    units = [u for rank, p in enumerate(read) for u in passage_units(p, rank)]
+    frequencies = {"adp": 2, "fax": 3, "grant": 5, "application": 30, "send": 20}
+    idf = rarity(frequencies, chunks=300)
+    question = "ADP fax # to send a grant application?"
+    keys = key_words(question)
+    assert not typed_answer(question, units, keys, idf, frequencies)  # the fax line does not say 'ADP'
+    assert typed_answer(question, units, keys, idf, frequencies, read)
+    plain = "adp fax # to send a grant application?"
+    assert not typed_answer(plain, units, key_words(plain), idf, frequencies, read)
+
+
 def test_agreement_means_both_retrievers_rank_the_top_hit_high() -> None:
     assert agreement(1, 3)
     assert not agreement(1, None)

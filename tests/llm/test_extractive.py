@@ -562,6 +562,8 @@ def test_a_start_the_question_tells_of_is_not_asked() -> None:
     question = "new headaches after starting cipralex - how do I manage?"
     assert "start" not in question_terms(question) and not asks_quantity(question)
     assert "start" in question_terms("starting dose of cipralex?") and asks_quantity("starting dose of cipralex?")
+    assert "start" not in question_terms("started fetzima at 20 - usual maintenance range?")
+    assert "start" in question_terms("what dose should it be started at?")
     card = passage(
         "cep",
         "Initial: 5-10 mg daily (am/pm)\n\nCNS: headache, sleep disturbance, drowsiness, nervousness, dizziness",

@@ -423,9 +423,11 @@ def typed_answer(
     # ('CRC'); a plain word ('QTc', 'drinks') must be the unit's own, as a page on many drugs holds every word
     named = {t for w, t in weighed.items() if w in _capitals(question)}
     documents = _names_in_documents(read, named) if named else {}
+    # so may the rarest word, when it is such a name ('ADP fax # to send a grant application?': the manual's
+    # contact line "Fax: 416 327-8192" never says "ADP")
     return any(
         shows.search(u.text)
-        and holds_term(u.terms | u.context, rarest)
+        and holds_term(u.terms | u.context | documents.get(u.rank, frozenset()), rarest)
         and weighted_share(set(u.terms | u.context | documents.get(u.rank, frozenset())), weighed, idf) >= TYPED_SHARE
         for u in units
     )

@@ -732,7 +732,9 @@ def _age_numbers(question: str) -> set[str]:
 # manage?" asks no starting dose, and its "start" is not the card's "Initial: 5-10 mg daily" ("what dose when
 # starting zoloft?" still asks one)
 _STARTED = re.compile(
-    r"\b(?:since|after)\s+(?:(?:she|he|they|i|we|pt|the pt)\s+)?(?:start(?:ing|ed)|began|beginning)\b", re.I
+    r"\b(?:since|after)\s+(?:(?:she|he|they|i|we|pt|the pt)\s+)?(?:start(?:ing|ed)|began|beginning)\b"
+    r"|(?<!\bbe )\bstarted\b",  # 'started fetzima at 20 - usual maintenance range?' ('should it be started' asks)
+    re.I,
 )
 
 
