@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from curbside.coverage.odb.query import NameIndex, norm_strength, plan, same_strength
+from curbside.coverage.odb.query import NameIndex, norm_strength, plan, same_strength, strength_as_written
 from curbside.coverage.odb.tool import OdbGetArgs, OdbGetResult
 from curbside.coverage.odb.unlisted import class_of
 
@@ -199,6 +199,13 @@ def test_a_bare_mass_is_what_one_pack_of_the_form_holds(listed: str, form: str, 
     assert same_strength(listed, norm_strength(asked), per_unit=True, form=form) is same
 
 
+def test_a_strength_as_written_is_told_from_the_same_concentration() -> None:
+    # Bimzelx: '320mg/2mL' (the 2 mL syringe and autoinjector) and '160mg/mL' (the 1 mL ones) are one concentration
+    asked = norm_strength("320mg/2mL")
+    assert same_strength("160mg/mL", asked) and same_strength("320mg/2mL", asked)
+    assert strength_as_written("320mg/2mL", asked) and not strength_as_written("160mg/mL", asked)
+
+
 def resolved_keys(rows: list[tuple[str, str, int, str]], text: str) -> set[int]:
     """The ingredient keys ``text`` resolves to: an ingredient's own, or those of the brands it names."""
     found = NameIndex(rows).resolve(text)
@@ -341,6 +348,9 @@ def test_a_film_is_a_dosage_form() -> None:
         # a form the patient cannot take is not the one asked
         ("pt w/ PEG tube can't swallow tabs - fluconazole oral suspension covered?", "susp|o/l"),
         ("OAT pt prefers the suboxone film 8/2 over the tabs - price per film", "film"),
+        # edition 43 lists Bimzelx 320mg/2mL as 'Inj Sol-2mL Pref Syr' (DIN 02553619) and '… Pref Autoinj'
+        ("bimekizumab 320mg/2mL syringe (Bimzelx) - DIN?", "syr"),
+        ("taltz 80 mg autoinjector - LU code?", "autoinj"),
     ],
 )
 def test_the_dosage_form_asked_is_read_as_the_formulary_prints_it(text: str, form: str) -> None:

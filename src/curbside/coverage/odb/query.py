@@ -105,6 +105,12 @@ def same_strength(listed: str | None, asked: str, *, per_unit: bool = False, for
     return bool(_PER_UNIT_OF_USE.fullmatch(key[1])) or _per_pack(key[1], form or "")
 
 
+def strength_as_written(listed: str | None, asked: str) -> bool:
+    """Whether the formulary writes the strength as asked, not only the same concentration: '320mg/2mL' is the
+    2 mL syringe's strength, and '160mg/mL' in a 1 mL one the same concentration."""
+    return _strength_key(norm_strength(listed or "")) == _strength_key(asked)
+
+
 def _per_pack(per: str, form: str) -> bool:
     """Whether a strength given per ``per`` ('/100ml', '/ml') is what one pack of the dosage ``form`` holds."""
     volume = re.fullmatch(r"/(\d+(?:\.\d+)?)?ml", per)

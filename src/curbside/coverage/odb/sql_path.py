@@ -26,6 +26,7 @@ from curbside.coverage.odb.query import (
     said_strength,
     same_strength,
     strength_apart,
+    strength_as_written,
 )
 from curbside.coverage.odb.store import DrugRow, EditionRecord, LuNoteRow, OdbReader
 from curbside.coverage.odb.unlisted import class_of, missing_combination, missing_drugs, unlisted_names
@@ -356,6 +357,8 @@ def _resolve(reader: OdbReader, index: NameIndex, request: Request, out: SqlFind
     fitting = [r for r in rows if _strength_ok(r, request)] or [
         r for r in rows if _strength_ok(r, request, per_unit=True)
     ]
+    if request.strength:  # '320mg/2mL' as listed, before '160mg/mL', the same concentration in another pack
+        fitting = [r for r in fitting if strength_as_written(r.strength, request.strength)] or fitting
     if not fitting and request.strength and _said_of_something_else(request, rows, resolution.matched):
         request = dataclasses.replace(request, strength=None)
         fitting = [r for r in rows if _strength_ok(r, request)]

@@ -33,6 +33,8 @@ FORMS = {
     # 'Flash Glucose Monitoring System - Sensor', its reader a '... - Reader', a 'Freestyle' a 'Strip'
     "sensor": "sensor", "sensors": "sensor", "reader": "reader", "receiver": "receiver", "strip": "strip",
     "strips": "strip", "patch": "patch", "patches": "patch",
+    # a prefilled syringe or autoinjector as the dosage form prints it ('Inj Sol-2mL Pref Syr', '… Pref Autoinj')
+    "syringe": "syr", "syringes": "syr", "autoinjector": "autoinj", "autoinjectors": "autoinj",
 }  # fmt: skip
 
 # salt and hydrate words: 'ATORVASTATIN CALCIUM' is asked for as 'atorvastatin'
