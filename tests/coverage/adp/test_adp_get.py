@@ -232,6 +232,16 @@ def test_a_telephone_number_asked_is_quoted_from_the_contacts(adp: AdpService) -
     assert "1-800-267-9458" in payments.summary
 
 
+def test_whom_a_cheque_is_made_out_to_is_quoted_from_the_procedure(adp: AdpService) -> None:
+    # ADP Manual §315.02 (p. 37): "To return funds provided directly to the Client, a cheque should be directed to
+    # the attention of: Minister of Finance …"; §315.01 only says the funds must be returned
+    r = ask(
+        adp,
+        q="ADP paid the client directly for a listed device but she returned it - who does the refund cheque get made out to?",
+    )
+    assert "Minister of Finance" in r.summary and "§315.02" in r.summary
+
+
 def test_a_device_of_no_loaded_category_is_given_no_share(adp: AdpService) -> None:
     # held-out 15: the general share holds 'unless noted otherwise' (ADP Manual §305.01), and the manual of the
     # device's category, which may note otherwise, is not loaded

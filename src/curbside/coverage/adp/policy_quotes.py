@@ -60,6 +60,8 @@ VOCABULARY = Vocabulary(
             r"(?:i|we|they|she|he) (?:call|phone|contact)\b|\bnumber (?:to|for) (?:call|reach|contact)\b",
             re.I,
         ),
+        # whom a cheque is made out to: 'who does the refund cheque get made out to?'
+        "payee": re.compile(r"\b(made (out|payable) to|payable to|cheques? (is|are|be|get|gets) (made|sent))\b", re.I),
         # who pays whom: 'who pays for those and to whom?'
         "payer": re.compile(r"\b(who (pays|is paying|will pay|should pay|would pay)|to whom|pay (them|it|those|that) to)\b", re.I),
         "time": re.compile(
@@ -89,6 +91,8 @@ VOCABULARY = Vocabulary(
     says={
         # a telephone number as the manuals print one: '(613) 548-6477', '1-800-267-9458'
         "contact": re.compile(r"\(?\b\d{3}\)?[-.\s]\d{3}[-.\s]\d{4}\b|\b1-8\d\d-\d{3}-\d{4}\b"),
+        # a cheque's payee: 'a cheque should be directed to the attention of: Minister of Finance' (§315.02)
+        "payee": re.compile(r"\b(payable to|made (out )?to|to the attention of)\b", re.I),
         # who pays whom: a sentence saying a payment and to or from whom ('must pay the Vendor directly')
         "payer": re.compile(r"\b(pa(y|ys|id)|payment|charge)\b[^.]*\b(directly|vendor|client|applicant|program)\b", re.I),
         # a duration as the manuals write it: 'ninety (90) days', 'five (5) working days', '30 business days'
