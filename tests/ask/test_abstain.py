@@ -42,6 +42,7 @@ def test_a_patients_age_and_sex_and_the_source_asked_by_name_are_no_key_words() 
     assert "cep" not in key_words("how to phrase how long to stay on the AD - CEP talking tip wording?")
     assert "epic" in key_words("EPIC - HR for CRC with menopause after age 55?")  # a study named is what it asks
     assert "mdd" in key_words("34F w mild MDD - what does CEP say?")
+    assert "cep" not in key_words("delayed orgasm on his SSRI - any dose-timing trick CEP suggests?")  # blind 20
 
 
 def test_a_name_joined_to_its_number_is_matched_whole() -> None:

@@ -94,10 +94,16 @@ def test_a_value_word_that_only_qualifies_what_is_asked_asks_no_value() -> None:
     assert asked_kind("very nervous pt about to start zoloft - overall dosing message to give her?") is None
     assert asked_kind("after starting an SSRI, can follow-up be a phone call or done by my nurse?") is None
     assert asked_kind("pt refuses to come in - ok to do the check-ins by phone or email?") is None
+    # blind 20: a price's change or how a price is set asks the policy (ADP Manual §215.04 "cost neutral", §205.17)
+    assert (
+        asked_kind("manufacturer requesting a price increase on a listed device - what's the ADP expectation?") is None
+    )
+    assert asked_kind("manufacturer's new device is a breakthrough - how does ADP benchmark its price?") is None
     # … and those that ask one still do
     assert asked_kind("PBDE-47 minnow study high dose?") == "dose"
     assert asked_kind("local toronto phone # for ADP general inquiries?") == "phone number"
     assert asked_kind("what is the starting dose of sertraline?") == "dose"
+    assert asked_kind("ADP approved price for a ROHO air cushion?") == "price"
 
 
 def test_a_count_is_a_number_in_digits_or_words() -> None:

@@ -158,9 +158,9 @@ _AGE_SEX = re.compile(r"\b\d{1,3}\s?[mf]\b")
 # the source a question asks by its name in capitals, as the authority: "per CEP", "according to CEP", "what does
 # CEP say", "CEP's talking tip" (not "EPIC - HR for CRC …", where the study's name says which passages answer)
 _SOURCE_ASKED = re.compile(
-    r"(?<=\bper )[A-Z]{2,}\b|(?<=\baccording to )[A-Z]{2,}\b|(?<=\bdoes )[A-Z]{2,}(?= (?:say|suggest|recommend|"
-    r"list|name|want|flag|advise|call)\b)|\b[A-Z]{2,}(?=(?:'s|’s)? (?:talking tips?|page|tool|card|algorithm)\b)"
-)
+    r"(?<=\bper )[A-Z]{2,}\b|(?<=\baccording to )[A-Z]{2,}\b|\b[A-Z]{2,}(?= (?:say|suggest|recommend|list|name|want|"
+    r"flag|advise|call)s?\b)|\b[A-Z]{2,}(?=(?:'s|’s)? (?:talking tips?|page|tool|card|algorithm)\b)"
+)  # 'what does CEP say', 'any dose-timing trick CEP suggests?'
 
 
 def key_words(question: str) -> dict[str, str]:

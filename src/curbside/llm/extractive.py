@@ -288,7 +288,11 @@ _NOT_ASKED_VALUE = re.compile(
     r"|\bdosing (?:message|trick|tip|advice|approach|strategy|principle)s?\b"
     r"|\b(?:by|over the|on the) (?:tele)?phone\b(?!\s*(?:line|number|#|no\b))|\b(?:tele)?phone calls?\b"
     r"|\b(?:tele)?phone (?:or|and) (?:e-?mail|video|virtual)\b"
-    r"|\bfixed[- ]price\b",
+    r"|\bfixed[- ]price\b"
+    # a price's change or how a price is set: 'requesting a price increase - what's the ADP expectation?', 'how does
+    # ADP benchmark its price?'
+    r"|\bprice (?:increase|change|review|adjustment)s?\b"
+    r"|\b(?:benchmark|compare|set|determine)s? (?:its |the |their )?prices?\b",
     re.I,
 )
 
