@@ -90,3 +90,11 @@ def test_an_age_band_brings_no_code_of_another_setting_forward(psychiatry_app: C
     codes = matched(r)
     assert codes[0] == "C895" and "A192" not in codes, r.summary
     assert "$259.90" in r.summary
+
+
+def test_a_title_all_said_is_looked_for_in_the_setting_asked(neurology_app: Curbside) -> None:
+    # A682 "Extended special neurology consultation" is all said by the question; C682, its in-patient copy, adds
+    # "- subject to the same conditions as A682": the in-patient asked is C682
+    r = ask(neurology_app, "neuro - extended special neurology consultation on an in-patient. code and fee?")
+    codes = matched(r)
+    assert codes[0] == "C682" and "A682" not in codes

@@ -267,7 +267,9 @@ def run_sql_path(
             # close together, and a one-word title ('Re-assessment', H154) would pass any code found by more words
             # an age the question gives says the Schedule's age word that holds it ('16yo': 'adolescent')
             said = (*words, *(stem(w) for w in age_words(request.question)))
-            matched, out.rivals = titled_as_asked(matched, by_words, said, index)
+            # of the setting asked too: 'consult on an in-patient' is C835, not A835 for its title all said
+            of_setting_words = [(c, s) for c, s in by_words if c in settled] or by_words
+            matched, out.rivals = titled_as_asked(matched, of_setting_words, said, index)
             # the minutes given choose the level of service after the words: 'endo consult ran 85 min' is A150
             # "Comprehensive endocrinology consultation" (75 minutes at least), not A155 "Consultation", all said
             # (not minutes the question rules out: 'regular consult, not the long 75 min one')
