@@ -232,6 +232,15 @@ def test_a_telephone_number_asked_is_quoted_from_the_contacts(adp: AdpService) -
     assert "1-800-267-9458" in payments.summary
 
 
+def test_a_question_naming_the_cep_is_not_answered_by_its_income_thresholds(adp: AdpService) -> None:
+    # Mobility Devices manual §510 Contact: "The Central Equipment Pool (CEP) for High Technology Wheelchairs is
+    # operated by Motion Specialties."; the CEP's income thresholds are the spec's, not the manuals' (§505)
+    r = ask(adp, q="who actually runs ADP's central equipment pool for the high tech power chairs? number to call?")
+    assert "Motion Specialties" in r.summary and not r.summary.startswith("CEP income thresholds")
+    income = ask(adp, q="is my patient CEP eligible? income 30000")
+    assert income.summary.startswith("CEP income thresholds")
+
+
 def test_whom_a_cheque_is_made_out_to_is_quoted_from_the_procedure(adp: AdpService) -> None:
     # ADP Manual §315.02 (p. 37): "To return funds provided directly to the Client, a cheque should be directed to
     # the attention of: Minister of Finance …"; §315.01 only says the funds must be returned

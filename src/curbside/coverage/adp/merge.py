@@ -68,6 +68,9 @@ _ASKED_EXCLUSIONS = {
 # a rule on the need's length: §300.04 "for six months or longer", Mobility §310 "solely for: • Post-operative needs"
 _LONG_TERM_ONLY = re.compile(r"\bpost-operative\b|\bsix months or longer\b", re.I)
 _TRANSPORT = re.compile(r"\b(?:car|transportation)\b", re.I)
+# what the CEP's income thresholds answer: 'is my patient CEP eligible?', 'income of $30,000 - does she qualify?';
+# not a question that only names the pool ('her chair came thru the CEP - can our shop fix it?')
+_CEP_INCOME = re.compile(r"\b(?:income|eligib\w*|qualif\w*|afford\w*|threshold\w*)\b", re.I)
 _DEVICE_TOPICS = {"funding", "eligibility", "social_assistance"}  # answers that depend on the device
 _NUMBER = re.compile(r"\d{1,3}")
 _WHICH_DEVICE = (
@@ -244,8 +247,7 @@ class _Answer:
             or any(e.asked for e in result.exclusion_rules)
             or (result.eligibility is not None and result.eligibility.basic_mobility is False)
             or ("funding_period" in request.topics and not self.set_aside)
-            or "cep" in request.topics
-            or request.income is not None
+            or self.cep_income_asked()
         )
         if answered:
             self.policy = []  # the structured rule asked about is the answer, with its own words
@@ -473,6 +475,12 @@ class _Answer:
                 return f"“{quote.rstrip(' ;,').removesuffix(' and').rstrip(' ;,')}” ({self.ref(rule)})"
         return None
 
+    def cep_income_asked(self) -> bool:
+        """Whether the question asks what the CEP's income thresholds answer, not only names the pool."""
+        request = self.request
+        named = "cep" in request.topics and bool(_CEP_INCOME.search(request.question or request.text or ""))
+        return named or request.income is not None
+
     def wants_cep(self) -> bool:
         request = self.request
         high_tech = self.sql.device is not None and self.sql.device.key == "power_dynamic_seating"
@@ -665,7 +673,7 @@ class _Answer:
             if period:
                 parts.append(f"{period}.")
         cep_asked = result.cep is not None and ("cep" in request.topics or request.income is not None)
-        cep_first = cep_asked and "funding" not in request.topics
+        cep_first = cep_asked and "funding" not in request.topics and self.cep_income_asked()
         if cep_first:
             parts.append(self._cep_sentence(result.cep))  # type: ignore[arg-type]
         elif result.funding is not None and self.say_share:
