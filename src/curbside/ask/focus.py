@@ -130,7 +130,7 @@ class Outline:
 
 # words a question asks for advice by, whatever its subject ('paxil dry mouth - any oral care tip?'): they name no
 # section, though a heading may hold one ("Talking tips" beside "Specific side effect management for symptoms")
-_ASKING_FOR = frozenset(terms("tip tips advice suggestion suggestions pointer pointers"))
+_ASKING_FOR = frozenset(terms("tip advice suggestion pointer"))  # stems: 'tips', 'suggestions' too
 
 
 def off_subject(question: str, section_path: str, outline: Outline, body: str = "") -> OffSubject | None:

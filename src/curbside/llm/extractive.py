@@ -34,7 +34,6 @@ __all__ = [
     "ANSWER_KINDS",
     "KIND_NAMES",
     "LABEL_LINE",
-    "QUANTITY_CUE",
     "Chooser",
     "ExtractiveAnswer",
     "Meaning",
@@ -335,7 +334,6 @@ _QUANTITY_CUE = re.compile(
     r"score)\b",
     re.IGNORECASE,
 )
-QUANTITY_CUE = _QUANTITY_CUE
 
 
 def _stem(word: str) -> str:

@@ -247,11 +247,12 @@ def run_sql_path(
             # a code put first, for its band or for agreeing, must be of the setting asked and not ruled out ('LTC
             # resident … (not a full general assessment)': not C903; '58M on their ward': not A192 for its ages)
             settled = set(in_setting([c for c, _ in wide], request.question)) & unruled
-            matched = in_band(matched, {c: s for c, s in wide if c in settled}, request.question, index.text)
+            of_setting = {c: s for c, s in wide if c in settled}
+            matched = in_band(matched, of_setting, request.question, index.text)
             # a code put first for agreeing must also hold a question word besides the thing said with or without
             matched = by_with_or_without(
                 matched,
-                {c: s for c, s in wide if c in settled},
+                of_setting,
                 request.question,
                 index.text,
                 BAND_REACH,
@@ -261,7 +262,6 @@ def run_sql_path(
             matched = not_ruled_out(matched, request.question, index.printed_titles)
             # a level met by the minutes given is looked for in the setting asked ('on the medicine ward … 95 min':
             # C682, not W682 "subject to the same conditions as A682", which scores the same)
-            of_setting = {c: s for c, s in wide if c in settled}
             matched = by_time_minimum(matched, of_setting, request.question, indexes.minimums, BAND_REACH)
             # a title all said must score near the best by the words themselves: the meaning's blended scores are
             # close together, and a one-word title ('Re-assessment', H154) would pass any code found by more words
