@@ -16,7 +16,7 @@ from curbside.coverage.conflicts import Conflict, FieldComparison, detect
 from curbside.coverage.ohip.checks import rule_checks
 from curbside.coverage.ohip.fallback import answer_from_passages
 from curbside.coverage.ohip.passages import DOC_PREFIX, stored_passage
-from curbside.coverage.ohip.query import Request
+from curbside.coverage.ohip.query import STOP, Request, stem, words_of
 from curbside.coverage.ohip.rule_quotes import rule_quotes
 from curbside.coverage.ohip.search_path import SearchFindings, codes_stated
 from curbside.coverage.ohip.sql_path import Specialty, SqlFindings
@@ -34,7 +34,7 @@ from curbside.coverage.passages import snippet
 from curbside.coverage.paths import PathTrace, path_warnings
 from curbside.types import Citation, Passage
 
-__all__ = ["merge"]
+__all__ = ["SURE", "merge", "stated_items"]
 
 # a code found by words is stated with high confidence only when its title holds a good part of the
 # question (by word weight): on the 61 plain-words OHIP questions (benchmarks/data/coverage_qa.jsonl),
@@ -380,6 +380,29 @@ def _fee_phrase(item: ScheduleItem) -> str:
     return item.fee_text
 
 
+# the confidence from which the first code is the answer, not one of several readings (the weak-match cap is 0.5)
+SURE = 0.9
+
+
+def stated_items(result: ScheduleGetResult, request: Request, primary: list[ScheduleItem]) -> list[ScheduleItem]:
+    """The codes the summary states: the first three found. When the first is found with high confidence, another
+    is stated beside it only if its title holds every word of the question the first one's does, or a word of the
+    question the first one's lacks (the first person seen beside the travel premium): R120 "Nipple-areola
+    reconstruction …" lacks the 'tattooing' that makes R142 "Nipple-areola tattooing - unilateral" the service
+    asked, and stated beside it would be read as a second answer. A code the question names is always stated."""
+    shown = primary[:3]
+    if not request.question or result.confidence < SURE or len(shown) < 2:
+        return shown
+    asked = {stem(w) for w in words_of(request.question)} - STOP
+    first = asked & {stem(w) for w in words_of(shown[0].description)}
+
+    def beside(item: ScheduleItem) -> bool:
+        own = asked & {stem(w) for w in words_of(item.description)}
+        return first <= own or bool(own - first)  # as specific as the first, or it answers another part asked
+
+    return [shown[0], *(i for i in shown[1:] if i.relation == "asked" or beside(i))]
+
+
 def _summary(
     result: ScheduleGetResult,
     request: Request,
@@ -396,10 +419,11 @@ def _summary(
         parts.append(
             f"No: {c.code} is not payable here — {c.reason.split(': ', 1)[1]}. The rule ({c.page}): “{c.rule}”{cite}"
         )
-    for item in primary[:3]:
+    stated = stated_items(result, request, primary)
+    for item in stated:
         parts.append(f"{item.code} {item.description}: {_fee_phrase(item)}.")
     if not failed and primary:
-        rules = [r for i in primary[:3] for r in sql.rules.get(i.code, [])]
+        rules = [r for i in stated for r in sql.rules.get(i.code, [])]
         for quote in rule_quotes(request.question, rules, primary[0].code):
             parts.append(f"Rule for {quote.code} ({quote.page}): “{quote.text}”")
     if request.question and asks_add_on(request.question):
