@@ -34,7 +34,7 @@ from curbside.coverage.passages import snippet
 from curbside.coverage.paths import PathTrace, path_warnings
 from curbside.types import Citation, Passage
 
-__all__ = ["SURE", "merge", "stated_items"]
+__all__ = ["SURE", "add_on_to", "merge", "said_add_ons", "stated_items"]
 
 # a code found by words is stated with high confidence only when its title holds a good part of the
 # question (by word weight): on the 61 plain-words OHIP questions (benchmarks/data/coverage_qa.jsonl),
@@ -348,10 +348,39 @@ def _decide_follow_up(
 # how a clerk asks for an add-on: "+ office add-on?", "the add-on for doing it outside hospital", "a tray fee"
 _ASKS_ADD_ON = re.compile(r"\badd[- ]?ons?\b|\boutside (?:of )?(?:the )?hospital\b|\btray fees?\b|\bpremiums?\b", re.I)
 MAX_ADD_ONS_SAID = 2
+_CODE = re.compile(r"\b[A-Z]\d{3}[A-Z]?\b")
+# ', to M145, M149 or M151' at the end of an add-on's title: the codes it is added to
+_TO_CODES = re.compile(r",?\s+to\s+[A-Z]\d{3}[A-Z]?(?:(?:,\s*|\s+or\s+|\s+and\s+)[A-Z]\d{3}[A-Z]?)*\s*$")
 
 
 def asks_add_on(question: str) -> bool:
     return bool(_ASKS_ADD_ON.search(question))
+
+
+def said_add_ons(request: Request, add_ons: list[ListingRow], primary: list[ScheduleItem]) -> list[ListingRow]:
+    """The add-ons printed with the first code that the summary states with their fees: all of them (at most
+    ``MAX_ADD_ONS_SAID``) when the question asks for an add-on, else those whose titles hold a word of the question the
+    first code's title lacks: "panniculectomy and I also fixed her umbilical hernia" is S318 and its E748 "- with
+    repair of umbilical hernia, to S318 … add 122.05"."""
+    if not request.question or not primary:
+        return []
+    # an add-on printed after the first code but to other codes ('E497 … bone graft, to R322 or R345' after R321)
+    to_first = [
+        row for row in add_ons if primary[0].code in _CODE.findall(row.description) or not _CODE.search(row.description)
+    ]
+    if asks_add_on(request.question):
+        return to_first[:MAX_ADD_ONS_SAID]
+    asked = {stem(w) for w in words_of(request.question)} - STOP
+    first = {stem(w) for w in words_of(primary[0].description)}
+    return [row for row in to_first if (asked & {stem(w) for w in words_of(row.description)}) - first][
+        :MAX_ADD_ONS_SAID
+    ]
+
+
+def add_on_to(row: ListingRow, code: str) -> str:
+    """An add-on's title as said beside ``code``: its list of base codes narrowed to that one ('E683 when performed
+    thorascopically …, to M145, M149 or M151' beside M149 is '…, to M149')."""
+    return _TO_CODES.sub(f", to {code}", row.description) if code in _CODE.findall(row.description) else row.description
 
 
 def _add_on_fee(row: ListingRow) -> str:
@@ -426,9 +455,8 @@ def _summary(
         rules = [r for i in stated for r in sql.rules.get(i.code, [])]
         for quote in rule_quotes(request.question, rules, primary[0].code):
             parts.append(f"Rule for {quote.code} ({quote.page}): “{quote.text}”")
-    if request.question and asks_add_on(request.question):
-        for row in sql.add_ons[:MAX_ADD_ONS_SAID]:
-            parts.append(f"Add-on printed with it: {row.code} {row.description}: {_add_on_fee(row)}.")
+    for row in said_add_ons(request, sql.add_ons, primary):
+        parts.append(f"Add-on printed with it: {row.code} {add_on_to(row, primary[0].code)}: {_add_on_fee(row)}.")
     if sql.matched:
         others = [i.code for i in result.items if i.relation in ("related", "premium")]
         if others:
