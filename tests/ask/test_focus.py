@@ -151,6 +151,58 @@ def test_a_cousin_must_be_named_word_for_word_by_a_word_that_names_a_subject() -
     assert off_subject(question, replacement, manual, body) is None
 
 
+# the CEP page files its drugs and its switching guidance in different branches, a "Talking tips" beside the
+# counselling section and inside it, and the adjunct drugs beside the overall approach
+CEP_FILED = Outline(
+    [
+        "Management > First-line medication options > Paroxetine (Paxil®)",
+        "Management > First-line medication options > Sertraline (Zoloft®)",
+        "Management > Talking tips",
+        "Management > Medication counselling > Talking tips",
+        "Follow-up/monitoring > Depression > Guidance for switching medications",
+        "Follow-up/monitoring > Depression > Aripiprazole (Abilify®)",
+        "Follow-up/monitoring > Depression > Brexpiprazole (Rexulti®)",
+        "Follow-up/monitoring > Depression > Overall approach > First-line adjunctive medication options",
+    ]
+)
+
+
+def test_a_drug_named_elsewhere_puts_no_question_off_a_topic_heading() -> None:
+    # "Guidance for switching medications" is a topic, not a subject with cousins of its kind
+    path = "Follow-up/monitoring > Depression > Guidance for switching medications"
+    body = "Cross-tapering: Follow-up within 1 week of each dose change."
+    question = "doing a cross-taper from paxil to sertraline - how soon to f/u after each change?"
+    assert off_subject(question, path, CEP_FILED, body) is None
+
+
+def test_a_heading_the_passage_is_filed_under_names_no_sibling_above_it() -> None:
+    path = "Management > Medication counselling > Talking tips"
+    body = "Duration: It is important not to stop taking the medication “cold turkey”."
+    assert off_subject("pt wants to just stop tmrw - talking point?", path, CEP_FILED, body) is None
+    # the same words still name the sibling of a passage filed elsewhere
+    verdict = off_subject("pt wants to just stop tmrw - talking point?", "Management > Special populations", CEP_FILED)
+    assert verdict is not None and verdict.named == "Talking tips"
+
+
+def test_options_the_question_sets_aside_name_no_sibling() -> None:
+    path = "Follow-up/monitoring > Depression > Overall approach > First-line adjunctive medication options"
+    body = "Other options include an alternative class of antidepressant."
+    question = "besides abilify and rexulti, what other add-on option does CEP mention for MDD?"
+    assert off_subject(question, path, CEP_FILED, body) is None
+    verdict = off_subject("abilify add-on option for MDD?", path, CEP_FILED, body)
+    assert verdict is not None and verdict.named == "Aripiprazole (Abilify®)"
+
+
+def test_the_words_naming_the_document_asked_about_name_no_section() -> None:
+    # the PBDE-47 minnow article (ehp-116-1694) files its housing and its exposures side by side
+    article = Outline(["Materials and Methods > Animals and housing", "Materials and Methods > PBDE-47 exposures"])
+    body = "Minnows were maintained under a 16 hr:8 hr photoperiod with 6.6–7.4 mg/L dissolved oxygen."
+    path = "Materials and Methods > Animals and housing"
+    assert off_subject("PBDE-47 minnow study - dissolved oxygen range in the tanks?", path, article, body) is None
+    verdict = off_subject("dissolved oxygen during the PBDE-47 exposures?", path, article, body)
+    assert verdict is not None and verdict.named == "PBDE-47 exposures"
+
+
 @pytest.mark.parametrize(
     ("question", "expected"),
     [

@@ -64,6 +64,18 @@ def test_doc_keys_from_file_names() -> None:
     assert doc_key_from_name("???.txt") == "document"
 
 
+def test_a_new_cut_of_answer_units_indexes_a_document_again(
+    app: Curbside, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # each answer unit's vector is stored at ingest; units a new version of passage_units cuts would have none
+    src = write(tmp_path, "htn.md", HTN)
+    assert [o.status for o in app.ingestor.ingest([src]).outcomes] == ["ingested"]
+    assert [o.status for o in app.ingestor.ingest([src]).outcomes] == ["unchanged"]
+    monkeypatch.setattr("curbside.kb.ingest.UNITS_VERSION", "units-next")
+    again = app.ingestor.ingest([src])
+    assert [(o.status, o.version) for o in again.outcomes] == [("ingested", 2)]
+
+
 def test_ingest_then_unchanged_then_new_version(app: Curbside, tmp_path: Path) -> None:
     src = write(tmp_path, "htn.md", HTN)
     first = app.ingestor.ingest([src])

@@ -91,6 +91,30 @@ def test_short_lines_under_a_heading_are_its_items_not_headings() -> None:
     assert "tilt" in units[0].context
 
 
+def test_a_short_line_between_two_short_items_is_one_of_them_not_a_heading() -> None:
+    # the CEP page's Citalopram (Celexa®) card lists its warnings with no heading over them; a short line after
+    # an item and before another is an item too ("Hyponatremia (especially in elderly)" was read as the heading
+    # of the line after it, and no answer could quote it)
+    text = (
+        "Max: 40 mg daily\n\nAgitation/anxiety may worsen initially (first 1-2 weeks)\n\n"
+        "Discontinuation symptoms (do not discontinue abruptly)\n\nFractures (especially in first 6 weeks)\n\n"
+        "GI bleeding (consider gastroprotective agent if high risk)\n\nHyponatremia (especially in elderly)\n\n"
+        "Serotonin syndrome/Neuroleptic malignant syndrome (NMS)\n\nSuicidal thinking & self-harm (patients <25)"
+    )
+    card = passage("cep", text, "Anxiety and Depression", "Management > First-line medication options > Citalopram")
+    units = [u.text for u in passage_units(card, 0)]
+    assert "Hyponatremia (especially in elderly)" in units
+    assert "Discontinuation symptoms (do not discontinue abruptly)" in units
+    answer = extractive_answer("84F starting citalopram - hyponatremia warning on the card?", [card], 4)
+    assert "Hyponatremia (especially in elderly) [1]" in answer.text
+    # a line telling what to do is an item though a labelled line comes before it
+    paxil = "Other: weight gain, withdrawal effects\n\nAvoid in older adults and pregnancy\n\nFractures (especially in first 6 weeks)"
+    assert "Avoid in older adults and pregnancy" in [u.text for u in passage_units(passage("cep", paxil), 0)]
+    # a short line after prose still heads what follows it
+    prose = "Take it in the morning.\n\nOther options\n\nSwitch to an SNRI if the first SSRI fails to help."
+    assert {"option"} <= passage_units(passage("cep", prose), 0)[-1].context
+
+
 def test_one_item_of_a_list_of_short_lines_unless_another_names_more_of_the_question() -> None:
     text = (
         "Grants are paid for\n\nEnteral Feeding Equipment and Supplies\n\nInsulin Pumps Supplies\n\n"

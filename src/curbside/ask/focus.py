@@ -141,15 +141,19 @@ def off_subject(question: str, section_path: str, outline: Outline, body: str = 
     """
     asked = set(terms(question, question=True))
     said = set(terms(body))
-    # what could name a sibling: not words the passage itself uses, nor those asking for advice of any kind
-    naming = asked - said - _ASKING_FOR
     parts = [p for p in section_path.split(SEPARATOR) if p]
+    # what could name a sibling: not words the passage itself uses, nor words asking for advice of any kind, nor
+    # the options a question sets aside ('besides abilify and rexulti, what other add-on option?')
+    naming = asked - said - _ASKING_FOR - _set_aside(question)
     for depth, heading in enumerate(parts):
         own = _subject_terms(heading)
         if own & asked:
             continue  # the question names this heading: on subject at this level
+        # nor the passage's own deeper headings: 'talking point?' names "Talking tips" in "Management > Medication
+        # counselling > Talking tips", not the "Talking tips" beside "Medication counselling"
+        beneath = naming - set().union(*map(_subject_terms, parts[depth + 1 :]))
         for sibling in sorted(outline.siblings(parts, depth)):
-            distinct = _named_subject(sibling, own, naming) or _peculiar(sibling, parts[:depth], naming, outline)
+            distinct = _named_subject(sibling, own, beneath) or _peculiar(sibling, parts[:depth], beneath, outline)
             if distinct:
                 return OffSubject(heading, sibling)
     if any(_subject_terms(heading) & asked for heading in parts):
@@ -157,8 +161,10 @@ def off_subject(question: str, section_path: str, outline: Outline, body: str = 
     words = _words(question)
     for depth, heading in enumerate(parts):
         own = _subject_terms(heading)
-        if not own or len(own) > SUBJECT_MAX_TERMS:
-            continue  # only a subject heading has cousins of its kind
+        if not _subject_heading(heading):
+            # only a subject heading has cousins of its kind: "Guidance for switching medications" is a topic, and
+            # a drug named elsewhere in the document ("Paroxetine (Paxil®)") puts no question off it
+            continue
         for cousin in sorted(outline.cousins(parts, depth)):
             distinct = _named_subject(cousin, own, naming)
             exact = _words(cousin) - _words(heading)
@@ -166,6 +172,27 @@ def off_subject(question: str, section_path: str, outline: Outline, body: str = 
             if distinct and not distinct & said and len(named) * 2 >= len(exact) and any(map(names_subject, named)):
                 return OffSubject(heading, cousin)
     return None
+
+
+# 'besides abilify and rexulti', 'other than the SSRIs', 'apart from CBT': up to the end of the clause
+_SET_ASIDE = re.compile(r"\b(?:besides|other than|apart from|aside from|except(?: for)?)\s+([^,;:?!()-]+)", re.I)
+
+
+# 'PBDE-47 minnow study - dissolved oxygen in the tanks?', 'EoE stage paper: OR for …': the words before the dash
+# name the document the question is about, not one of its sections ("PBDE-47 exposures" beside "Animals and housing")
+_DOCUMENT_NAMED = re.compile(
+    r"^((?:(?!\s[-–—]\s)[^?:]){3,60}?\b(?:study|paper|article|trial|analysis|sample|cohort|serosurvey|survey)\b"
+    r"(?:(?!\s[-–—]\s)[^?:]){0,20}?)(?:\s[-–—]\s|:\s)",
+    re.I,
+)
+
+
+def _set_aside(question: str) -> set[str]:
+    """The words of the options a question sets aside, and those naming the document it asks about: they name
+    no section."""
+    named = _DOCUMENT_NAMED.match(question)
+    aside = [m.group(1) for m in _SET_ASIDE.finditer(question)] + ([named.group(1)] if named else [])
+    return {t for text in aside for t in terms(text)}
 
 
 def _subject_heading(heading: str) -> bool:

@@ -49,6 +49,7 @@ from curbside.ask.clarify import clarifying_question
 from curbside.ask.focus import Outline, missing_population, off_subject, one_option, unasked_groups
 from curbside.ask.generic_names import generic_names, with_generic_names
 from curbside.ask.joined_numbers import joined_numbers
+from curbside.ask.keyword_first import quoted_or_found, with_keyword_first
 from curbside.ask.named import NAMED_KINDS, named_subject, unnamed, withheld_unnamed, yes_no
 from curbside.ask.neighbours import with_neighbours
 from curbside.ask.query import compose_query
@@ -77,6 +78,9 @@ log = logging.getLogger(__name__)
 
 _MARKER = re.compile(r"\[\d+\]")
 _LEADING_MARKERS = re.compile(r"^(?:\s*\[\d+\])+\s*")
+# passages of the search within the agreeing margin under the threshold among which the keyword retriever's first is
+# looked for (``ask/keyword_first.py``): it is there whatever its dense rank
+KEYWORD_FIRST_DEPTH = 20
 MIN_ANSWER_WORDS = 3  # fewer words than this beside the markers is no answer (small models emit "[1]" alone)
 
 
@@ -207,6 +211,9 @@ class Asker:
         if not response.hits:
             return await self._no_source(text, filters, warnings, meta)
         hits = response.hits
+        found = {h.chunk_id for h in hits}
+        if "relevance_floor" not in meta:  # found over the threshold: a passage just under it may join them
+            hits = await asyncio.to_thread(self._keyword_first, searched_text, filters, hits)
         meta["top_similarity"] = _round(max((h.similarity or 0.0) for h in hits))
         hits, all_off = await asyncio.to_thread(self._stay_on_question, text, hits, warnings, meta)
         pool = await asyncio.to_thread(with_neighbours, hits, self.engine.neighbours)
@@ -224,7 +231,12 @@ class Asker:
         extract = await asyncio.to_thread(
             extractive_answer, text, pool, s.answer_max_sentences, meaning, reserve, load_unit_choice()
         )
-        withheld = await asyncio.to_thread(self._judge, text, hits, extract, all_off, meta, cosines, [*pool, *reserve])
+        # the keyword passage that joined them is evidence only when the answer quotes it: its words alone must not
+        # let the guards pass an answer drawn from the others ('reimburse' held by "905 Rebates" for an OT's mileage)
+        judged = quoted_or_found(hits, found, extract.sentences, [*pool, *reserve])
+        withheld = await asyncio.to_thread(
+            self._judge, text, judged, extract, all_off, meta, cosines, [*pool, *reserve]
+        )
         if withheld is not None:
             return self._abstained(withheld, warnings, meta)
 
@@ -269,6 +281,16 @@ class Asker:
             f"'{first.heading}', beside a section on '{first.named}'. Check that the answer applies."
         )
         return hits, True
+
+    def _keyword_first(self, text: str, filters: SearchFilters, hits: Sequence[Passage]) -> list[Passage]:
+        """``hits`` with the keyword search's first passage when the threshold cut it by no more than the agreeing
+        margin (``ask/keyword_first.py``)."""
+        margin, threshold = self.settings.ask_below_threshold_agreeing_margin, self.engine.default_threshold()
+        if margin is None or threshold is None:
+            return list(hits)
+        near = self.engine.search(text, k=KEYWORD_FIRST_DEPTH, filters=filters, min_similarity=threshold - margin)
+        keys, frequencies, idf = self._key_weights(text)
+        return with_keyword_first(hits, near.hits, keys, subject_terms(keys, idf, frequencies), coverage_terms)
 
     def _reserve(self, text: str, filters: SearchFilters, pool: Sequence[Passage]) -> list[Passage]:
         """The reserve passages (``ask/reserve.py``): strong hits just under the similarity threshold."""

@@ -50,6 +50,7 @@ from curbside.kb.loaders import (
 from curbside.kb.model_guard import ModelGuard
 from curbside.kb.runners import RunnerRegistry
 from curbside.kb.unit_meaning import embed_units
+from curbside.llm.extractive import UNITS_VERSION
 from curbside.search.embedders.base import Embedder
 from curbside.store.database import Database
 from curbside.store.documents import ChunkRow, DocumentStore, NewVersion
@@ -458,7 +459,9 @@ class Ingestor:
         """What else than the bytes decides a version's chunks and vectors: a namespace that changes between
         keywords only and embedded is indexed again."""
         keywords = ";keywords-only" if namespace in self.keywords_only else ""
-        return f"{PARSER_VERSION};{self.chunker.fingerprint()}{keywords}"
+        # the answer units whose vectors are stored (``kb/unit_meaning.py``) are cut as this version cuts them: a
+        # new cut (``extractive.UNITS_VERSION``) indexes the documents again, else units it cuts anew have no vector
+        return f"{PARSER_VERSION};{UNITS_VERSION};{self.chunker.fingerprint()}{keywords}"
 
     def _expand(self, paths: Sequence[Path]) -> list[Path]:
         """Files to ingest: named files as they are, directories walked for supported types."""

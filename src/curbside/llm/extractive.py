@@ -34,6 +34,7 @@ __all__ = [
     "ANSWER_KINDS",
     "KIND_NAMES",
     "LABEL_LINE",
+    "UNITS_VERSION",
     "Chooser",
     "ExtractiveAnswer",
     "Meaning",
@@ -91,6 +92,10 @@ _QUESTION_PHRASES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
 # Terms are cut to this many letters after suffix stripping, so word families meet:
 # pregnant/pregnancy, diabetic/diabetes, hypertensive/hypertension
 TERM_PREFIX = 6
+# How ``passage_units`` cuts a passage into answer units; bump whenever a unit's text can change, so that the stored
+# unit vectors are made again (``kb.ingest.Ingestor.fingerprint``). units-2: a short line between two short items is an
+# item, not the heading of the next, and so is a line telling what to do ("Avoid in older adults and pregnancy")
+UNITS_VERSION = "units-2"
 MIN_WORDS = 3
 MAX_CHARS = 600
 HEADING_MAX_WORDS = 6
@@ -440,6 +445,7 @@ def passage_units(
     block, separator = 0, ""  # a list of labelled lines ends at a heading, a line without a label or another separator
     under_heading = False  # the line before was a heading, or an item of the short lines listed under one
     heading_line = -1
+    after_item = False  # the line before was a short item of a list, not a heading
     named_by = ""  # a "Label: name" line naming the line under it
     for index, text in enumerate(lines):
         item = _LIST_ITEM.match(text)
@@ -457,8 +463,13 @@ def passage_units(
             and not (text.endswith(":") or _CLAUSE_NUMBER.match(text))
             and not (heads and _closed(lines[index + 1]))
         )
+        # a short line between two other short items is one of them, not the heading of the next: "GI bleeding
+        # (consider gastroprotective agent if high risk)" / "Hyponatremia (especially in elderly)" / "Serotonin
+        # syndrome/Neuroleptic malignant syndrome (NMS)" on a drug card's list of warnings
+        sibling = title_like and after_item and heads and _short_item(lines[index + 1])
         under_heading = title_like
-        if title_like and heads and not listed:
+        after_item = not title_like and _short_item(text)
+        if title_like and heads and not listed and not sibling:
             heading, heading_line = frozenset(terms(text)), index
             block += 1
             continue
@@ -538,7 +549,7 @@ def _is_heading(text: str) -> bool:
     if text.endswith(":"):
         return True
     text = _CLAUSE_NUMBER.sub("", text)  # "525.03 Power Elevating Leg Rests" titles a clause
-    if _LABEL.match(text) or _DIGIT.search(text):
+    if _LABEL.match(text) or _DIGIT.search(text) or _INSTRUCTION.match(text):
         return False
     return len(text.split()) <= HEADING_MAX_WORDS and not _closed(text, ".!?;")
 
@@ -565,6 +576,22 @@ def _names_next(text: str, following: str) -> bool:
         and len(text.split()) <= 2 * HEADING_MAX_WORDS
         and not _LABEL.match(following)
         and not _is_heading(following)
+    )
+
+
+# a line telling what to do is an item, however short: "Avoid in older adults and pregnancy", "Use with caution in
+# narrow-angle glaucoma" open a drug card's warnings, and no heading is worded as an instruction
+_INSTRUCTION = re.compile(r"^(?:avoid|use (?:with|in)|do not|don't|consider|monitor|caution)\b", re.I)
+
+
+def _short_item(text: str) -> bool:
+    """Whether a line reads as an item of a list: a few words, no label, not a sentence, not a lead-in."""
+    text = _LIST_ITEM.sub("", text)
+    return (
+        len(text.split()) <= LIST_ITEM_MAX_WORDS
+        and not text.endswith(":")
+        and not _LABEL.match(text)
+        and not _closed(text, ".!?;")
     )
 
 
