@@ -76,3 +76,9 @@ def test_drugs_joined_by_a_plus_may_be_two_drugs_tried() -> None:
     question = "palliative pt, nausea not controlled on metoclopramide + haldol - ondansetron ODT on ODB? LU code?"
     resolves = _listed("metoclopramide", "haldol", "ondansetron")
     assert missing_combination(question, resolves, lambda a, b: False) == []
+
+
+def test_a_drug_class_tried_beside_a_plain_word_names_no_combination() -> None:
+    # 'antihistamines + nasal steroid' are what failed; Oralair (DIN 02381893, LU 451 in edition 43) is asked
+    question = "grass pollen rhinitis failed antihistamines + nasal steroid, starting Oralair 300IR SL tabs. DIN + LU?"
+    assert missing_combination(question, _listed("oralair"), lambda a, b: False) == []

@@ -133,6 +133,8 @@ def missing_combination(
     missing = missing_drugs(question, resolves)
     hyphenated = _hyphenated_drugs(question)
     for first, second in [*_COMBINATION.findall(question), *hyphenated]:
+        if not _both_drugs(first, second) and not (first in missing and second in missing):
+            continue  # 'failed antihistamines + nasal steroid': a drug tried beside a word, no product named
         if listed_as_one is not None and listed_as_one(first, second):
             continue  # 'glargine/lixisenatide' is Soliqua's INSULIN GLARGINE & LIXISENATIDE
         # 'metoclopramide + haldol' may be two drugs tried; a hyphen joins a product's ingredients
