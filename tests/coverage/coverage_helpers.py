@@ -56,6 +56,10 @@ UNHURRIED_BUDGETS: dict[str, float] = {
 }
 
 
+# the SQL and search paths' budgets of each source, ten times their defaults
+PATH_BUDGETS = {name: ms for name, ms in UNHURRIED_BUDGETS.items() if name.startswith(("odb_", "ohip_", "adp_"))}
+
+
 def shared_path(shared_data: Path, relative: str, *expected: str) -> Path:
     """A file or folder of the shared data; fails naming the first missing path (it or a file expected in it)."""
     path = shared_data / relative
@@ -65,8 +69,9 @@ def shared_path(shared_data: Path, relative: str, *expected: str) -> Path:
 
 
 def loaded_home(directory: Path, home: Path) -> Iterator[tuple[Curbside, LoadReport]]:
-    """An application on a new ``home`` with ``directory`` loaded by ``coverage load``'s code; closed after."""
-    app = Curbside(Settings(home=home))
+    """An application on a new ``home`` with ``directory`` loaded by ``coverage load``'s code, each source's paths
+    given their ``UNHURRIED_BUDGETS`` (the tools' own timeouts stay the defaults); closed after."""
+    app = Curbside(Settings(home=home, **PATH_BUDGETS))  # type: ignore[arg-type]
     report = load_directory(app.coverage_store, directory)
     yield app, report
     app.close()
