@@ -115,6 +115,18 @@ def test_a_short_line_between_two_short_items_is_one_of_them_not_a_heading() -> 
     assert {"option"} <= passage_units(passage("cep", prose), 0)[-1].context
 
 
+def test_a_documents_terms_of_use_are_no_answer() -> None:
+    # the CEP page's "Acknowledgment and legal" section: a question naming the CEP found it, and quoted it
+    legal = (
+        "This Tool is a product of the CEP. Use of this Tool for commercial purposes or any modifications of the Tool "
+        "are subject to charge and must be negotiated with the CEP (info@cep.health).\n\nFor statistical and "
+        "bibliographic purposes, please notify the CEP (info@cep.health) of any use or reprinting of the Tool.\n\n"
+        "Clinical leadership of the resource was provided by Dr. Sharon Bal."
+    )
+    units = [u.text for u in passage_units(passage("cep", legal, "Anxiety and Depression", "Acknowledgment and legal"), 0)]
+    assert units == ["Clinical leadership of the resource was provided by Dr. Sharon Bal."]
+
+
 def test_one_item_of_a_list_of_short_lines_unless_another_names_more_of_the_question() -> None:
     text = (
         "Grants are paid for\n\nEnteral Feeding Equipment and Supplies\n\nInsulin Pumps Supplies\n\n"

@@ -131,7 +131,12 @@ MEANING_MARGIN = 0.05
 # web-page furniture that survives HTML extraction: never an answer
 _BOILERPLATE = re.compile(
     r"^(?:click|jump to|skip to|back to top|download|print this|share this|sign in|log in|subscribe)\b"
-    r"|\bclick (?:here|to)\b",
+    r"|\bclick (?:here|to)\b"
+    # a document's terms of use answer no clinical question, and a question naming the source ('per CEP') finds them:
+    # "This Tool is a product of the CEP.", "Use of this Tool for commercial purposes …", "please notify the CEP … of
+    # any use or reprinting of the Tool", "Please use the following citation when referencing the Tool: …"
+    r"|^this (?:tool|document|resource|guide) is a product of\b|\bpermission to use, copy\b|\bfor commercial purposes\b"
+    r"|\bany use or reprinting\b|\bfollowing citation when referencing\b",
     re.IGNORECASE,
 )
 # a line saying where the text comes from ("Source: Hypertension Canada, 2020 …"): an answer only to a question
