@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from curbside.llm.extractive import Sentence
 from curbside.types import Passage
 
-__all__ = ["quoted_or_found", "with_keyword_first"]
+__all__ = ["keyword_first", "quoted_or_found", "with_keyword_first"]
 
 # the answer terms a set of passages holds (``abstain.coverage_terms``)
 Terms = Callable[[Sequence[str]], set[str]]
@@ -35,14 +35,19 @@ def _text(passage: Passage) -> str:
     return f"{passage.title} {passage.section_path} {passage.body}"
 
 
+def keyword_first(hits: Sequence[Passage], near: Sequence[Passage]) -> Passage | None:
+    """The keyword retriever's first passage among ``near`` when it is not one of ``hits``, else None."""
+    seen = {h.chunk_id for h in hits}
+    return next((p for p in near if p.lexical_rank == 1 and p.chunk_id not in seen), None)
+
+
 def with_keyword_first(
     hits: Sequence[Passage], near: Sequence[Passage], keys: Mapping[str, str], subject: set[str], terms: Terms
 ) -> list[Passage]:
     """The passages to read: ``hits`` (the search's, over the threshold) with the keyword retriever's first passage
     among ``near`` (the search's within the margin under it) when it is not one of them; ``keys`` maps the question's
     key words to their answer terms, ``subject`` holds the terms of its rarest known one."""
-    seen = {h.chunk_id for h in hits}
-    first = next((p for p in near if p.lexical_rank == 1 and p.chunk_id not in seen), None)
+    first = keyword_first(hits, near)
     if first is None:
         return list(hits)
     if not subject or subject & terms([_text(h) for h in hits]):

@@ -49,7 +49,7 @@ from curbside.ask.clarify import clarifying_question
 from curbside.ask.focus import Outline, missing_population, off_subject, one_option, unasked_groups
 from curbside.ask.generic_names import generic_names, with_generic_names
 from curbside.ask.joined_numbers import joined_numbers
-from curbside.ask.keyword_first import quoted_or_found, with_keyword_first
+from curbside.ask.keyword_first import keyword_first, quoted_or_found, with_keyword_first
 from curbside.ask.named import NAMED_KINDS, named_subject, unnamed, withheld_unnamed, yes_no
 from curbside.ask.neighbours import with_neighbours
 from curbside.ask.query import compose_query
@@ -289,6 +289,8 @@ class Asker:
         if margin is None or threshold is None:
             return list(hits)
         near = self.engine.search(text, k=KEYWORD_FIRST_DEPTH, filters=filters, min_similarity=threshold - margin)
+        if keyword_first(hits, near.hits) is None:
+            return list(hits)  # nothing joins them: the key words need not be weighed
         keys, frequencies, idf = self._key_weights(text)
         return with_keyword_first(hits, near.hits, keys, subject_terms(keys, idf, frequencies), coverage_terms)
 

@@ -370,11 +370,13 @@ def said_add_ons(request: Request, add_ons: list[ListingRow], primary: list[Sche
     ]
     if asks_add_on(request.question):
         return to_first[:MAX_ADD_ONS_SAID]
-    asked = {stem(w) for w in words_of(request.question)} - STOP
-    first = {stem(w) for w in words_of(primary[0].description)}
-    return [row for row in to_first if (asked & {stem(w) for w in words_of(row.description)}) - first][
-        :MAX_ADD_ONS_SAID
-    ]
+    asked, first = _stems(request.question) - STOP, _stems(primary[0].description)
+    return [row for row in to_first if (asked & _stems(row.description)) - first][:MAX_ADD_ONS_SAID]
+
+
+def _stems(text: str) -> set[str]:
+    """The stems of ``text``'s words, as the titles are matched (``query.stem``)."""
+    return {stem(w) for w in words_of(text)}
 
 
 def add_on_to(row: ListingRow, code: str) -> str:
@@ -422,11 +424,11 @@ def stated_items(result: ScheduleGetResult, request: Request, primary: list[Sche
     shown = primary[:3]
     if not request.question or result.confidence < SURE or len(shown) < 2:
         return shown
-    asked = {stem(w) for w in words_of(request.question)} - STOP
-    first = asked & {stem(w) for w in words_of(shown[0].description)}
+    asked = _stems(request.question) - STOP
+    first = asked & _stems(shown[0].description)
 
     def beside(item: ScheduleItem) -> bool:
-        own = asked & {stem(w) for w in words_of(item.description)}
+        own = asked & _stems(item.description)
         return first <= own or bool(own - first)  # as specific as the first, or it answers another part asked
 
     return [shown[0], *(i for i in shown[1:] if i.relation == "asked" or beside(i))]
