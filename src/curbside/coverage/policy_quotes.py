@@ -429,10 +429,20 @@ def _neighbourhood(cosines: np.ndarray | None) -> set[int]:
     return {int(n) for n in ranked if cosines[n] >= top - NEIGHBOURHOOD}
 
 
+# a numbered list's next number, left at the end of the sentence before it ('… for all invoices: 1.')
+_TRAILING_NUMBER = re.compile(r"\s\d{1,2}\.$")
+# a title the text repeats before its list ('Power Elevating Leg Rests 1. Decrease in swelling …'): no sentence
+_TITLE = re.compile(r"^(?:[A-Z0-9][\w’'/&()-]*\s?)+$")
+
+
 def sentences(text: str) -> list[str]:
-    """A block's sentences; a bulleted list becomes its lead-in plus each bullet."""
+    """A block's sentences; a bulleted list becomes its lead-in plus each bullet. A title the text repeats before a
+    numbered list is no sentence, and a list's next number is no part of the sentence it follows."""
     out: list[str] = []
     for sentence in _SENTENCE.split(" ".join(text.split())):
+        sentence = _TRAILING_NUMBER.sub("", sentence)
+        if _TITLE.match(sentence):
+            continue
         if "•" not in sentence:
             out.append(sentence.strip())
             continue

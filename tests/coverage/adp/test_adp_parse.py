@@ -132,3 +132,16 @@ def test_not_a_pdf_and_no_outline_are_refused(tmp_path: Path) -> None:
     writer.write(buffer)
     with pytest.raises(DocumentParseError, match="has no bookmark outline"):
         parse_manual(tmp_path / "adp-manual.pdf", buffer.getvalue())
+
+
+def test_a_parts_introduction_is_read_as_its_own_section(adp_manuals: dict[str, ParsedManual]) -> None:
+    # Mobility Devices manual p. 21: Part 4's text before §400 Ambulation Aid
+    intro = adp_manuals["mobility-devices"].section("Part 4")
+    assert intro is not None and intro.introduces_part
+    assert (intro.part, intro.page) == ("Part 4: Confirmation of Eligibility for Device Required", 21)
+    text = normalize(intro.paragraphs[0].text)
+    assert text.startswith("In order to determine what Device is clinically required and basic for ADP funding")
+    assert "avoid including a list of symptoms" in text
+    assert "Ambulation Aid" not in text  # §400 begins after it
+    # the core manual's parts run straight into their first policy: no introduction is made up
+    assert not [s for s in adp_manuals["core"].sections if s.introduces_part]

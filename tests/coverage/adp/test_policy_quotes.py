@@ -194,3 +194,49 @@ def test_an_age_in_chart_shorthand_is_no_word_the_manuals_lack(adp: AdpService) 
     aged = ask(adp, "will ADP pay for an insulin pump for my 40 yo T1?")
     assert "Insulin Pump and Supplies for Adults Policy and Administration Manual" in aged.summary
     assert "is not loaded" in aged.summary and aged.confidence <= 0.5
+
+
+def test_a_title_before_a_numbered_list_and_the_lists_next_number_are_no_sentence() -> None:
+    # Mobility Devices manual §525.03 p. 29 and ADP Manual §915.01 p. 107 (shortened)
+    assert sentences(
+        "Power Elevating Leg Rests 1. Decrease in swelling due to chronic edema in the lower extremities. 2. "
+        "Repositioning of the lower extremities where power reclines is prescribed."
+    ) == [
+        "Decrease in swelling due to chronic edema in the lower extremities.",
+        "Repositioning of the lower extremities where power reclines is prescribed.",
+    ]
+    assert sentences("There are 16 essential data items required for all invoices: 1.") == [
+        "There are 16 essential data items required for all invoices:"
+    ]
+
+
+def test_a_question_about_what_goes_in_a_form_gets_what_it_may_include(adp: AdpService) -> None:
+    # Mobility Devices manual §530 p. 31: the Justification for Funding Chart's headings
+    assert VOCABULARY.kind("what can I put in the skin integrity part of the justification chart?") == "content"
+    r = ask(
+        adp, "OT - CEP power tilt application, what can I put in the skin integrity part of the justification chart?"
+    )
+    assert "May include documentation of reddened areas, results of pressure mapping etc." in r.summary
+    assert "Mobility Devices manual §530, p. 30" in r.summary  # the paragraph starts on p. 30
+
+
+def test_a_count_is_said_by_a_number(adp: AdpService) -> None:
+    # ADP Manual §915.01 p. 107
+    r = ask(adp, "new ADP vendor setting up billing - how many data items must be on every invoice?")
+    assert "There are 16 essential data items required for all invoices" in r.summary
+
+
+def test_a_parts_introduction_is_quoted_and_cited_by_its_part(adp: AdpService) -> None:
+    # Mobility Devices manual Part 4 p. 21: 'avoid' answers a yes or no as 'must not' does
+    r = ask(adp, "OT filling in the ADP mobility form - in the diagnosis box should I list her symptoms or what?")
+    assert (
+        "must provide the medical diagnosis in the appropriate section on the application form and avoid "
+        "including a list of symptoms" in r.summary
+    )
+    assert "(Mobility Devices manual Part 4, p. 21)" in r.summary
+
+
+def test_a_yes_or_no_about_submitting_is_no_question_of_where() -> None:
+    assert VOCABULARY.kind("ADP denied my pt's chair - can the vendor just submit the appeal for her?") == "allowed"
+    assert VOCABULARY.kind("which office do we submit the appeal form to?") == "where"
+    assert VOCABULARY.kind("who do I send the appeal to?") == "where"

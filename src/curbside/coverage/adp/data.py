@@ -19,7 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from curbside.coverage.adp.parse import CORE_KEY, ParsedManual, normalize
+from curbside.coverage.adp.parse import CORE_KEY, PARSER_VERSION, ParsedManual, normalize
 
 __all__ = [
     "CategoryEntry",
@@ -155,8 +155,9 @@ def cep_policy() -> CepPolicy:
 
 
 def data_digest() -> str:
-    """SHA-256 over the three data files: a changed file makes the next load re-write the tables."""
-    digest = hashlib.sha256()
+    """SHA-256 over the three data files and the parser's version: a changed file, or a parser that reads the
+    manuals differently, makes the next load re-write the tables."""
+    digest = hashlib.sha256(PARSER_VERSION.encode("utf-8"))
     for name in _FILES:
         digest.update(_read(name).encode("utf-8"))
     return digest.hexdigest()

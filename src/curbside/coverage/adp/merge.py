@@ -634,7 +634,7 @@ class _Answer:
             parts.append(f"The loaded ADP manuals have no sentence found to answer this: {self.unanswered}.")
         if self.policy:
             quoted = "; ".join(
-                f"“{said.text.rstrip('.')}.” ({self._short(said.source)} §{said.ref}, p. {said.page})"
+                f"“{said.text.rstrip('.')}.” ({self._short(said.source)} {_where(said.ref)}, p. {said.page})"
                 for said in self.policy
             )
             parts.append(f"The manual: {quoted}")
@@ -808,6 +808,11 @@ class _Answer:
 
 # a question about devices in general, not about one device
 _GENERAL = re.compile(r"\b(?:in general|generally|usually|typically|a device'?s?|any device|most devices)\b", re.I)
+
+
+def _where(ref: str) -> str:
+    """'§305.01' for a paragraph; a part's introduction is cited by its part ('Part 4')."""
+    return ref if ref.startswith("Part ") else f"§{ref}"
 
 
 def _community_only(location: str) -> bool:

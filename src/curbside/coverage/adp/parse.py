@@ -31,6 +31,7 @@ from curbside.errors import DocumentParseError
 
 __all__ = [
     "CORE_KEY",
+    "PARSER_VERSION",
     "ManualSection",
     "Paragraph",
     "ParsedManual",
@@ -39,6 +40,8 @@ __all__ = [
     "parse_manual",
 ]
 
+# bump when parsing changes what is stored (2: a part's introduction is read): the next load re-writes the tables
+PARSER_VERSION = "2"
 CORE_TITLE = "Policies and Procedures Manual for the Assistive Devices Program"
 CORE_KEY = "core"
 _MONTHS = (
@@ -106,7 +109,8 @@ class Paragraph:
 
 @dataclass(slots=True)
 class ManualSection:
-    """One outline entry with an id: a policy ('305'), a numbered sub-entry ('1100.01') or an appendix."""
+    """One outline entry with an id: a policy ('305'), a numbered sub-entry ('1100.01'), an appendix, or a part's
+    introduction ('Part 4', the text between the part's heading and its first policy)."""
 
     section_id: str
     title: str
@@ -114,6 +118,10 @@ class ManualSection:
     page: int
     page_end: int
     paragraphs: list[Paragraph] = field(default_factory=list)
+
+    @property
+    def introduces_part(self) -> bool:
+        return self.section_id.startswith("Part ")
 
     @property
     def heading(self) -> str:
@@ -336,7 +344,6 @@ def _sections(
     for n, entry in enumerate(entries):
         if entry.kind == "part":
             part = entry.full
-            continue
         page, _, after = positions[n]
         end_page, end_line = (positions[n + 1][0], positions[n + 1][1]) if n + 1 < len(entries) else (len(body), None)
         lines: list[tuple[int, str]] = []
@@ -345,6 +352,14 @@ def _sections(
             lo = after if p == page else 0
             hi = end_line if (p == end_page and end_line is not None) else len(chunk)
             lines.extend((p, line) for line in chunk[lo:hi])
+        if entry.kind == "part":
+            # a part's own introduction, before its first policy (Mobility Part 4: 'the Authorizer must provide
+            # the medical diagnosis … and avoid including a list of symptoms'), is policy too
+            if lines:
+                intro = ManualSection(f"Part {entry.entry_id}", entry.title, part, page, max(p for p, _ in lines))
+                intro.paragraphs = [Paragraph(intro.section_id, lines[0][0], lines[-1][0], tuple(lines))]
+                sections.append(intro)
+            continue
         section = ManualSection(entry.entry_id, entry.title, part, page, max([page, *(p for p, _ in lines)]))
         section.paragraphs = _paragraphs(entry.entry_id, page, lines)
         sections.append(section)

@@ -32,7 +32,7 @@ __all__ = [
 NAMESPACE = "adp"
 SOURCE_TYPE = "policy_manual"
 DOC_PREFIX = "adp-"
-_PARAGRAPH_ID = re.compile(r"(?m)^(\d{3,4}(?:\.\d{2})?|Appendix [A-Z])\s")
+_PARAGRAPH_ID = re.compile(r"(?m)^(\d{3,4}(?:\.\d{2})?|Appendix [A-Z]|Part \d{1,2})\s")
 _SECTION_ID = re.compile(r"^(\d{3,4}(?:\.\d{2})?|Appendix [A-Z])\b")
 
 
@@ -65,7 +65,10 @@ def build_documents(manuals: list[ParsedManual]) -> list[PreparedDocument]:
                     parts[section.part] = Section(title=section.part)
                     root.children.append(parts[section.part])
                 holder = parts[section.part]
-            holder.children.append(Section(title=section.heading, blocks=blocks))
+            if section.introduces_part and holder is not root:  # the part's own text, before its first policy
+                holder.blocks.extend(blocks)
+            else:
+                holder.children.append(Section(title=section.heading, blocks=blocks))
         loaded = LoadedDocument(title=manual.label, root=root, format="pdf", page_count=manual.page_count)
         key = doc_key(manual.key)
         docs.append(prepared_document(key, loaded))

@@ -70,10 +70,21 @@ VOCABULARY = Vocabulary(
             r"how many (?:business )?(?:days|weeks|months|years)|takes? (?:long|a while))\b",
             re.I,
         ),
-        "where": re.compile(r"\b(where|who (do|does|should|handles)|which office|send|submit\w*)\b", re.I),
+        # a place: 'where does it go?', 'send it to whom?'; not 'can the vendor submit the appeal for her?' (a yes or no)
+        "where": re.compile(
+            r"\b(where|who (do|does|should|handles)|which office)\b|\b(send|submit\w*)\b(?:\s+[\w'’]+){0,4}?\s+to\b",
+            re.I,
+        ),
         "count": re.compile(r"\b(how many|both|plus|as well as|more than one)\b", re.I),
         "who": re.compile(r"\b(who|which (part|section|professional|clinician|profession)s?)\b", re.I),
         "how": re.compile(r"\b(how (do|does|can|should|would|to)|what (happens|if)|what do (i|we) do)\b", re.I),
+        # what goes in a form or chart, or what a finding may be: 'what kind of objective findings should go in?',
+        # 'what can I put in the skin integrity part?'
+        "content": re.compile(
+            r"\bwhat (?:kinds?|types?|sorts?) of\b|\bwhat (?:can|could|should|do|would) (?:i|we|they|she|he) "
+            r"(?:put|include|write|document|list|enter|attach)\b|\bwhat (?:goes|should go|can go|to put|to include)\b",
+            re.I,
+        ),
         # 'any conditions?': what must be true or done
         "conditions": re.compile(
             r"\b(conditions?|requirements?|criteria|catch|minimum|need(s|ed)? to (have|be|meet))\b", re.I
@@ -101,7 +112,7 @@ VOCABULARY = Vocabulary(
         ),
         "allowed": re.compile(
             r"\b(not (eligible|entitled|funded|provided|considered|processed)|does not|will not|may not|must not|"
-            r"are not|is not|should not|only|eligible|entitled|must be|will consider|available)\b",
+            r"are not|is not|should not|avoid|only|eligible|entitled|must be|may be|will consider|available)\b",
             re.I,
         ),
         # an obligation is answered by what must be done, or must not
@@ -116,7 +127,11 @@ VOCABULARY = Vocabulary(
             re.I,
         ),
         "where": re.compile(r"\b((sent|submitted|forwarded|directed|returned) to|central equipment pool|CEP)\b", re.I),
-        "count": re.compile(r"\b(up to|one|two|three|maximum|more than one)\b", re.I),
+        # a count as the manuals print one: 'up to', 'two', 'There are 16 essential data items'
+        "count": re.compile(r"\b(up to|one|two|three|maximum|more than one)\b|\b\d{1,3} [a-z]", re.I),
+        # what a form's part or a finding holds: 'May include documentation of reddened areas, results of pressure
+        # mapping etc.' (Mobility §530)
+        "content": re.compile(r"\b(includ\w*|such as|e\.g\.|for example|etc\.?)", re.I),
     },
     # a question about the amount is answered by the funding rules, not by a policy sentence
     # ('what % does ADP pay?': the sign is the word)
