@@ -240,3 +240,5 @@ def test_a_yes_or_no_about_submitting_is_no_question_of_where() -> None:
     assert VOCABULARY.kind("ADP denied my pt's chair - can the vendor just submit the appeal for her?") == "allowed"
     assert VOCABULARY.kind("which office do we submit the appeal form to?") == "where"
     assert VOCABULARY.kind("who do I send the appeal to?") == "where"
+    # Mobility Devices manual §660.00: 'the Vendor may refuse to provide the Device'
+    assert VOCABULARY.kind("vendor wouldn't hand it over - can they do that? who do they have to tell?") != "where"

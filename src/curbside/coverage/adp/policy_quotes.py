@@ -70,9 +70,10 @@ VOCABULARY = Vocabulary(
             r"how many (?:business )?(?:days|weeks|months|years)|takes? (?:long|a while))\b",
             re.I,
         ),
-        # a place: 'where does it go?', 'send it to whom?'; not 'can the vendor submit the appeal for her?' (a yes or no)
+        # a place: 'where does it go?', 'who do I send it to?'; not 'can the vendor submit the appeal for her?' (a yes
+        # or no) or 'who do they have to tell?' (an obligation)
         "where": re.compile(
-            r"\b(where|who (do|does|should|handles)|which office)\b|\b(send|submit\w*)\b(?:\s+[\w'’]+){0,4}?\s+to\b",
+            r"\b(where|who handles|which office)\b|\b(send|submit\w*)\b(?:\s+[\w'’]+){0,4}?\s+to\b",
             re.I,
         ),
         "count": re.compile(r"\b(how many|both|plus|as well as|more than one)\b", re.I),
