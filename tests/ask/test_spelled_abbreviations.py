@@ -38,3 +38,14 @@ def test_one_it_writes_itself_or_whose_meaning_it_lacks_stays() -> None:
     assert spelled_abbreviations("Td booster due?", frequencies) == []  # 'Td' is the vaccine, not 'TD'
     # already spelled out beside it
     assert spelled_abbreviations("tardive dyskinesia (TD) on abilify?", frequencies) == []
+
+
+def test_an_ontario_programs_abbreviation_is_asked_as_the_manuals_write_it() -> None:
+    # the ADP Manual §300.01 cites the "Workplace Safety and Insurance Act" and never writes "WSIB"
+    held = {"workplace safety and insurance": 1}
+    spelled = spelled_abbreviations(
+        "can a patient covered by WSIB for the same device get ADP funding?", lambda ws: {w: held.get(w, 0) for w in ws}
+    )
+    assert spelled == [("WSIB", "Workplace Safety and Insurance")]
+    # 'poa' in lower case is no abbreviation: only 'POA' is power of attorney
+    assert spelled_abbreviations("the poa of the text", lambda ws: {w: 1 if " " in w else 0 for w in ws}) == []

@@ -16,6 +16,7 @@ import logging
 import re
 import time
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from curbside.ask.abstain import (
@@ -51,6 +52,7 @@ from curbside.ask.generic_names import generic_names, with_generic_names
 from curbside.ask.joined_numbers import joined_numbers
 from curbside.ask.keyword_first import keyword_first, quoted_or_found, with_keyword_first
 from curbside.ask.named import NAMED_KINDS, named_subject, unnamed, withheld_unnamed, yes_no
+from curbside.ask.named_source import named_source
 from curbside.ask.neighbours import with_neighbours
 from curbside.ask.query import compose_query
 from curbside.ask.reserve import RESERVE_PASSAGES, leading_reserve, reserve_passages
@@ -149,6 +151,10 @@ class Asker:
         answer.metadata["took_ms"] = _ms(started)
         return answer
 
+    def _documents(self, namespace: str) -> list[tuple[str, str]]:
+        """(doc_key, title) of every current document of ``namespace``."""
+        return [(v.doc_key, v.title) for v in self.engine.documents.list_current(namespace)]
+
     def _frequencies(self, words: Sequence[str]) -> Mapping[str, int]:
         """How many chunks of the knowledge base hold each word (``SearchEngine.word_frequencies``)."""
         return self.engine.word_frequencies(words)[0]
@@ -171,15 +177,22 @@ class Asker:
         # 'TD' where the knowledge base writes only 'tardive dyskinesia': asked in the words written out
         spelled = await asyncio.to_thread(spelled_abbreviations, text, self._frequencies)
         text = with_generic_names(text, [*renamed, *apart, *spelled])
+        # 'ok per CEP to …?': asked of the document it names, without its name (``named_source``)
+        named = None
+        if request.doc_key is None:
+            named = await asyncio.to_thread(named_source, text, partial(self._documents, request.namespace))
+            text = named.question if named is not None else text
         meta: dict[str, object] = {"query": text, "embedder": self.engine.embedder.model_id}
         if renamed:
             meta["generic_names"] = dict(renamed)
+        if named is not None:
+            meta["named_source"] = {"name": named.name, "doc_key": named.doc_key}
         clarify = clarifying_question(text)
         k = request.k or s.answer_passages
         filters = SearchFilters(
             source_type=request.source_type,
             specialty=request.specialty,
-            doc_key=request.doc_key,
+            doc_key=named.doc_key if named is not None else request.doc_key,
             namespace=request.namespace,
         )
         searched = time.perf_counter()

@@ -133,13 +133,17 @@ ABBREVIATIONS: dict[str, str] = {
     "wks": "weeks",
     "mos": "months",
     "thru": "through",
+    # what the ADP manuals write out (ADP Manual §300.01, §205.00); not 'OT' or 'LTC', whose written-out words
+    # pull the manuals' registration and long-term care home passages onto questions merely told by an OT
+    "WSIB": "Workplace Safety and Insurance",  # the manuals cite its Act (ADP Manual §300.01)
+    "POA": "power of attorney",
     # a device's everyday name, as the ADP Mobility Devices manual writes it ("Adult Wheeled Walker Type 3")
     "rollator": "wheeled walker",
     "rollators": "wheeled walkers",
 }
 
 # acronyms whose lower-case form is an ordinary word: capitals only
-_WORDLIKE = frozenset({"CAD", "CAP", "PAD", "HAP", "ARB", "OSA", "GAD"})
+_WORDLIKE = frozenset({"CAD", "CAP", "PAD", "HAP", "ARB", "OSA", "GAD", "POA"})
 
 STOPWORDS: frozenset[str] = frozenset(
     """
