@@ -673,3 +673,23 @@ def test_unexpected_parser_failure_becomes_parse_error(tmp_path: Path, monkeypat
     monkeypatch.setattr(text_loader, "load", explode)
     with pytest.raises(DocumentParseError, match="Could not read notes.txt as text: internal parser state broken"):
         load_document(write(tmp_path, "notes.txt", "Some text."))
+
+
+def test_a_pdf_line_ending_in_an_abbreviations_point_or_continued_in_lower_case_goes_on() -> None:
+    # Mobility Devices manual §530 p. 31: "… objective data (e.g." / "circumferential measurements) …"
+    width = 80
+    lines = [
+        "7. Lower Extremity Edema: Findings may include objective data (e.g.",
+        "circumferential measurements) and/or clinical observations.",
+        "Trials should progress from the most basic and economical.",
+        "to more complex and costly in the manual's own line break.",
+        "Eligible applicants are listed below.",
+        "a. when an applicant is a resident of Ontario;",
+    ]
+    texts = [text for text, _ in pdf_loader._paragraphs(lines, width)]
+    assert texts[0] == (
+        "7. Lower Extremity Edema: Findings may include objective data (e.g. circumferential measurements) and/or "
+        "clinical observations."
+    )
+    assert texts[1].startswith("Trials should progress") and texts[1].endswith("in the manual's own line break.")
+    assert texts[2] == "Eligible applicants are listed below."  # a lettered item starts anew

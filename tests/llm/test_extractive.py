@@ -89,6 +89,11 @@ def test_short_lines_under_a_heading_are_its_items_not_headings() -> None:
     units = passage_units(passage("adp", clause), 0)
     assert [u.text for u in units] == ["Maintain skin integrity where there is a risk"]
     assert "tilt" in units[0].context
+    # a manual's numbered section title too (Mobility Devices manual §805): a heading, not an answer about errors
+    section = "805 ADP Processing Errors\n\nThe Authorizer must notify the ADP in writing of the error(s)."
+    units = passage_units(passage("adp", section), 0)
+    assert [u.text for u in units] == ["The Authorizer must notify the ADP in writing of the error(s)."]
+    assert {"proces", "error"} <= units[0].context
 
 
 def test_a_short_line_between_two_short_items_is_one_of_them_not_a_heading() -> None:

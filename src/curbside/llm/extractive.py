@@ -94,8 +94,9 @@ _QUESTION_PHRASES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
 TERM_PREFIX = 6
 # How ``passage_units`` cuts a passage into answer units; bump whenever a unit's text can change, so that the stored
 # unit vectors are made again (``kb.ingest.Ingestor.fingerprint``). units-2: a short line between two short items is an
-# item, not the heading of the next, and so is a line telling what to do ("Avoid in older adults and pregnancy")
-UNITS_VERSION = "units-2"
+# item, not the heading of the next, and so is a line telling what to do ("Avoid in older adults and pregnancy").
+# units-3: a manual's numbered section title ("805 ADP Processing Errors") is a heading
+UNITS_VERSION = "units-3"
 MIN_WORDS = 3
 MAX_CHARS = 600
 HEADING_MAX_WORDS = 6
@@ -267,6 +268,8 @@ ANSWER_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     ),
 )
 _CLAUSE_NUMBER = re.compile(r"^\(?\d+(?:\.\d+)+\)?\s+")  # "1000.12 During …": a manual's clause, not a value
+# "805 ADP Processing Errors": a manual's numbered section title, not a figure
+_SECTION_NUMBER = re.compile(r"^\d{3,4}\s+(?=[A-Z])")
 
 
 # ANSWER_KINDS' kinds in order (amount: money or a share)
@@ -465,7 +468,7 @@ def passage_units(
         listed = (
             title_like
             and under_heading
-            and not (text.endswith(":") or _CLAUSE_NUMBER.match(text))
+            and not (text.endswith(":") or _CLAUSE_NUMBER.match(text) or _SECTION_NUMBER.match(text))
             and not (heads and _closed(lines[index + 1]))
         )
         # a short line between two other short items is one of them, not the heading of the next: "GI bleeding
@@ -553,7 +556,7 @@ def _is_heading(text: str) -> bool:
     in a colon: it says what the lines under it are about, and is no answer itself."""
     if text.endswith(":"):
         return True
-    text = _CLAUSE_NUMBER.sub("", text)  # "525.03 Power Elevating Leg Rests" titles a clause
+    text = _SECTION_NUMBER.sub("", _CLAUSE_NUMBER.sub("", text))  # "525.03 Power Elevating Leg Rests" titles a clause
     if _LABEL.match(text) or _DIGIT.search(text) or _INSTRUCTION.match(text):
         return False
     return len(text.split()) <= HEADING_MAX_WORDS and not _closed(text, ".!?;")

@@ -60,7 +60,8 @@ __all__ = [
 # Goes into the content hash: bump whenever any loader's output changes.
 # loaders-2: list items, table rows (with their headers) and label lines are blocks of their
 # own with a kind; citations, reference sections, UI hints and heading markers are dropped.
-PARSER_VERSION = "loaders-2"
+# loaders-3: a PDF line ending in an abbreviation's point ("(e.g.") or continued in lower case is no paragraph end.
+PARSER_VERSION = "loaders-3"
 
 SUPPORTED_EXTENSIONS: dict[str, str] = {
     ".pdf": "pdf",

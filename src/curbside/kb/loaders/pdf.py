@@ -39,6 +39,9 @@ _PAGE_NUMBER = re.compile(r"^(?:page\s*)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$|^[-�
 _LEADER = re.compile(r"(?:\. ?){4,}")
 _CLAUSE = re.compile(r"^\d{1,4}(?:\.\d{1,3})+\s+[A-Z]")
 _SENTENCE_END = re.compile(r"[.!?:;]$")
+_LETTER_ITEM = re.compile(r"^[a-z]{1,4}[.)]\s")  # "a. when an applicant …", "iv) …": a list item starts anew
+# a point that ends an abbreviation within a sentence, not the sentence
+_OPEN_ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|vs|approx|incl|cf)\.|\(e\.g\.|\(i\.e\.)$", re.I)
 _JUNK_TITLES = {"untitled", "title", "document", "microsoft word", "slide 1"}
 _OCR_TIMEOUT = 120
 
@@ -259,12 +262,18 @@ def _typical_width(pages: list[list[str]]) -> int:
 
 
 def _paragraphs(lines: list[str], width: int) -> list[tuple[str, BlockKind]]:
-    """A line well short of the full width ends its paragraph (or is a heading by itself)."""
+    """A line well short of the full width ends its paragraph (or is a heading by itself); a line ending in an
+    abbreviation's point ("objective data (e.g.") or a full stop the next line continues in lower case does not."""
     groups: list[list[str]] = [[]]
-    for line in lines:
+    for n, line in enumerate(lines):
         if groups[-1] and _CLAUSE.match(line):
             groups.append([])  # "100.01 Intended audience": a numbered clause starts anew
         groups[-1].append(line)
+        following = lines[n + 1] if n + 1 < len(lines) else ""
+        if _OPEN_ABBREVIATION.search(line) or (
+            line.endswith(".") and following[:1].islower() and not _LETTER_ITEM.match(following)
+        ):
+            continue
         short = len(line) < 0.7 * width
         if short or (_SENTENCE_END.search(line) and len(line) < 0.9 * width):
             groups.append([])
