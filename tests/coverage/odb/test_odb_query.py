@@ -193,6 +193,12 @@ def test_a_bare_mass_is_a_strength_listed_per_unit_of_use(listed: str, asked: st
         ("200mg/5mL", "Inj Susp-5mL Pk", "40 mg", False),  # Kenalog-40: 40 mg is a mL of it, not its pack
         ("10mg/mL", "O/L", "10 mg", False),  # an oral liquid per mL is a concentration
         ("5mg/100mL", "Inj Sol-50mL Pk", "5 mg", False),
+        # per mL in a pack of one stated volume: the pack's mass (Omlyclo DIN 02553813, Erelzi DIN 02462850)
+        ("150mg/mL", "Inj Sol-1mL Pref Syr Pk", "150 mg", True),
+        ("50mg/mL", "Inj Sol-1mL Prefilled SensoReady Pen Pk", "50 mg", True),
+        ("10mg/mL", "Inj Sol-5mL Vial", "50 mg", True),
+        ("10mg/mL", "Inj Sol-5mL Vial", "10 mg", False),  # a mL of the vial, not the vial
+        ("40mg/mL", "Inj Susp-5mL Pk", "40 mg", False),
     ],
 )
 def test_a_bare_mass_is_what_one_pack_of_the_form_holds(listed: str, form: str, asked: str, same: bool) -> None:

@@ -100,6 +100,9 @@ def same_strength(listed: str | None, asked: str, *, per_unit: bool = False, for
         return True
     if not (per_unit and isinstance(key, tuple) and isinstance(wanted, tuple) and wanted[1] == ""):
         return False
+    held = _injected_per_pack(key, form or "")
+    if held is not None:  # 'omlyclo 150 mg' is the '150mg/mL' in an 'Inj Sol-1mL Pref Syr Pk'
+        return held == wanted[0]
     if key[0] != wanted[0]:
         return False
     return bool(_PER_UNIT_OF_USE.fullmatch(key[1])) or _per_pack(key[1], form or "")
@@ -109,6 +112,15 @@ def strength_as_written(listed: str | None, asked: str) -> bool:
     """Whether the formulary writes the strength as asked, not only the same concentration: '320mg/2mL' is the
     2 mL syringe's strength, and '160mg/mL' in a 1 mL one the same concentration."""
     return _strength_key(norm_strength(listed or "")) == _strength_key(asked)
+
+
+def _injected_per_pack(key: tuple[float, str], form: str) -> float | None:
+    """The mass one injectable pack holds when the formulary gives its strength per mL and its one volume
+    ('150mg/mL' in an 'Inj Sol-1mL Pref Syr Pk' holds 150 mg; in an 'Inj Sol-5mL Vial', 750 mg); None otherwise."""
+    if key[1] != "/ml" or not re.search(r"\binj\b", form, re.I):
+        return None
+    volumes = set(re.findall(r"(\d+(?:\.\d+)?)\s?ml\b", form, re.I))
+    return round(key[0] * float(volumes.pop()), 9) if len(volumes) == 1 else None
 
 
 def _per_pack(per: str, form: str) -> bool:
