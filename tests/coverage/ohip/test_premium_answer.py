@@ -101,3 +101,26 @@ def test_a_code_found_by_words_but_not_stated_as_certain_gets_no_premium() -> No
     assert unsure.summary == before
     sure = with_asked_premiums(_result(before, STATED), plan(ScheduleGetArgs(q=question)), sql, _TEXTS)
     assert "K188" in sure.summary
+
+
+# General Fees N3: the Schedule's line runs the fracture premiums together
+_FRACTURE = [
+    (
+        "ohip-n3-1",
+        "Fractures [N3]",
+        "OHIP Schedule 2025-03-03 — N: General Fees > Fractures [N3]\n\n# E547 methyl methacrylate (not arthroplasty): "
+        "$59.40 # E569 percutaneous pinning, to closed reduction fee .. add 50%: add 50% # E826 percutaneous pinning, "
+        "to F005, F006, F009, F013 or F016: add 75%",
+    )
+]
+
+
+def test_each_premium_of_a_line_running_several_together_is_read_by_its_own_entry() -> None:
+    texts = premium_texts(_FRACTURE, frozenset({"E547", "E569", "E826"}))
+    assert set(texts) == {"E547", "E569", "E826"}
+    question = "closed reduction of a Bennett's fracture (F013) and then percutaneous K-wire pinning - premium?"
+    found = premiums_asked(question, ["F013"], {"F013": "Bennett's - closed reduction"}, {}, texts)
+    # E826 names F013; E569 is added to closed reductions in general and is not paid with E826
+    assert [(p.text.code, p.line) for p in found] == [
+        ("E826", "# E826 percutaneous pinning, to F005, F006, F009, F013 or F016: add 75%")
+    ]

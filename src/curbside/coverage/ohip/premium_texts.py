@@ -22,6 +22,7 @@ _PAGE = re.compile(r"\[([A-Z]{1,2}\d+)\]\s*$")
 # a listing line of a passage: 'K187 Acute post-discharge community psychiatric care, to K195 …: add 15%'
 _LISTING = re.compile(r"^[#+]?\s?(?P<code>[A-Z]\d{3}) (?P<title>.+?): (?P<fee>add [\d.]+%|\$[\d,.]+|I\.C\.?|.+)$")
 
+_RUN_ENTRY = re.compile(r"#\s?([A-Z]\d{3})\b")
 # a block that is a listing's rules: it belongs to the listing above it, not to the next one's paragraph
 _RULE_LABEL = re.compile(
     r"^\[?(?:Payment rules|Notes?|Commentary|Claims submission instructions|Medical record requirements)\s*:", re.I
@@ -51,7 +52,12 @@ def premium_texts(passages: Iterable[tuple[str, str, str]], premiums: Set[str]) 
         blocks = [" ".join(b.split()) for b in body.split("\n\n") if b.strip()]
         listed = [_LISTING.match(b) for b in blocks]
         for n, match in enumerate(listed):
-            if match is None or match["code"] not in premiums:
+            if match is None:
+                continue
+            # a line running several listings together ('# E547 …: $59.40 # E569 … # E826 …', General Fees N3): each
+            # premium of it is governed by the line (``premium_answer.own_entry`` reads its own entry)
+            codes = [c for c in dict.fromkeys([match["code"], *_RUN_ENTRY.findall(blocks[n])]) if c in premiums]
+            if not codes:
                 continue
             start = n
             while start > 0 and listed[start - 1] is None and not _RULE_LABEL.match(blocks[start - 1]):
@@ -59,14 +65,15 @@ def premium_texts(passages: Iterable[tuple[str, str, str]], premiums: Set[str]) 
             end = n + 1
             while end < len(blocks) and listed[end] is None and _RULE_LABEL.match(blocks[end]):
                 end += 1
-            out.setdefault(match["code"], []).append(
-                PremiumText(
-                    match["code"],
-                    blocks[n],
-                    section.strip(),
-                    page.group(1) if page else "",
-                    " ".join(blocks[start:n]),
-                    " ".join(blocks[n + 1 : end]),
+            for code in codes:
+                out.setdefault(code, []).append(
+                    PremiumText(
+                        code,
+                        blocks[n],
+                        section.strip(),
+                        page.group(1) if page else "",
+                        " ".join(blocks[start:n]),
+                        " ".join(blocks[n + 1 : end]),
+                    )
                 )
-            )
     return out
