@@ -134,3 +134,13 @@ def test_a_groups_size_in_people_chooses_its_band(ohip_text: Path) -> None:
     assert asked == {"patients": 5}
     assert [code for code, line in lines.items() if fit(asked, line) == 1] == ["K024"]
     assert [code for code, line in lines.items() if fit({"patients": 8}, line) == 1] == ["K025"]
+
+
+def test_a_gestation_in_weeks_chooses_the_termination_code() -> None:
+    # Corpus Uteri V7: S752 'induced - by any surgical technique up to and including 14 weeks gestation', S785
+    # '… after 14 weeks of gestation'; clinicians write 'wks'
+    assert asked_quantities("surgical termination at 17 wks by D&E") == {"week": 17.0}
+    s752 = "induced - by any surgical technique up to and including 14 weeks gestation"
+    s785 = "induced - by any surgical technique after 14 weeks of gestation"
+    assert (fit({"week": 17.0}, s752), fit({"week": 17.0}, s785)) == (-1, 1)
+    assert (fit({"week": 10.0}, s752), fit({"week": 10.0}, s785)) == (1, -1)

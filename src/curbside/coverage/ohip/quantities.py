@@ -33,7 +33,7 @@ _NUMBER = r"(\d{1,3}|" + "|".join([*_ORDINALS, *_CARDINALS]) + r")(?:st|nd|rd|th
 _ASKED = {
     # '70 year old', '16yo', '45 y/o', 'aged 5'
     "age": re.compile(r"\b(\d{1,3})[- ]?(?:(?:years?|yrs?)[- ]?old\b|yo\b|y/o\b|y\.o\.)|\baged? (\d{1,3})\b", re.I),
-    "week": re.compile(r"\b(\d{1,3}) weeks?\b|\bweek (\d{1,3})\b", re.I),
+    "week": re.compile(r"\b(\d{1,3}) ?(?:weeks?|wks?)\b|\bweek (\d{1,3})\b", re.I),  # '8 weeks', '17 wks'
     "patients": re.compile(r"\b(\d{1,2}) (?:[a-z-]+ ){0,2}(?:patients|pts|persons|people)\b", re.I),
     "cm": re.compile(r"\b(\d{1,3}(?:\.\d)?) ?cm\b", re.I),  # a wound's or lesion's size: '7 cm lac'
     # how long a recording ran: '24 hr holter', '48h'
@@ -57,6 +57,8 @@ _BANDS: dict[str, list[tuple[re.Pattern[str], str]]] = {
     "week": [
         (re.compile(rf"\b{_NUMBER} to {_NUMBER} weeks?\b", re.I), "between"),
         (re.compile(rf"\bfirst {_NUMBER} weeks\b", re.I), "upto"),
+        # S752 'induced - … up to and including 14 weeks gestation', S785 '… after 14 weeks of gestation' (V7)
+        (re.compile(rf"\bup to (?:and including )?{_NUMBER} weeks?\b", re.I), "upto"),
         (re.compile(rf"\bafter (?:the )?{_NUMBER} weeks?\b", re.I), "after"),
     ],
     # K019 … K025 "Group - per member … - 2 people" … "- 6 to 12 people" (Family Practice psychotherapy, A19)
