@@ -154,6 +154,7 @@ class _Headings:
     sub: str | None = None  # ... refined by a dash line with no leader
     parent: str | None = None  # the description of the code just listed, when not a dash description
     commentary: bool = False  # inside '[Commentary: … ]'
+    pending: str | None = None  # a sub-heading's first line, which the next line carries on
 
     @property
     def current(self) -> str | None:
@@ -164,6 +165,14 @@ class _Headings:
             self.parent = entry.description
 
     def text(self, text: str, following: str) -> None:
+        pending, self.pending = self.pending, None
+        if pending is not None and _heading_continued(text, following):
+            # 'Debridement of wound(s) … extending into any of the following structures: tendon,' / 'ligament, bursa
+            # and/or bone' over 'Z084 - one' (M9): the sub-heading is both lines; a reference carried on is not
+            # ('Periodic oculo-visual assessment' / 'see General Preamble GP28 …' over A110, A9)
+            self.base = pending if text.startswith("see ") else f"{pending} {text}"
+            self.sub = self.parent = None
+            return
         if self.commentary or text.startswith("["):
             self.commentary = not text.endswith("]")
             self.parent = None
@@ -180,6 +189,25 @@ class _Headings:
             self.base = self.sub = self.parent = None
         else:
             self.parent = None
+            # a heading's first line, not what qualifies the heading above ('Ulcer cautery' / 'Including laser …', Y2)
+            if (
+                following[:1].islower()
+                and _heading_like(text.removesuffix(","), "")
+                and not text.startswith("Including")
+            ):
+                self.pending = text
+
+
+def _heading_continued(text: str, following: str) -> bool:
+    """Whether ``text`` ends a sub-heading begun on the line before: a short lower-case line, no sentence's end,
+    right above a code or a dash description."""
+    return (
+        text[:1].islower()
+        and len(text) < 60
+        and not text.endswith(_SENTENCE_END)
+        and not _leader(text)[0]
+        and (CODE.match(following) is not None or following.startswith(_DASHES))
+    )
 
 
 def _introduces_codes(text: str, following: str) -> bool:
