@@ -236,6 +236,15 @@ def test_a_parts_introduction_is_quoted_and_cited_by_its_part(adp: AdpService) -
     assert "(Mobility Devices manual Part 4, p. 21)" in r.summary
 
 
+def test_when_as_a_conjunction_asks_no_time(adp: AdpService) -> None:
+    question = "pt has an ADP power chair - can ADP also fund a light folding manual chair for trips / when the power chair is in the shop?"  # noqa: E501
+    assert VOCABULARY.kind(question) != "time"
+    assert VOCABULARY.kind("when does the funding period start?") == "time"
+    # Mobility Devices manual §600 p. 34
+    r = ask(adp, question)
+    assert "ADP funding assistance may be requested for up to: • One wheelchair (manual, power" in r.summary
+
+
 def test_a_yes_or_no_about_submitting_is_no_question_of_where() -> None:
     assert VOCABULARY.kind("ADP denied my pt's chair - can the vendor just submit the appeal for her?") == "allowed"
     assert VOCABULARY.kind("which office do we submit the appeal form to?") == "where"

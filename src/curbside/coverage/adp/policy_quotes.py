@@ -65,7 +65,10 @@ VOCABULARY = Vocabulary(
         # who pays whom: 'who pays for those and to whom?'
         "payer": re.compile(r"\b(who (pays|is paying|will pay|should pay|would pay)|to whom|pay (them|it|those|that) to)\b", re.I),
         "time": re.compile(
-            r"\b(how (long|soon|often|quick(ly)?|fast)|when|period|valid|good for|stale|expire\w*|within|"
+            # 'when' asks a time as a question's word ('when does …', 'when can …'), not as a conjunction ('a chair for
+            # trips / when the power chair is in the shop')
+            r"\b(how (long|soon|often|quick(ly)?|fast)|^when|when (?:do|does|did|is|are|can|could|should|will|would|"
+            r"must|has|have)|period|valid|good for|stale|expire\w*|within|"
             # 'how many weeks does ADP take', not 'ok for authorizers to take them?'
             r"how many (?:business )?(?:days|weeks|months|years)|takes? (?:long|a while))\b",
             re.I,
