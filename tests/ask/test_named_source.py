@@ -28,8 +28,8 @@ DOCUMENTS = [
 ]
 
 
-def listed() -> list[tuple[str, str]]:
-    return DOCUMENTS
+def listed() -> list[str]:
+    return [doc for doc, _ in DOCUMENTS]
 
 
 @pytest.mark.parametrize(
@@ -86,7 +86,7 @@ def test_no_single_document_named_leaves_the_question_as_it_is(question: str) ->
 
 
 def test_documents_are_listed_only_for_a_question_that_names_a_source() -> None:
-    def never() -> list[tuple[str, str]]:
+    def never() -> list[str]:
         raise AssertionError("listed the documents for a question naming none")
 
     assert named_source("sertraline starting dose?", never) is None

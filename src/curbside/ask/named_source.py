@@ -1,13 +1,14 @@
 """The document a question names as its source: "ok per CEP to do the check-ins by phone?", "what does the
 malaria guideline say about …".
 
-A clinician names the document they mean, by the short name its file carries ("CEP" for the file
-``cep-anxiety-and-depression``); a word of a title is not enough (an article's title word is its subject). The name is no word of the question's subject: searched as one, "CEP" finds the
-page's acknowledgments (the only lines writing "CEP's") or another document's "Central Equipment Pool (CEP)".
-When the question names one document of the knowledge base this way, it is asked of that document alone, with
-the name left out of its words when it is an initialism (a word such as 'malaria' is its subject too). A name two documents share ('the ADP manual' for both ADP manuals), or one most
-documents carry ('the sample'), narrows nothing; a word written as a subject ("CEP power tilt application", "per
-protocol") is no source named.
+A clinician names the document they mean by the short name its file carries ("CEP" for the file
+``cep-anxiety-and-depression``); a word of a title is not enough (an article's title word is its subject). The name
+is no word of the question's subject: searched as one, "CEP" finds the page's acknowledgments (the only lines
+writing "CEP's") or another document's "Central Equipment Pool (CEP)". When the question names one document of the
+knowledge base this way, it is asked of that document alone, with the name left out of its words when it is an
+initialism (a word such as 'malaria' is its subject too). A name two documents share ('the ADP manual' for both ADP
+manuals) narrows nothing; a word written as a subject ("CEP power tilt application", "per protocol") is no source
+named.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from curbside.search.enhance import STOPWORDS
 __all__ = ["NamedSource", "named_source"]
 
 _NAME = r"(?P<name>[A-Za-z][A-Za-z0-9]{1,14})"
+_PER = r"\b(?:per|according to|acc\. to|acc to)\s+(?:the\s+)?"
 # how a question names its source: 'per CEP', 'according to CEP', 'CEP says', 'does CEP list', "CEP's stance",
 # 'the CEP table'
 _REFERENCES = (
-    re.compile(rf"\b(?:per|according to|acc\. to|acc to)\s+(?:the\s+)?{_NAME}(?:['’]s)?\b", re.I),
+    re.compile(rf"{_PER}{_NAME}(?:['’]s)?\b", re.I),
     re.compile(
         rf"\b{_NAME}(?:['’]s)?\s+(?:says?|said|lists?|listed|suggests?|recommends?|wants?|advises?|flags?|rates?|"
         r"files?|classif\w+|points?|stance|position|take|leaning|considers?|mentions?)\b",
@@ -42,8 +44,7 @@ _REFERENCES = (
     ),
 )
 _SEPARATOR = re.compile(r"[^a-z0-9]+")
-# a name most documents carry names none ('sample', 'guideline')
-MAX_SHARE = 0.5
+_LEAD = re.compile(rf"{_PER}$", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,21 +58,24 @@ def _tokens(text: str) -> set[str]:
     return {t for t in _SEPARATOR.split(text.casefold()) if len(t) >= 2}
 
 
-def named_source(question: str, documents: Callable[[], Sequence[tuple[str, str]]]) -> NamedSource | None:
+def named_source(question: str, documents: Callable[[], Sequence[str]]) -> NamedSource | None:
     """The one document ``question`` names as its source, and the question without its name; None when it names
-    none, or a name no single document's key carries. ``documents`` lists (doc_key, title) of the knowledge base,
-    read only when the question has the form of a reference."""
+    none, or a name no single document's key carries (or the knowledge base holds one document: naming it narrows
+    nothing). ``documents`` lists the knowledge base's doc keys, read only when the question has the form of a
+    reference."""
     found = [m for pattern in _REFERENCES for m in pattern.finditer(question)]
     if not found:
         return None
-    listed = documents()
+    keyed = [(doc, _tokens(doc)) for doc in documents()]
+    if len(keyed) < 2:
+        return None
     for match in sorted(found, key=lambda m: m.start("name")):
         name = match.group("name")
         key = name.casefold()
         if len(key) < 3 or key in STOPWORDS:
             continue
-        carrying = [doc for doc, _ in listed if key in _tokens(doc)]
-        if len(carrying) != 1 or len(carrying) > MAX_SHARE * len(listed):
+        carrying = [doc for doc, tokens in keyed if key in tokens]
+        if len(carrying) != 1:
             continue
         # an initialism ('CEP') names the document alone; a word ('the malaria guideline') is its subject too
         rest = _without(question, match) if name.isupper() else question
@@ -85,7 +89,7 @@ def _without(question: str, match: re.Match[str]) -> str:
     tail = re.match(r"['’]s\b", question[end:])
     if tail:
         end += tail.end()
-    lead = re.search(r"\b(?:per|according to|acc\. to|acc to)\s+(?:the\s+)?$", question[:start], re.I)
+    lead = _LEAD.search(question[:start])
     if lead:
         start = lead.start()
     return re.sub(r"\s{2,}", " ", f"{question[:start]}{question[end:]}").strip().lstrip(",;:-–— ")

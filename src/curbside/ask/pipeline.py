@@ -151,9 +151,9 @@ class Asker:
         answer.metadata["took_ms"] = _ms(started)
         return answer
 
-    def _documents(self, namespace: str) -> list[tuple[str, str]]:
-        """(doc_key, title) of every current document of ``namespace``."""
-        return [(v.doc_key, v.title) for v in self.engine.documents.list_current(namespace)]
+    def _documents(self, namespace: str) -> list[str]:
+        """The doc key of every current document of ``namespace``."""
+        return [v.doc_key for v in self.engine.documents.list_current(namespace)]
 
     def _frequencies(self, words: Sequence[str]) -> Mapping[str, int]:
         """How many chunks of the knowledge base hold each word (``SearchEngine.word_frequencies``)."""

@@ -432,7 +432,7 @@ def _neighbourhood(cosines: np.ndarray | None) -> set[int]:
 # a numbered list's next number, left at the end of the sentence before it ('… for all invoices: 1.')
 _TRAILING_NUMBER = re.compile(r"\s\d{1,2}\.$")
 # a title the text repeats before its list ('Power Elevating Leg Rests 1. Decrease in swelling …'): no sentence
-_TITLE = re.compile(r"^(?:[A-Z0-9][\w’'/&()-]*\s?)+$")
+_TITLE = re.compile(r"^[A-Z0-9][\w’'/&()-]*(?: [A-Z0-9][\w’'/&()-]*)* ?$")  # words one space apart: no backtracking
 
 
 def sentences(text: str) -> list[str]:

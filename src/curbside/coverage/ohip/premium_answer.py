@@ -24,7 +24,7 @@ from curbside.coverage.ohip.sql_path import SqlFindings
 from curbside.coverage.ohip.store import ListingRow
 from curbside.coverage.ohip.tool import ScheduleGetResult
 
-__all__ = ["STATED", "FoundPremium", "asks_premium_on", "own_entry", "premiums_asked", "with_asked_premiums"]
+__all__ = ["STATED", "FoundPremium", "asks_premium_on", "premiums_asked", "with_asked_premiums"]
 
 # a code found by words is a base for a premium only when the answer states it as certain: a premium added to a
 # code that may not be the service ('E550 … irrigation system' beside a guessed E556) is noise
@@ -45,7 +45,11 @@ class FoundPremium:
     text: PremiumText
     score: float
     lead: str  # the sentence of its paragraph that shares most of the question, or ''
-    line: str = ""  # its own entry of the listing line ('# E826 percutaneous pinning, to … F013 …: add 75%')
+
+    @property
+    def line(self) -> str:
+        """Its own listing entry ('# E826 percutaneous pinning, to … F013 …: add 75%')."""
+        return self.text.line
 
 
 def asks_premium_on(question: str | None) -> bool:
@@ -61,25 +65,10 @@ def _phrase(text: str) -> str:
     return " " + " ".join(words_of(text)) + " "
 
 
-_ENTRY = re.compile(r"#\s*[A-Z]\d{3}\b")
-
-
-def own_entry(line: str, code: str) -> str:
-    """The premium's own entry of a listing line that runs several together ("# E547 methyl methacrylate …: $59.40
-    # E569 percutaneous pinning, to closed reduction fee …: add 50% # E826 percutaneous pinning, to F005, F006,
-    F009, F013 or F016: add 75%", General Fees N3): a premium is read by its own words, not its neighbours'."""
-    starts = [m.start() for m in _ENTRY.finditer(line)]
-    mine = re.search(rf"#\s*{code}\b", line)
-    if len(starts) < 2 or mine is None:
-        return line
-    end = next((n for n in starts if n > mine.start()), len(line))
-    return line[mine.start() : end].strip()
-
-
-def _governs(text: PremiumText, base: str, title: str, sections: set[str], line: str) -> bool:
+def _governs(text: PremiumText, base: str, title: str, sections: set[str]) -> bool:
     """Whether ``text`` is a premium's on the base code: its own entry or its paragraphs name the code, or, in the
     code's own section, its service."""
-    whole = f"{line} {text.lead} {text.rules}"
+    whole = f"{text.line} {text.lead} {text.rules}"
     if re.search(rf"(?<![A-Za-z0-9]){base}(?![0-9])", whole):
         return True
     return text.section in sections and bool(title.strip()) and _phrase(title) in _phrase(whole)
@@ -110,14 +99,13 @@ def premiums_asked(
             if code in bases:
                 continue
             for text in governing:
-                line = own_entry(text.line, code)
-                if not _governs(text, base, title, sections, line):
+                if not _governs(text, base, title, sections):
                     continue
-                own = _shared(wanted, f"{line} {text.lead}")
+                own = _shared(wanted, f"{text.line} {text.lead}")
                 ruled = _shared(wanted, text.rules) - own
                 score = len(own) + RULES_WEIGHT * len(ruled)
                 if score > 0:
-                    found.append(FoundPremium(base, text, score, _lead_sentence(text.lead, wanted), line))
+                    found.append(FoundPremium(base, text, score, _lead_sentence(text.lead, wanted)))
     found.sort(key=lambda p: -p.score)
     best: list[FoundPremium] = []
     for premium in found:
@@ -146,7 +134,7 @@ def with_asked_premiums(
     parts: list[str] = []
     for premium in premiums_asked(request.question, bases, sql.titles, sql.listings, texts):
         text = premium.text
-        part = f"Premium on {premium.base} ({text.section}, {text.page}): {premium.line or text.line}."
+        part = f"Premium on {premium.base} ({text.section}, {text.page}): {text.line}."
         if premium.lead:
             part += f" “{premium.lead}”"
         parts.append(part)

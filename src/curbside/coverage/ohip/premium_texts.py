@@ -22,7 +22,7 @@ _PAGE = re.compile(r"\[([A-Z]{1,2}\d+)\]\s*$")
 # a listing line of a passage: 'K187 Acute post-discharge community psychiatric care, to K195 …: add 15%'
 _LISTING = re.compile(r"^[#+]?\s?(?P<code>[A-Z]\d{3}) (?P<title>.+?): (?P<fee>add [\d.]+%|\$[\d,.]+|I\.C\.?|.+)$")
 
-_RUN_ENTRY = re.compile(r"#\s?([A-Z]\d{3})\b")
+_RUN_ENTRY = re.compile(r"#\s*([A-Z]\d{3})\b")
 # a block that is a listing's rules: it belongs to the listing above it, not to the next one's paragraph
 _RULE_LABEL = re.compile(
     r"^\[?(?:Payment rules|Notes?|Commentary|Claims submission instructions|Medical record requirements)\s*:", re.I
@@ -32,7 +32,7 @@ _RULE_LABEL = re.compile(
 @dataclass(frozen=True, slots=True)
 class PremiumText:
     code: str
-    line: str  # its listing line, as the passage holds it
+    line: str  # its listing line as the passage holds it; its own entry of a line running several together
     section: str  # 'Psychiatry (19)'
     page: str
     lead: str  # the paragraph(s) between the listing (and its rules) before it and its own line
@@ -55,7 +55,7 @@ def premium_texts(passages: Iterable[tuple[str, str, str]], premiums: Set[str]) 
             if match is None:
                 continue
             # a line running several listings together ('# E547 …: $59.40 # E569 … # E826 …', General Fees N3): each
-            # premium of it is governed by the line (``premium_answer.own_entry`` reads its own entry)
+            # premium of it is governed by the line, and read by its own entry
             codes = [c for c in dict.fromkeys([match["code"], *_RUN_ENTRY.findall(blocks[n])]) if c in premiums]
             if not codes:
                 continue
@@ -69,7 +69,7 @@ def premium_texts(passages: Iterable[tuple[str, str, str]], premiums: Set[str]) 
                 out.setdefault(code, []).append(
                     PremiumText(
                         code,
-                        blocks[n],
+                        _own_entry(blocks[n], code),
                         section.strip(),
                         page.group(1) if page else "",
                         " ".join(blocks[start:n]),
@@ -77,3 +77,15 @@ def premium_texts(passages: Iterable[tuple[str, str, str]], premiums: Set[str]) 
                     )
                 )
     return out
+
+
+def _own_entry(line: str, code: str) -> str:
+    """A premium's own entry of a listing line that runs several together ("# E547 methyl methacrylate …: $59.40
+    # E569 percutaneous pinning, to closed reduction fee …: add 50% # E826 percutaneous pinning, to F005, F006,
+    F009, F013 or F016: add 75%", General Fees N3): a premium is read by its own words, not its neighbours'."""
+    starts = [m.start() for m in _RUN_ENTRY.finditer(line)]
+    mine = re.search(rf"#\s*{code}\b", line)
+    if len(starts) < 2 or mine is None:
+        return line
+    end = next((n for n in starts if n > mine.start()), len(line))
+    return line[mine.start() : end].strip()
