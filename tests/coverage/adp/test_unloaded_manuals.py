@@ -42,6 +42,13 @@ def test_a_category_not_loaded_is_said_beside_a_short_term_verdict(adp: AdpServi
     assert "is not loaded" in r.summary and r.confidence <= 0.5
 
 
+def test_a_category_named_by_a_word_of_its_own_name(adp: AdpService) -> None:
+    # 'intraoral' is the word of the category's name (§105.05: 'Maxillofacial Intraoral Prostheses') a dentist uses
+    r = ask(adp, "intraoral device after his maxillectomy - does ADP cover it?")
+    assert r.device is not None and r.device.category == "Maxillofacial Intraoral Prostheses"
+    assert "is not loaded" in r.summary and "75%" not in r.summary and r.confidence <= 0.5
+
+
 def test_a_question_on_no_funding_is_not_told_of_other_categories_manuals(adp: AdpService) -> None:
     r = ask(adp, "who can be an authorizer?")
     assert "other 18 ADP device categories" not in r.summary

@@ -311,6 +311,14 @@ def test_one_value_on_a_two_column_page_with_values_left_over_is_unknown(parsed:
         assert x.reason is not None and "H and P" in x.reason
 
 
+def test_a_code_that_is_one_component_keeps_its_one_value_on_a_two_column_page(parsed: ParsedSchedule) -> None:
+    """J85 (EEG, a page of T and P columns): 'G414 Routine EEG - technical component ……' · 25.75, then
+    'G415 … - professional component' 'G418 … (16 - 21 channel EEG)' · 23.15 62.50. A technical component
+    has one value, so the values around it do not make G414's doubtful."""
+    assert (at_line(parsed, 25645).code, at_line(parsed, 25645).fee_text) == ("G414", "25.75")
+    assert [at_line(parsed, n).fee_text for n in (25647, 25648)] == ["23.15", "62.50"]
+
+
 # --- an I.C alone ----------------------------------------------------------------------------------------
 
 

@@ -878,7 +878,14 @@ class _Reader:
                 assert isinstance(entry, _Entry)
                 at = self.listing_at.get(id(entry))
                 x = self.listings[at] if at is not None else None
-                if x and x.status == "aligned" and not x.components and x.unit != "table" and self._two_columns(x.page):
+                if (
+                    x
+                    and x.status == "aligned"
+                    and not x.components
+                    and x.unit != "table"
+                    and self._two_columns(x.page)
+                    and not _COMPONENT.search(x.description)  # one component ('G414 … - technical component'): one value
+                ):
                     doubtful.append(x)
             if not doubtful:
                 continue
