@@ -141,6 +141,9 @@ def test_a_rare_word_the_knowledge_base_lacks_names_a_subject_it_does_not_cover(
     # an abbreviation the knowledge base may spell out, and everyday English, say less about the subject
     assert lacking_subjects(("wsib", "ect")) == ()
     assert lacking_subjects(("wax", "slower")) == ()
+    # a drug a dictionary also lists is still a drug: the offline lexicon (DrugBank's names) knows it
+    assert lacking_subjects(("quinine",)) == ("quinine",)
+    assert lacking_subjects(("chloramphenicol",)) == ("chloramphenicol",)
 
 
 def test_a_question_about_a_drug_the_knowledge_base_never_mentions_is_not_answered(make_core) -> None:

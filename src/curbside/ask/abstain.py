@@ -55,6 +55,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from curbside import drug_lexicon
 from curbside.ask.focus import AGE as _AGE
 from curbside.ask.subjects import english_word, names_subject
 from curbside.clinical_words import CHART_SHORTHAND
@@ -296,7 +297,8 @@ def lacking_subjects(unknown: Sequence[str]) -> tuple[str, ...]:
     study), so ``ask`` says what is missing instead. Left out: a word of four letters or fewer (an abbreviation
     the knowledge base may spell out: "WSIB", "ECT"), an everyday English word ("wax", "slower"), a noun of
     action ("augmentation", "titration") and a plain word that names no subject (``subjects.names_subject``:
-    "frail", "outgrew", "bloodwork"), whose absence says less about the subject: the model weighs it."""
+    "frail", "outgrew", "bloodwork"), whose absence says less about the subject: the model weighs it. A drug the
+    offline lexicon knows is a subject even where a dictionary lists it ("quinine", "chloramphenicol")."""
     from wordfreq import zipf_frequency
 
     return tuple(
@@ -305,7 +307,7 @@ def lacking_subjects(unknown: Sequence[str]) -> tuple[str, ...]:
         if not (w.isalpha() and len(w) <= ABBREVIATION_MAX)
         and not process_noun(w)
         and zipf_frequency(w, "en") < RARE_ZIPF
-        and names_subject(w)
+        and (names_subject(w) or drug_lexicon.ingredient_of(w) is not None)
     )
 
 
