@@ -250,6 +250,17 @@ def test_adp_manuals_list_items_and_label_lines(shared_data: Path) -> None:
     )
 
 
+def test_adp_manuals_tables_of_contents_are_not_indexed(shared_data: Path) -> None:
+    # "510 Contact 28" is a section's title and page: navigation, which answered "what's the March of Dimes contact?"
+    mobility = shared_data / ADP / "moh-adp-policy-and-administration-manual-mobility-devices-2023-07-01.pdf"
+    chunks = _chunks(mobility)
+    assert not any("Table of Contents" in c.section_path[:1] for c in chunks)
+    assert "510 Contact 28" not in chunk_lines(chunks)
+    contact = chunk_with_line(chunks, "The Central Equipment Pool (CEP) for High Technology Wheelchairs is operated by "
+                              "Motion Specialties. Contact numbers for CEP are 416-701-1351 or 1-800-395-6661.")
+    assert contact.section_path[-1] == "510 Contact"
+
+
 # ---------------------------------------------------------------- the shipped samples
 
 

@@ -61,7 +61,8 @@ __all__ = [
 # loaders-2: list items, table rows (with their headers) and label lines are blocks of their
 # own with a kind; citations, reference sections, UI hints and heading markers are dropped.
 # loaders-3: a PDF line ending in an abbreviation's point ("(e.g.") or continued in lower case is no paragraph end.
-PARSER_VERSION = "loaders-3"
+# loaders-4: a PDF outline entry titled Table of Contents is navigation, not indexed.
+PARSER_VERSION = "loaders-4"
 
 SUPPORTED_EXTENSIONS: dict[str, str] = {
     ".pdf": "pdf",

@@ -30,6 +30,7 @@ __all__ = [
     "is_citation",
     "is_label_line",
     "is_lead",
+    "is_navigation_title",
     "is_reference_marker",
     "is_reference_title",
     "is_ui_hint",
@@ -353,6 +354,14 @@ _REFERENCE_TITLE = re.compile(
 def is_reference_title(title: str | None) -> bool:
     """A heading over a reference list or bibliography: its section is not indexed."""
     return bool(title) and bool(_REFERENCE_TITLE.match(" ".join((title or "").split()).rstrip(" :")))
+
+
+_NAVIGATION_TITLE = re.compile(r"^(?:table of )?contents$", re.I)
+
+
+def is_navigation_title(title: str | None) -> bool:
+    """A heading over a table of contents: section titles and page numbers ("510 Contact 28"), no answer."""
+    return bool(title) and bool(_NAVIGATION_TITLE.match(" ".join((title or "").split()).rstrip(" :")))
 
 
 _UI_HINT = re.compile(

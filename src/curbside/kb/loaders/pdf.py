@@ -32,7 +32,7 @@ from curbside.kb.document import Block, BlockKind, LoadedDocument, Section
 from curbside.kb.loaders import clean, clean_title, join_units, parse_error, readable_stem
 from curbside.kb.loaders._limits import InflateLimits, size_text
 from curbside.kb.loaders._pdf_budget import PageBudget, pypdf_limits
-from curbside.kb.loaders._units import is_reference_title
+from curbside.kb.loaders._units import is_navigation_title, is_reference_title
 
 _EDGE = 3  # lines at the top and bottom of a page that may be running headers/footers
 _PAGE_NUMBER = re.compile(r"^(?:page\s*)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$|^[-–—]\s*\d{1,4}\s*[-–—]$", re.I)
@@ -317,8 +317,11 @@ def _assign(
 
 
 def _drop_reference_sections(section: Section) -> None:
-    """An outline entry titled References or Bibliography holds citations only: not indexed."""
-    section.children = [c for c in section.children if not is_reference_title(c.title)]
+    """An outline entry titled References or Bibliography holds citations only, one titled Table of Contents
+    section titles and page numbers only: neither is indexed."""
+    section.children = [
+        c for c in section.children if not (is_reference_title(c.title) or is_navigation_title(c.title))
+    ]
     for child in section.children:
         _drop_reference_sections(child)
 
