@@ -426,6 +426,21 @@ CREATE TABLE unit_vectors (
 ) WITHOUT ROWID;
 """
 
+_ADP_SUBJECT_TERMS = """
+-- #14: the words a question uses for a subject that is no device category ('a CGM': §105.05 lists no glucose
+-- monitoring category, §800.00 an rtCGM application form); the table is rebuilt with its rows for the CHECK
+CREATE TABLE adp_terms_new (
+    term   TEXT NOT NULL,
+    kind   TEXT NOT NULL CHECK (kind IN ('device', 'category', 'category_key', 'not_listed', 'not_a_category',
+                                         'not_a_category_term')),
+    target TEXT NOT NULL,                   -- device key, category name, not-listed key, or the message
+    PRIMARY KEY (term, kind, target)
+);
+INSERT INTO adp_terms_new SELECT * FROM adp_terms;
+DROP TABLE adp_terms;
+ALTER TABLE adp_terms_new RENAME TO adp_terms;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", _INITIAL),
     Migration(2, "odb_formulary", _ODB_FORMULARY),
@@ -436,4 +451,5 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "ohip_no_fee_status", _OHIP_NO_FEE),
     Migration(8, "ohip_title_vectors", _OHIP_TITLE_VECTORS),
     Migration(9, "unit_vectors", _UNIT_VECTORS),
+    Migration(10, "adp_subject_terms", _ADP_SUBJECT_TERMS),
 )

@@ -424,7 +424,7 @@ def test_negative_income(adp: AdpService, args: dict[str, object]) -> None:
 def test_categories_that_are_not_one(adp: AdpService) -> None:
     r = ask(adp, device={"category": "glucose_monitoring"})
     assert r.needs_more_info and r.summary.startswith(
-        "The July 2023 manuals list no glucose monitoring category among the Categories of Devices (§105.05)."
+        "The July 2023 manuals list no glucose monitoring category among the Categories of Devices (§105.05), but"
     )
     ambiguous = ask(adp, device={"category": "prosthesis"})
     assert ambiguous.needs_more_info and ambiguous.device is not None
@@ -460,3 +460,15 @@ def test_a_continuous_glucose_monitor_is_not_said_unfunded(adp: AdpService) -> N
     r = ask(adp, q="T1D kid on MDI, mom asks if ADP will help pay for dexcom CGM sensors - how much?")
     assert not r.summary.startswith("No:") and "not loaded" in r.summary and "75%" not in r.summary
     assert r.confidence < 0.7
+
+
+def test_a_continuous_glucose_monitor_is_not_said_unfunded(adp: AdpService) -> None:
+    # §105.05 lists no glucose monitoring category, but §800.00 (p. 97) lists an rtCGM application form: "No: ADP
+    # will not list a monitoring product" (§205.01, the glucometer's answer) at 0.9 would be confidently wrong
+    for q in ("real-time continuous glucose monitor - ADP share?", "does ADP cover a CGM for my T1D pt?"):
+        r = ask(adp, q=q)
+        assert "Application for Funding Real-Time Continuous Glucose Monitoring System (rtCGM)" in r.summary
+        assert "(ADP Manual §800.00, p. 97)" in r.summary and "is not loaded" in r.summary
+        assert not r.summary.startswith("No") and "75%" not in r.summary and r.confidence < 0.7
+    meter = ask(adp, q="does ADP pay for a glucometer?")
+    assert meter.summary.startswith("No: ADP lists no glucometer") and "§205.01" in meter.summary

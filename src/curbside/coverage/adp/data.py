@@ -11,6 +11,7 @@ whose manuals do not say what the files claim is refused.
 from __future__ import annotations
 
 import hashlib
+import re
 import tomllib
 from collections.abc import Sequence
 from functools import cache
@@ -102,6 +103,7 @@ class DeviceVocabulary(_Strict):
     category: tuple[CategoryEntry, ...]
     category_groups: dict[str, tuple[str, ...]]
     not_a_category: dict[str, str]
+    not_a_category_terms: dict[str, tuple[str, ...]] = Field(default_factory=dict)  # the words a question uses
     device: tuple[DeviceEntry, ...]
     not_listed: tuple[NotListedEntry, ...]
 
@@ -179,6 +181,9 @@ def listed_categories(core: ParsedManual) -> list[str]:
     return [line[1:].strip() for line in paragraph.text.splitlines() if line.startswith("•")]
 
 
+_CORE_QUOTE = re.compile(r"“([^”]+)” \(ADP Manual §([\d.]+), p\. (\d+)\)")
+
+
 def _page_text(manual: ParsedManual, section_id: str, page: int) -> str:
     paragraph = manual.paragraph(section_id)
     section = manual.section(section_id)
@@ -232,6 +237,9 @@ def verify(manuals: dict[str, ParsedManual], rules: Sequence[Rule] | None = None
         problems += _check_quote(
             manuals, f"not-listed {entry.key!r}", entry.manual, entry.section, entry.page, (entry.quote,)
         )
+    for key, message in vocabulary.not_a_category.items():  # a quote it gives: “…” (ADP Manual §800.00, p. 97)
+        for quote, section, page in _CORE_QUOTE.findall(message):
+            problems += _check_quote(manuals, f"not-a-category {key!r}", CORE_KEY, section, int(page), (quote,))
     pool = cep_policy().central_equipment_pool
     problems += _check_quote(manuals, "cep_policy.toml", pool.manual, pool.section, pool.page, (pool.quote,))
     problems += _check_quote(

@@ -277,6 +277,9 @@ class TermIndex:
                     targets = self.by_kind.get(kind, {}).get(phrase)
                     if targets:
                         return _resolution(kind, phrase, sorted(set(targets)), words)
+                said = self.by_kind.get("not_a_category_term", {}).get(phrase)
+                if said:  # 'a CGM': no category of §105.05, a subject the manuals say something else about
+                    return Resolution("not_a_category", phrase, message=said[0])
         return Resolution("none")
 
     def category(self, value: str) -> Resolution:
@@ -378,7 +381,9 @@ def resolve(index: TermIndex, request: AdpRequest, device_category: Callable[[st
         named.append(("device.type", typed))
     if request.question:
         spoken = index.find(request.question)
-        if spoken.kind != "none":
+        if spoken.kind == "not_a_category" and not named:
+            return Decision(spoken, [], spoken.message)
+        if spoken.kind not in ("none", "not_a_category"):
             named.append(("the question", spoken))
     if not named:
         return Decision(Resolution("none"), [])

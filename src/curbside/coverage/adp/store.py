@@ -142,6 +142,11 @@ def replace_manuals(
         }
         terms |= {(t.lower(), "not_listed", n.key) for n in vocabulary.not_listed for t in n.terms}
         terms |= {(k.lower(), "not_a_category", message) for k, message in vocabulary.not_a_category.items()}
+        terms |= {
+            (t.lower(), "not_a_category_term", vocabulary.not_a_category[k])
+            for k, said in vocabulary.not_a_category_terms.items()
+            for t in said
+        }
         db.executemany("INSERT INTO adp_terms VALUES (?, ?, ?)", sorted(terms))
         db.executemany(
             "INSERT INTO adp_rules VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
