@@ -462,7 +462,7 @@ def test_a_continuous_glucose_monitor_is_not_said_unfunded(adp: AdpService) -> N
     assert r.confidence < 0.7
 
 
-def test_a_continuous_glucose_monitor_is_not_said_unfunded(adp: AdpService) -> None:
+def test_a_continuous_glucose_monitor_is_named_by_its_application_form(adp: AdpService) -> None:
     # §105.05 lists no glucose monitoring category, but §800.00 (p. 97) lists an rtCGM application form: "No: ADP
     # will not list a monitoring product" (§205.01, the glucometer's answer) at 0.9 would be confidently wrong
     for q in ("real-time continuous glucose monitor - ADP share?", "does ADP cover a CGM for my T1D pt?"):
