@@ -47,6 +47,7 @@ from curbside.ask.below_threshold import (
     holds_key_words,
 )
 from curbside.ask.clarify import clarifying_question
+from curbside.ask.drug_classes import class_warning, drug_classes, with_drug_classes
 from curbside.ask.focus import Outline, missing_population, off_subject, one_option, unasked_groups
 from curbside.ask.generic_names import generic_names, with_generic_names
 from curbside.ask.joined_numbers import joined_numbers
@@ -177,6 +178,9 @@ class Asker:
         # 'TD' where the knowledge base writes only 'tardive dyskinesia': asked in the words written out
         spelled = await asyncio.to_thread(spelled_abbreviations, text, self._frequencies)
         text = with_generic_names(text, [*renamed, *apart, *spelled])
+        # 'amlodipine' where the knowledge base writes only 'calcium channel blocker': asked as the class
+        classes = await asyncio.to_thread(drug_classes, text, self._frequencies)
+        text = with_drug_classes(text, classes)
         # 'ok per CEP to …?': asked of the document it names, without its name (``named_source``)
         named = None
         if request.doc_key is None:
@@ -185,6 +189,8 @@ class Asker:
         meta: dict[str, object] = {"query": text, "embedder": self.engine.embedder.model_id}
         if renamed:
             meta["generic_names"] = dict(renamed)
+        if classes:
+            meta["drug_classes"] = {d.written: d.name for d in classes}
         if named is not None:
             meta["named_source"] = {"name": named.name, "doc_key": named.doc_key}
         clarify = clarifying_question(text)
@@ -217,6 +223,8 @@ class Asker:
             "relevance_threshold": self.engine.default_threshold(),
         }
         warnings = list(response.warnings)
+        if classes:
+            warnings.append(class_warning(classes))
         if not response.hits:
             below = await asyncio.to_thread(self._below_threshold, text, k, filters, meta)
             if below is not None:
