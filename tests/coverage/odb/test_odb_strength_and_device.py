@@ -156,3 +156,10 @@ def test_a_device_is_found_by_its_makers_words_without_its_description(odb_app: 
     assert _without_description("contour next blood glucose test strips", shared) == "contour next"
     assert _without_description("contour blood glucose test strips", shared) is None
     assert _without_description("accu chek guide test strips", shared) == "accu chek guide"
+
+
+
+def test_insulin_units_per_ml_as_a_clinician_writes_them(odb_app: Curbside) -> None:
+    # Lantus-(Vial) is listed as '100U/mL' (DIN 02245689): '100 units/mL' is that strength
+    r = ask(odb_app, q="lantus 100 units/mL vial DIN?")
+    assert r.matches and r.matches[0].din == "02245689" and "not as" not in r.summary

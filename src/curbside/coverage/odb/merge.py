@@ -313,6 +313,22 @@ def _by_situation(question: str, texts: list[str]) -> list[bool] | None:
     return None
 
 
+# a criterion for renewing or continuing therapy (Glatect's LU 537 "Renewal of therapy for patients diagnosed with
+# RRMS or a single demyelinating event …") answers only a question about renewing it; an initial one only a question
+# that does not ask that
+_RENEWAL = re.compile(r"^\W*(?:renewal|continuation|continued therapy)\b", re.I)
+_INITIAL = re.compile(r"^\W*initial\b", re.I)
+_ASKS_RENEWAL = re.compile(
+    r"\b(?:renew\w*|continu\w*|re-?authori[sz]\w*|extend\w*|already on|still on|been on|another year)\b", re.I
+)
+
+
+def _of_stage(question: str, purposes: list[str]) -> list[bool]:
+    """Which criteria are of the stage of therapy the question asks about (all, when none is of another)."""
+    other = _INITIAL if _ASKS_RENEWAL.search(question) else _RENEWAL
+    return [not other.match(p) for p in purposes]
+
+
 def _lu(sql: SqlFindings, request: Request) -> list[LuCriterion]:
     named = set(norm(f"{sql.primary.name} {sql.primary.generic_name}").split()) if sql.primary else set()
     groups = group_notes(sql.lu_notes)
@@ -341,14 +357,21 @@ def _lu(sql: SqlFindings, request: Request) -> list[LuCriterion]:
     # the criteria whose purpose (heading and first paragraph) says the most of the words some purposes say and
     # others do not: 'recurrence' is in the first- and the later-recurrence criteria, 'first' ('1st') only in one;
     # with no such word, any word anywhere in a criterion (its later conditions tell less: 'failed' is in many)
-    telling = {w for w in words if 0 < sum(says(p, w) for p in purposes) < len(purposes)}
-    counts = [sum(says(p, w) for w in telling) for p in purposes]
+    # a note before any code is said of all of them ('For the treatment or prophylaxis of institutionalized
+    # individuals …' above Relenza's LU 414 and 415): it tells no criterion apart
+    stage = [
+        ok and g.code is not None for ok, g in zip(_of_stage(request.question or "", purposes), groups, strict=True)
+    ]
+    staged = [p for p, ok in zip(purposes, stage, strict=True) if ok]
+    telling = {w for w in words if 0 < sum(says(p, w) for p in staged) < len(staged)}
+    counts = [sum(says(p, w) for w in telling) if ok else 0 for p, ok in zip(purposes, stage, strict=True)]
     most = max(counts, default=0)
     matches = [
         0 < count == most if telling else any(says(lowered, w) for w in words)
         for count, lowered in zip(counts, texts, strict=True)
     ]
     matches = _by_situation(request.question or "", texts) or matches
+    matches = [m and ok for m, ok in zip(matches, stage, strict=True)]
     items = []
     for group, text, match in zip(groups, full, matches, strict=True):
         items.append(

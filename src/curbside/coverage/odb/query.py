@@ -44,7 +44,7 @@ __all__ = [
 
 _DIN_IN_TEXT = re.compile(r"\b(?:DIN[\s:#-]*)?(\d{8})\b|\bDIN[\s:#-]*(\d{5,7})\b", re.IGNORECASE)
 _STRENGTH = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)\s*(mg|mcg|µg|g|ml|%|iu|units?|u)\b"
+    r"(?<![\w.])(\d+(?:\.\d+)?|\.\d+)(?:\s*|-)(mg|mcg|µg|g|ml|%|iu|units?|u)\b"  # '100-unit vial' too
     r"(?:\s*/\s*((?:\d+(?:\.\d+)?|\.\d+)?\s*ml|dose|h|hr|g))?",
     re.IGNORECASE,
 )
@@ -67,8 +67,10 @@ def _compact(text: str) -> str:
 
 
 def norm_strength(text: str) -> str:
-    """'20 mg' -> '20mg', '.5 mg' -> '0.5mg', '0.68mg/mL' -> '0.68mg/ml'."""
+    """'20 mg' -> '20mg', '.5 mg' -> '0.5mg', '0.68mg/mL' -> '0.68mg/ml'; a toxin's '100 LD50 Units', '100U' and a
+    '100-unit vial' -> '100units'."""
     value = re.sub(r"\s+", "", text.lower()).replace("µg", "mcg")
+    value = re.sub(r"(?<=\d)-?(?:ld50)?(?:units?|u)(?![a-z])", "units", value)
     value = re.sub(r"(?<![\d.])\.(\d)", r"0.\1", value)
     return re.sub(r"(\d)\.0+(?!\d)|(\.\d*?[1-9])0+(?!\d)", lambda m: m.group(1) or m.group(2), value)  # '1.0mg' = '1mg'
 
@@ -80,8 +82,8 @@ _IN_MG = {"mcg": 0.001, "mg": 1.0, "g": 1000.0}
 def _strength_key(normalised: str) -> tuple[float, str] | str:
     """'137mcg' and '0.137mg' -> (0.137, ''); '50mcg/dose' -> (0.05, '/dose'); other strengths as written."""
     match = _MASS.match(normalised)
-    if match is None:
-        return normalised
+    if match is None:  # a vial's units are its strength: Botox '100U/Vial' is the '100 unit vial'
+        return re.sub(r"^(\d+(?:\.\d+)?units)/vial$", r"\1", normalised)
     return round(float(match.group(1)) * _IN_MG[match.group(2)], 9), match.group(3)
 
 
@@ -464,8 +466,8 @@ def _history_kinds(
         between = words[end:position]
         if _FAILED_AFTER & set(after):
             kind: str | None = "past"
-        elif previous == "past" and all(w in _LIST_JOINS for w in between):
-            kind = "past"  # the rest of a list of drugs that failed
+        elif previous in ("past", "current") and all(w in _LIST_JOINS for w in between):
+            kind = previous  # the rest of a list of drugs that failed, or that the patient takes ('on X + Y')
         elif _taken_before(words, position, end):
             before = set(words[max(end, position - _HISTORY_REACH) : position])
             kind = "current" if "on" in before and not (_HISTORY - {"on"} | _NOT_TAKEN) & before else "past"
