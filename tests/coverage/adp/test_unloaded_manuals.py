@@ -60,3 +60,16 @@ def test_a_device_no_loaded_manual_names_is_told_of_the_other_manuals_beside_a_q
     r = ask(adp, "legally blind pt needs a new white cane + talking watch - does ADP fund these?")
     assert "other 18 ADP device categories (ADP Manual §105.05)" in r.summary and "are not loaded" in r.summary
     assert r.confidence <= 0.5
+
+
+def test_a_category_named_by_what_a_clinician_calls_its_devices(adp: AdpService) -> None:
+    # an alternating-pressure air mattress is a Pressure Modification Device; a palatal lift or speech bulb a
+    # Maxillofacial Intraoral Prosthesis (§105.05); a surgeon's 'cleft palate repair' asks nothing of device repairs
+    mattress = ask(adp, "MS pt mostly in bed, recurrent sacral breakdown - OT recommends a powered alternating-pressure "
+                   "air mattress for home. how much does ADP cover?")  # fmt: skip
+    assert mattress.device is not None and mattress.device.category == "Pressure Modification Devices"
+    assert "75%" not in mattress.summary and mattress.confidence <= 0.5
+    lift = ask(adp, "teen w/ velopharyngeal insufficiency after cleft palate repair, prosthodontist wants a palatal "
+               "lift / speech bulb appliance - what share does ADP pay?")  # fmt: skip
+    assert lift.device is not None and lift.device.category == "Maxillofacial Intraoral Prostheses"
+    assert "repairs" not in lift.summary and not lift.summary.startswith("No")

@@ -28,11 +28,15 @@ _DEVICE_NOUN = (
     r"equipment|pumps?|prosthe\w+|brace|orthos[ie]s|orthotics?|glasses|magnifiers?|batter(?:y|ies)|machine|"
     r"concentrator|cpap|bipap)\b"
 )
+_SURGICAL_REPAIRS = tuple("palate lip cleft hernia tendon fracture surgical valve aneurysm fistula".split())
 _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("batteries", re.compile(r"\bbatter(?:y|ies)\b", re.I)),
-    # 'fix' is a repair when what is fixed is a device ('fix his wheelchair'), not 'fixed a mistake on the form'
+    # 'fix' is a repair when what is fixed is a device ('fix his wheelchair'), not 'fixed a mistake on the form';
+    # a surgeon's repair ('after cleft palate repair', 'hernia repair') is none either
     ("repairs", re.compile(
-        r"\b(?:repair\w*|broken|breaks?|fix(?:es|ed|ing)?(?: up)? (?:it|(?:the|his|her|their|my|a|an) (?:\w+ )?"
+        r"\b(?:"
+        + "".join(f"(?<!{part} )" for part in _SURGICAL_REPAIRS)
+        + r"repair\w*|broken|breaks?|fix(?:es|ed|ing)?(?: up)? (?:it|(?:the|his|her|their|my|a|an) (?:\w+ )?"
         r"(?:walker|wheelchair|chair|scooter|device|aid|frame|seat\w*|cushion|motor|wheels?|tires?|brakes?)))\b",
         re.I,
     )),
