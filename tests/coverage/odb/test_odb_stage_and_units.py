@@ -15,6 +15,7 @@ from curbside.coverage.odb.tool import OdbGetResult
 UNCLASSIFIED = "920000000"  # Glatect, Xeomin, Botox (formulary: pcg2 id 920000000)
 ANTI_INFECTIVES = "080000000"  # Relenza
 NERVOUS_SYSTEM = "280000000"  # clobazam, valproate
+EYE_EAR_NOSE_THROAT = "520000000"  # Simbrinza
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +31,11 @@ def anti_infectives(odb_xml: Path, tmp_path_factory: pytest.TempPathFactory) -> 
 @pytest.fixture(scope="module")
 def nervous_system(odb_xml: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Curbside]:
     yield from one_class_app(odb_xml, tmp_path_factory, NERVOUS_SYSTEM)
+
+
+@pytest.fixture(scope="module")
+def eye_ear_nose_throat(odb_xml: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Curbside]:
+    yield from one_class_app(odb_xml, tmp_path_factory, EYE_EAR_NOSE_THROAT)
 
 
 def matched(r: OdbGetResult) -> list[str | None]:
@@ -78,3 +84,15 @@ def test_a_list_of_drugs_the_patient_takes_is_history(nervous_system: Curbside) 
     )
     assert r.summary.startswith("Fintepla / fenfluramine is not listed in the ODB Formulary Edition 43")
     assert "Clobazam" not in r.summary
+
+
+def test_a_pressure_not_at_target_on_one_drug_is_an_inadequate_response(eye_ear_nose_throat: Curbside) -> None:
+    # Simbrinza (DIN 02435411): LU 393 "For use as initial therapy in an urgent situation …", LU 466 "As second-line
+    # therapy for patients who do not have an adequate intraocular pressure lowering response to monotherapy with
+    # brinzolamide or brimonidine"
+    r = ask_odb(
+        eye_ear_nose_throat,
+        "glaucoma pt on brinzolamide alone, IOP still not at target - switching to Simbrinza (brinzolamide/"
+        "brimonidine). DIN + LU code?",
+    )
+    assert matched(r) == ["466"] and "393" not in r.summary

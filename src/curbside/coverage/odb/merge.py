@@ -295,10 +295,14 @@ _SITUATIONS = (
     (  # it did not work
         re.compile(
             r"\b(?:didn'?t|did not|doesn'?t|does not) (?:work|help|respond)\b|\bno (?:response|benefit|improvement)\b"
-            r"|\bnot respond\w*|\bnon-?respon\w*",
+            r"|\bnot respond\w*|\bnon-?respon\w*|\bnot (?:at|to|reaching) (?:target|goal)\b",  # 'IOP still not at target'
             re.I,
         ),
-        re.compile(r"\bnot responded\b|\bnon-?respon\w*|\binadequate response\b|\bunresponsive\b", re.I),
+        re.compile(
+            r"\bnot responded\b|\bnon-?respon\w*|\binadequate (?:\w+ ){0,3}response\b|\bunresponsive\b"
+            r"|\bnot have an adequate\b",  # Simbrinza LU 466: "… do not have an adequate intraocular pressure lowering …"
+            re.I,
+        ),
     ),
 )
 
