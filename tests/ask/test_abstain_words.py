@@ -213,6 +213,10 @@ def test_an_abbreviation_written_out_in_known_words_or_a_scale_without_its_hyphe
     for word in ("t2dm", "phq9"):
         _, frequencies = resolve_unknown({word: word}, {word: 0}, lookup)
         assert frequencies[word] > 0, word
+    # a clipped everyday word the texts write out: 'mild-mod depression' is 'mild to moderate depression'
+    known.add("moderate")
+    _, frequencies = resolve_unknown({"mod": "mod"}, {"mod": 0}, lookup)
+    assert frequencies["mod"] > 0
     # an abbreviation whose written-out words are not all known is still lacking ('sodium-glucose cotransporter 2')
     _, frequencies = resolve_unknown({"sglt2": "sglt2"}, {"sglt2": 0}, lookup)
     assert frequencies["sglt2"] == 0

@@ -133,6 +133,7 @@ ABBREVIATIONS: dict[str, str] = {
     "wks": "weeks",
     "mos": "months",
     "thru": "through",
+    "mod": "moderate",  # "mild-mod depression", "mild/mod/severe"
     # what the ADP manuals write out (ADP Manual §300.01, §205.00); not 'OT' or 'LTC', whose written-out words
     # pull the manuals' registration and long-term care home passages onto questions merely told by an OT
     "WSIB": "Workplace Safety and Insurance",  # the manuals cite its Act (ADP Manual §300.01)
