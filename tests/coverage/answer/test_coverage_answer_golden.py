@@ -222,21 +222,21 @@ def test_three_programs_in_one_question(coverage_app: Curbside, caller: ToolCall
     assert " Drug (odb.get): Apo-Atorvastatin" in r.summary
 
 
-def test_two_programs_disagree_about_a_glucose_sensor(coverage_app: Curbside, caller: ToolCaller) -> None:
-    # ODB: FreeStyle Libre 2 Sensor, DIN 09858147, $91.00, an additional benefit (sec9, additionalBenefitType F);
-    # ADP Manual §205.01 (p. 22): ADP will not list a product "exclusively used for a diagnostic or monitoring procedure"
+def test_a_glucose_sensor_odb_lists_and_adp_names_only_by_an_application_form(
+    coverage_app: Curbside, caller: ToolCaller
+) -> None:
+    # ODB: FreeStyle Libre 2 Sensor, DIN 09858147, $91.00, an additional benefit (sec9, additionalBenefitType F).
+    # ADP: §105.05 lists no glucose monitoring category, but §800.00 (p. 97) lists an "Application for Funding
+    # Real-Time Continuous Glucose Monitoring System (rtCGM)": ADP is not said to refuse it (§205.01's monitoring
+    # products were the answer until 2026-11-30, a confident "not eligible" the manual does not support), so there
+    # is no conflict between the programs, and no share
     r = answer(
         coverage_app,
         caller,
         question="Is the FreeStyle Libre 2 sensor covered by ODB, and is a glucose monitor funded by ADP?",
     )
-    assert [(d.domain, d.decision) for d in r.domains] == [("device", "not_eligible"), ("drug", "covered")]
-    assert "§205.01, p. 22" in r.domains[0].summary
+    assert [(d.domain, d.decision) for d in r.domains] == [("device", "needs_more_info"), ("drug", "covered")]
+    assert "(ADP Manual §800.00, p. 97)" in r.domains[0].summary and "75%" not in r.domains[0].summary
     assert points(r, "odb.get")[0].startswith("FreeStyle Libre 2 Sensor (READER KIT AND SENSOR KIT Flash Glucose")
     assert "DIN 09858147" in points(r, "odb.get")[0] and "Unit price $91.00" in points(r, "odb.get")[0]
-    (conflict,) = r.conflicts
-    assert (conflict.field, conflict.subject, conflict.tool) == ("decision", "glucose monitor", "adp.get vs odb.get")
-    assert conflict.values == {"adp.get": "not eligible", "odb.get": "covered"}
-    # the spec's weights (1.0 each), less 0.1 for the conflict between the tools
-    assert r.confidence == round((r.domains[0].confidence + r.domains[1].confidence) / 2 - 0.1, 4)
-    assert "The tools disagree about the same item; see conflicts." in r.warnings
+    assert r.conflicts == [] and r.confidence < 0.7
