@@ -9,8 +9,11 @@ subject the knowledge base lacks ("lamotrigine", "cirrhosis") from a plain word 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-__all__ = ["CHART_SHORTHAND", "DRUG_NAMES", "DRUG_STEMS", "clinical_form", "drug_name", "gene_like"]
+__all__ = [
+    "CHART_SHORTHAND", "DRUG_NAMES", "DRUG_STEMS", "STEM_CLASSES", "StemClass", "clinical_form", "drug_name", "gene_like",
+]  # fmt: skip
 
 # a clinician's note shorthand for the patient, a history or a time ("older pts", "a 72 yo", "hx of MI"): it names who
 # or when, never the subject asked, and no source writes it, so a source's lacking it says nothing
@@ -75,6 +78,50 @@ DRUG_STEMS: tuple[str, ...] = (
     "gatran", "parin", "cillin", "mycin", "floxacin", "cycline", "conazole", "tinib", "zumab", "ximab",
     "mumab", "triptan", "dronate", "semide", "thiazide", "lukast", "azepam", "oxetine", "setron", "tidine",
 )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class StemClass:
+    """A drug class every member of which ends in one of its INN stems."""
+
+    stems: tuple[str, ...]
+    written: tuple[str, ...]  # the ways sources write the class, most specific first; the first is its name
+    not_stems: tuple[str, ...] = ()  # other classes' stems that end the same way
+
+    @property
+    def name(self) -> str:
+        return self.written[0]
+
+    def holds(self, name: str) -> bool:
+        """Whether a lower-case drug name ends in one of the class's stems (and in none of its look-alikes)."""
+        return name.endswith(self.stems) and not name.endswith(self.not_stems)
+
+
+# Drug classes by WHO INN stem (WHO/EMP/RHT/TSN/2018.1, "The use of stems in the selection of INN"): read by the
+# guideline answers (a drug the knowledge base lacks, asked as its class) and the ODB tool (an unlisted drug's class)
+STEM_CLASSES: dict[str, StemClass] = {
+    "dhp_ccb": StemClass(("dipine",), ("dihydropyridine calcium channel blocker", "calcium channel blocker")),
+    "acei": StemClass(("pril",), ("ACE inhibitor", "angiotensin-converting enzyme inhibitor")),
+    "arb": StemClass(("sartan",), ("angiotensin receptor blocker", "angiotensin II receptor antagonist")),
+    # diazepam derivatives; -azolam: alprazolam, midazolam, triazolam
+    "benzodiazepine": StemClass(("azepam", "azolam"), ("benzodiazepine",)),
+    "thiazide": StemClass(("thiazide",), ("thiazide diuretic", "thiazide")),  # chlorothiazide derivatives
+    "thiazide_like": StemClass(("pamide",), ("thiazide-like diuretic", "diuretic")),  # indapamide
+    "betablocker": StemClass(("olol", "alol", "ilol"), ("beta blocker", "beta-blocker")),  # -alol, -ilol: labetalol, carvedilol
+    "statin": StemClass(("vastatin",), ("statin", "HMG-CoA reductase inhibitor")),
+    # '-piprazole' names psychotropics (aripiprazole), not proton pump inhibitors
+    "ppi": StemClass(("prazole",), ("proton pump inhibitor",), not_stems=("piprazole",)),
+    "triptan": StemClass(("triptan",), ("triptan",)),  # 5-HT1 receptor agonists
+    "profen": StemClass(("profen",), ("NSAID", "nonsteroidal anti-inflammatory")),  # ibuprofen derivatives
+    "coxib": StemClass(("coxib",), ("NSAID", "COX-2 inhibitor")),  # selective cyclo-oxygenase inhibitors
+    "setron": StemClass(("setron",), ("5-HT3 antagonist",)),
+    "sglt2": StemClass(("gliflozin",), ("SGLT2 inhibitor",)),
+    "dpp4": StemClass(("gliptin",), ("DPP-4 inhibitor",)),
+    "glp1": StemClass(("glutide", "enatide"), ("GLP-1 receptor agonist",)),  # -enatide: exenatide
+    "doac": StemClass(("xaban", "gatran"), ("direct oral anticoagulant",)),  # factor Xa and thrombin inhibitors
+    "bisphosphonate": StemClass(("dronate",), ("bisphosphonate",)),
+}  # fmt: skip
+
 # more WHO INN and USAN stems, for telling that a word is a drug (triage keeps to the shorter list above)
 _MORE_STEMS = tuple(
     """

@@ -6,6 +6,8 @@ import asyncio
 from collections.abc import Mapping, Sequence
 
 from curbside.ask.drug_classes import class_warning, drug_classes, with_drug_classes
+from curbside.clinical_words import STEM_CLASSES
+from curbside.coverage.odb.words import CLASS_NAMES, CLASS_STEMS
 from curbside.types import AskRequest
 
 # the shipped hypertension sample: "a thiazide or thiazide-like diuretic, an ACE inhibitor, an angiotensin receptor
@@ -45,6 +47,19 @@ def test_a_drug_is_read_as_its_class_by_its_inn_stem() -> None:
 def test_a_brand_is_read_by_its_ingredient() -> None:
     (found,) = drug_classes("starting Ativan short term - anything re driving?", held)
     assert (found.written, found.ingredient, found.name) == ("Ativan", "lorazepam", "benzodiazepine")
+
+
+def test_the_class_table_is_shared_and_keeps_look_alike_stems_apart() -> None:
+    beta = {"beta blocker": 2}
+    (found,) = drug_classes("carvedilol in HFrEF - first line?", lambda ws: {w: beta.get(w.lower(), 0) for w in ws})
+    assert (found.stem, found.name) == ("ilol", "beta blocker")  # -ilol, as -olol, names a beta blocker
+    ppi = {"proton pump inhibitor": 5}
+    # aripiprazole ends in '-prazole' but its stem is '-piprazole', a psychotropic: no class is asked
+    assert drug_classes("aripiprazole augmentation?", lambda ws: {w: ppi.get(w.lower(), 0) for w in ws}) == []
+    assert STEM_CLASSES["ppi"].holds("pantoprazole") and not STEM_CLASSES["ppi"].holds("aripiprazole")
+    # the ODB tool reads the same table for the classes whose stem names every listed member
+    assert CLASS_STEMS["betablocker"] == STEM_CLASSES["betablocker"].stems and "profen" not in CLASS_STEMS
+    assert CLASS_NAMES["ppi"] == "proton pump inhibitor"
 
 
 def test_nothing_is_replaced_where_the_drug_or_no_class_is_held() -> None:

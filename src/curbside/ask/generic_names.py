@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from curbside import drug_lexicon
 
-__all__ = ["generic_names", "with_generic_names"]
+__all__ = ["Frequencies", "generic_names", "unheld_drug_names", "with_generic_names"]
 
 _WORD = re.compile(r"[A-Za-z][a-z]{3,}")  # a name as written, brand capitals or not: 'Lexapro', 'seroquel'
 
@@ -26,18 +26,21 @@ _WORD = re.compile(r"[A-Za-z][a-z]{3,}")  # a name as written, brand capitals or
 Frequencies = Callable[[Sequence[str]], Mapping[str, int]]
 
 
-def generic_names(text: str, frequencies: Frequencies) -> list[tuple[str, str]]:
-    """(name as written, its ingredient) for each drug name in ``text`` the knowledge base lacks while it holds the
-    ingredient; empty when every word is known (the lexicon is not read then)."""
+def unheld_drug_names(text: str, frequencies: Frequencies) -> list[tuple[str, str]]:
+    """(name as written, its ingredient in lower case) for each word of ``text`` the knowledge base never uses that
+    the drug lexicon names; empty when every word is known (the lexicon is not read then)."""
     words = list(dict.fromkeys(w for w in _WORD.findall(text)))
     if not words:
         return []
     held = frequencies([w.lower() for w in words])
     unknown = [w for w in words if not held.get(w.lower())]
-    if not unknown:
-        return []
-    named = [(w, ingredient) for w in unknown if (ingredient := drug_lexicon.ingredient_of(w))]
-    named = [(w, i) for w, i in named if "/" not in i and i != w.lower()]
+    return [(w, ingredient.lower()) for w in unknown if (ingredient := drug_lexicon.ingredient_of(w))]
+
+
+def generic_names(text: str, frequencies: Frequencies) -> list[tuple[str, str]]:
+    """(name as written, its ingredient) for each drug name in ``text`` the knowledge base lacks while it holds the
+    ingredient; empty when every word is known (the lexicon is not read then)."""
+    named = [(w, i) for w, i in unheld_drug_names(text, frequencies) if "/" not in i and i != w.lower()]
     if not named:
         return []
     held = frequencies([i for _, i in named])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from curbside.clinical_words import STEM_CLASSES
 from curbside.coverage.odb.tool import Check
 
 __all__ = ["CLASS_ALIASES", "CLASS_NAMES", "CLASS_NOT", "CLASS_STEMS", "FORMS", "KEYWORDS", "SALTS", "STOP"]
@@ -61,19 +62,23 @@ STOP = frozenset(
     """.split()  # noqa: SIM905
 )
 
-CLASS_STEMS: dict[str, tuple[str, ...]] = {
-    "statin": ("vastatin",), "glp1": ("glutide", "enatide"), "dpp4": ("gliptin",), "sglt2": ("gliflozin",),
-    "ppi": ("prazole",), "arb": ("sartan",), "acei": ("pril",), "betablocker": ("olol", "alol", "ilol"),
-    "doac": ("xaban", "gatran"), "bisphosphonate": ("dronate",), "triptan": ("triptan",),
-}  # fmt: skip
-# other classes' stems that end the same way: '-piprazole' names psychotropics (aripiprazole), not PPIs (WHO, same)
-CLASS_NOT: dict[str, tuple[str, ...]] = {"ppi": ("piprazole",)}
-CLASS_NAMES = {
-    "statin": "statin", "glp1": "GLP-1 receptor agonist", "dpp4": "DPP-4 inhibitor", "sglt2": "SGLT2 inhibitor",
-    "ppi": "proton pump inhibitor", "arb": "angiotensin receptor blocker", "acei": "ACE inhibitor",
-    "betablocker": "beta blocker", "doac": "direct oral anticoagulant", "bisphosphonate": "bisphosphonate",
-    "triptan": "triptan",
-}  # fmt: skip
+# the classes whose INN stem names every member the formulary lists (a 'profen' list would leave out naproxen)
+_ODB_CLASSES = (
+    "statin",
+    "glp1",
+    "dpp4",
+    "sglt2",
+    "ppi",
+    "arb",
+    "acei",
+    "betablocker",
+    "doac",
+    "bisphosphonate",
+    "triptan",
+)
+CLASS_STEMS: dict[str, tuple[str, ...]] = {key: STEM_CLASSES[key].stems for key in _ODB_CLASSES}
+CLASS_NOT: dict[str, tuple[str, ...]] = {key: STEM_CLASSES[key].not_stems for key in _ODB_CLASSES}
+CLASS_NAMES: dict[str, str] = {key: STEM_CLASSES[key].name for key in _ODB_CLASSES}
 # how people write a class, without spaces, dashes or case -> its CLASS_STEMS key
 CLASS_ALIASES: dict[str, str] = {
     alias: key
