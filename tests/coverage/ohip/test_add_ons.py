@@ -60,3 +60,22 @@ def test_several_asked_bring_the_first_codes_each_additional_listing() -> None:
     assert with_each_additional(["G220", "G265"], question, printed) == ["G220", "G221", "G265"]
     assert with_each_additional(["G220", "G265"], "did an intercostal nerve block - code?", printed) == ["G220", "G265"]
     assert with_each_additional(["G265", "G220"], question, printed) == ["G265", "G220"]  # another nerve's is not it
+
+
+def test_several_asked_bring_the_each_additional_add_on_that_names_the_first_code() -> None:
+    from curbside.coverage.ohip.sides import with_each_additional
+
+    # Fractures of the Spine (Z10): N583 "Kyphoplasty … as sole procedure, first level" 1201.55; E392 "- kyphoplasty
+    # combined with any other procedure, first level, to other procedure" add 510.00; E393 "- kyphoplasty, each
+    # additional level, to N583 or E392" add 510.00 (a two-dot leader, '… E392.. add')
+    first = "Kyphoplasty (balloon tamp and injection of bone cement) as sole procedure, first level"
+    printed = {
+        "N583": first,
+        "E392": f"{first} - kyphoplasty combined with any other procedure, first level, to other procedure",
+        "E393": f"{first} - kyphoplasty, each additional level, to N583 or E392",
+        "F072": "Os calcis - open reduction",
+    }
+    question = "osteoporotic T12 + L1 compression fx, balloon kyphoplasty at both levels - how do i bill?"
+    assert with_each_additional(["N583", "F072"], question, printed) == ["N583", "E393", "F072"]
+    assert with_each_additional(["N583", "F072"], "balloon kyphoplasty, one level - code?", printed) == ["N583", "F072"]
+    assert with_each_additional(["F072", "N583"], question, printed) == ["F072", "N583"]  # names no other code

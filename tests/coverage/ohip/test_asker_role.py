@@ -88,6 +88,30 @@ def test_the_person_asked_keeps_the_other_persons_premium_out() -> None:
     # 'saw 2 pts … the premium for the 2nd one'; 'first-person premium' in one word
     assert the_person_asked(["K994", "K995"], "saw 2 pts. the person-seen premium for the 2nd one?", SVP) == ["K995"]
     assert the_person_asked(["K994", "K995"], "first-person premium code + $?", SVP) == ["K994"]
+    # 'the additional (2nd) pt', 'a 2nd resident' of a nursing home
+    assert the_person_asked(["K994", "K995"], "premium for the additional (2nd) pt - code?", SVP) == ["K995"]
+    assert the_person_asked(["K994", "K995"], "then saw a 2nd resident there. premium?", SVP) == ["K995"]
+
+
+def test_an_additional_persons_premium_is_never_the_travel_premium() -> None:
+    """GP66: "Only one travel premium is eligible for payment for each separate trip to a destination regardless of
+    the number of patients seen"; GP73 Table IV: W961 travel $36.40, W992 first person $40.00, W993 additional
+    person(s) $40.00 (daytime with sacrifice of office hours)."""
+    from curbside.coverage.ohip.sides import the_person_asked
+
+    ltc = {
+        "W961": "Special visit premium: Long-Term Care Institution — Travel premium, Daytime with sacrifice of office hours",
+        "W992": "Special visit premium: Long-Term Care Institution — First person seen, Daytime with sacrifice of office "
+        "hours",
+        "W993": "Special visit premium: Long-Term Care Institution — Additional person(s) seen, Daytime with sacrifice "
+        "of office hours",
+    }
+    codes = ["W961", "W992", "W993"]
+    assert the_person_asked(
+        codes, "then saw a 2nd resident there non-electively. premium for the 2nd resident?", ltc
+    ) == ["W993"]
+    assert the_person_asked(codes, "first pt seen premium + travel?", ltc) == ["W961", "W992"]
+    assert the_person_asked(codes, "left my clinic for the nursing home - premiums?", ltc) == codes
 
 
 def test_leaving_the_office_asks_the_special_visit_and_its_sacrifice_column() -> None:

@@ -55,6 +55,9 @@ def test_a_practitioner_denied_or_acting_before_the_asker_names_no_specialty() -
         ("cardiologist saw my 62 yo with a new murmur on referral, regular office consult - fee?", "60"),
         ("what does a standard paeds consult pay? 4 yo referred to a paediatrician for recurrent wheeze", "26"),
         ("fee for a general assessment by a family doctor?", "00"),
+        # how a service was done names no one: 'under general anaesthesia' is no anaesthetist (the G431 question)
+        ("2 yo, contact lens fitting had to be done under general anaesthesia. add-on code?", None),
+        ("anaesthesia - placed an epidural catheter for post-op pain. code?", "01"),
     ],
 )
 def test_the_section_assumed_is_the_askers(ohip_app: Curbside, question: str, expected: str | None) -> None:

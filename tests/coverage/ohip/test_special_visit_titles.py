@@ -26,7 +26,7 @@ def test_a_cell_s_title_names_its_row_and_column(titles: dict[tuple[str, str], s
     # the text prints Table X's cells before its title: they are the geriatric home visit's, not Table IX's
     assert titles[("B988", "GP77")].startswith("Special visit premium: Geriatric Home Visit — First person seen, ")
     # C989 is listed twice: in its special visit table (GP78) and as an obstetrical service (K7), left as it is
-    assert "special visit for first obstetrical delivery" in titles[("C989", "K7")]
+    assert titles[("C989", "K7")].lower().startswith("special visit for first obstetrical delivery")
 
 
 @pytest.mark.parametrize(

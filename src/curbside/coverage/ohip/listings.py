@@ -56,7 +56,7 @@ from curbside.coverage.ohip.layout import Layout, Line
 from curbside.coverage.ohip.numeric_index import Stated, anchored_fees, leading_fees, read_index
 from curbside.coverage.ohip.realign import Token, realign, realign_verified
 
-__all__ = ["FeeStatus", "Listing", "ListingPages", "ListingReport", "read_listings"]
+__all__ = ["ADDS_TO_SEVERAL", "FeeStatus", "Listing", "ListingPages", "ListingReport", "read_listings"]
 
 # no_fee: the text lists the code here with no fee of its own to read (a table naming codes, basic units only)
 FeeStatus = Literal["aligned", "independent_consideration", "percent", "no_fee", "unknown"]
@@ -78,8 +78,9 @@ _PROSE_AFTER_CODE = re.compile(
 # listing. A word joined by a hyphen starts a description: '# P058 In-utero ligation …' (K11). A sentence goes
 # on after a code: 'W121. When acute …' (GP49), 'A252.' (A146), '(X152/' / 'X153) or normal …' (D17), 'S120
 # (gastric bypass or partition), S189 …' (SP7), 'G811 (keratometry) or G810 …' (J93).
+# a leader of dots before its tail; two dots before 'add' (E077 'major eye examination.. add', A8)
 _LEADER = re.compile(
-    r"(?:\.{3,}|…)\s*(?P<tail>(?:add|per\s+\w+(?:\s+\w+)?|each)?\s*(?:(?P<pct>\d+(?:\.\d+)?)\s*%)?\.?)\s*$",
+    r"(?:\.{3,}|…|\.\.(?=\s*(?:add|per)\b))\s*(?P<tail>(?:add|per\s+\w+(?:\s+\w+)?|each)?\s*(?:(?P<pct>\d+(?:\.\d+)?)\s*%)?\.?)\s*$",
     re.IGNORECASE,
 )
 _PERCENT_TAIL = re.compile(r"\badd\s+(?P<pct>\d+(?:\.\d+)?)\s*%\.?$", re.IGNORECASE)
@@ -113,6 +114,13 @@ _PROSE = re.compile(r"\b(?:is|are|be|must|may|will|shall|only|[A-Z]\d{3})\b")
 
 def _amounts(texts: Iterable[str]) -> list[float]:
     return [float(t.replace(",", "")) for t in texts if _MONEY.match(t)]
+
+
+# an add-on to several codes: 'to G246, G117, G119 or G918', 'to G910, G911 or G912'
+ADDS_TO_SEVERAL = re.compile(
+    r"\bto (?:[A-Z]\d{3}, )+(?:or |and )?[A-Z]\d{3}\b|\bto [A-Z]\d{3},? (?:or|and) [A-Z]\d{3}\b"
+    r"|(?:[A-Z]\d{3}, )+[A-Z]\d{3},? (?:or|and) [A-Z]\d{3}\b"  # 'E833 - with insertion of subcutaneous port, G117, G119, G246 or G918'
+)
 
 
 def _heading_like(text: str, following: str) -> bool:
@@ -155,14 +163,31 @@ class _Headings:
     parent: str | None = None  # the description of the code just listed, when not a dash description
     commentary: bool = False  # inside '[Commentary: … ]'
     pending: str | None = None  # a sub-heading's first line, which the next line carries on
+    under: list[str] = field(default_factory=list)  # the codes listed since the last sub-heading
+    parent_code: str | None = None  # the code whose description ``parent`` is
 
     @property
     def current(self) -> str | None:
         return self.parent or self.sub or self.base
 
+    def governing(self, entry: _Entry) -> None:
+        """A dash description that adds to several codes ('E440 - with injection of contrast using fluoroscopy, to
+        G246, G117, G119 or G918 …… add' under '# G918 Caudal', J76) hangs under the heading over them all
+        ('Percutaneous epidural injections'), not under the last of them; with none over them all ('E738 - with
+        continent ileostomy, to either S168, S169, S170, S173 or S174', S20), under no heading."""
+        if entry.dash and self.parent and entry.heading == self.parent and ADDS_TO_SEVERAL.search(entry.description):
+            named = set(re.findall(r"\b[A-Z]\d{3}\b", entry.description))
+            if named <= set(self.under) and (self.sub or self.base):
+                entry.heading = self.sub or self.base
+            elif self.parent_code not in named:
+                entry.heading, entry.ungoverned = None, True
+            # else the last code is one of those named, the rest listed elsewhere ('E393 - kyphoplasty, each
+            # additional level, to N583 or E392' under 'N583 Kyphoplasty …', Z10): its name stays the add-on's
+
     def code(self, entry: _Entry) -> None:
+        self.under.append(entry.code)
         if not entry.dash and entry.description[:1].isupper() and not entry.detached:
-            self.parent = entry.description
+            self.parent, self.parent_code = entry.description, entry.code
 
     def text(self, text: str, following: str) -> None:
         pending, self.pending = self.pending, None
@@ -172,6 +197,7 @@ class _Headings:
             # ('Periodic oculo-visual assessment' / 'see General Preamble GP28 …' over A110, A9)
             self.base = pending if text.startswith("see ") else f"{pending} {text}"
             self.sub = self.parent = None
+            self.under = []
             return
         if self.commentary or text.startswith("["):
             self.commentary = not text.endswith("]")
@@ -180,13 +206,16 @@ class _Headings:
             return  # a description whose code was printed elsewhere: no heading, no prose
         elif _upper(text):
             self.base = self.sub = self.parent = None
+            self.under = []
         elif text.startswith(_DASHES):
             if not following[:1].islower() and not re.search(r"\.\.|…", text) and self.base:
                 self.sub, self.parent = f"{self.base} {text}", None
         elif _heading_like(text, following):
             self.base, self.sub, self.parent = text, None, None
+            self.under = []
         elif _introduces_codes(text, following):
             self.base = self.sub = self.parent = None
+            self.under = []
         else:
             self.parent = None
             # a heading's first line, not what qualifies the heading above ('Ulcer cautery' / 'Including laser …', Y2)
@@ -238,6 +267,7 @@ class Listing:
     # Numeric Index or another listing of the code bears the pairing out, ``realign_verified``)
     basis: str | None = None
     topic: str | None = None  # the Schedule heading the listing sits under ('Psychotherapy'), set by ``text``
+    ungoverned: bool = False  # an add-on to several codes under no heading over them all: titled by its own words
 
 
 @dataclass(slots=True)
@@ -269,6 +299,7 @@ class _Entry:
     heading: str | None
     detached: bool = False
     dash: bool = False  # a dash description: it continues the line above it
+    ungoverned: bool = False  # an add-on to several codes that no heading over them all names (``governing``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,7 +343,7 @@ def _leader(text: str) -> tuple[bool, str | None, float | None]:
 
 def _describe(parts: list[str]) -> str:
     text = " ".join(parts)
-    text = re.sub(r"\s*(?:\.{3,}|…).*$", "", text)
+    text = re.sub(r"\s*(?:\.{3,}|…|\.\.(?=\s*(?:add|per)\b)).*$", "", text)
     return " ".join(text.split()).strip(" -–")
 
 
@@ -384,6 +415,7 @@ class _Reader:
                 heading = headings.current
                 if len(stack) > 1:
                     for entry in self._paired(stack, heading):
+                        headings.governing(entry)
                         headings.code(entry)
                         yield entry
                     self.used.update(self.lines[k].no for k in stack)
@@ -394,6 +426,7 @@ class _Reader:
                     entry, end = self._entry(i, match, heading)
                     self.used.update(self.lines[k].no for k in range(i, end))
                     i = end
+                    headings.governing(entry)
                     headings.code(entry)
                     yield entry
                 previous = ""
@@ -1176,6 +1209,7 @@ class _Reader:
                 unit=unit or entry.tail,
                 percent=percent,
                 prefix=entry.prefix,
+                ungoverned=entry.ungoverned,
                 reason=reason,
             )
         )

@@ -53,14 +53,15 @@ def report_counts(parsed: ParsedSchedule) -> dict[str, int]:
 class OhipLoader(EditionLoader[ParsedSchedule, EditionRecord]):
     name = "ohip"
     parser_version = (  # 2: definition headings stop governing titles; 3: fees realigned, special visit cells;
-        "12"  # 4: their tables; 5: more layouts read (one-column pages, stacked codes), fee statuses; 6: titles
+        "13"  # 4: their tables; 5: more layouts read (one-column pages, stacked codes), fee statuses; 6: titles
     )  # from governing headings only, T/P component codes, index boxes as confirmations, 'no_fee' listings;
     # 7: appendices without sections read (Appendix F), premium cells only in their tables, headings defining
     # one service govern only the listings naming it; 8: codes printed with their role or modality letter
     # (E401B, K300A) read as listings; 9: a sentence ending in a colon over a code ends the heading above it;
     # 10: sub-headings of 90-119 characters that read as one noun phrase (G804, G805, G236); 11: a sub-heading
     # carried on to a second lower-case line right above its codes (Z084, Z085, E317, X323, G443); 12: a code that is
-    # one component keeps its one value on a page of H and P columns (G414)
+    # one component keeps its one value on a page of H and P columns (G414); 13: a dash add-on to several codes
+    # hangs under the heading over them, not under the last code listed (E440 'to G246, G117, G119 or G918')
     pattern = PATTERN
     passages = PassageIndex(NAMESPACE, SOURCE_TYPE, DOC_PREFIX)
 

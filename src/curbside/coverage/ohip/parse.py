@@ -339,9 +339,11 @@ def _codes(sections: list[Section], listings: list[Listing]) -> dict[str, CodeIn
 def listing_title(listing: Listing) -> str:
     """'Subsequent visits by the MRP - day of discharge': the introducing line joined to a dash description
     ('Group psychotherapy, in-patients - per member - first 12 units per day - 6 to 12 people', K202)."""
-    if listing.heading:
+    if listing.heading and listing.description.lower() != listing.heading.lower():
         return f"{listing.heading} - {listing.description}".strip(" -")
-    return listing.description or listing.code
+    # a dash description repeating its heading word for word ('Identification of patient for a major eye
+    # examination' / 'E077 - identification of patient for a major eye examination …… add', A8) is said once
+    return listing.heading or listing.description or listing.code
 
 
 def code_title(listing: Listing) -> str:
@@ -350,7 +352,9 @@ def code_title(listing: Listing) -> str:
     'Psychotherapy: Individual care' (K007, A20). A dash description's own introducing line is the heading
     that governs it: the sub-heading further up is then left out (K040 'Group counselling - 2 or more persons'
     is not 'Individual care', the sub-heading before it; C002 'Subsequent visits' not 'MAMRA', A9-A10). An
-    upper-case section heading ('GENERAL LISTINGS') names a group of services, not this one, and is left out.
+    upper-case section heading ('GENERAL LISTINGS') names a group of services, not this one, and is left out, as is
+    any over an add-on to several codes that no heading governs ('E738 - with continent ileostomy, to either S168,
+    S169, S170, S173 or S174' after 'Two-surgeon team' over S173 and S174, S20).
     """
     title = listing_title(listing)
     topic = listing.topic
@@ -361,6 +365,7 @@ def code_title(listing: Listing) -> str:
         and topic.lower() not in title.lower()
         and len(topic) <= 60
         and _governs(topic)
+        and not listing.ungoverned
     ):
         return f"{topic}: {title}"
     return title

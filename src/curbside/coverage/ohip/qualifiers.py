@@ -82,11 +82,11 @@ _SIDES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
     ),
     "in-patient": (
         re.compile(r"\bin-?patients?\b", re.I),
-        re.compile(r"\bin-?patients?\b|\binpts?\b|\badmitted\b|\bon the ward\b", re.I),
+        re.compile(r"\bin-?patients?\b|\bin-?pts?\b|\badmitted\b|\bon the ward\b", re.I),
     ),
     "out-patient": (
         re.compile(r"\bout-?patients?\b", re.I),
-        re.compile(r"\bout-?patients?\b|\boutpts?\b|\boffice\b(?! hours)|\bclinic\b", re.I),
+        re.compile(r"\bout-?patients?\b|\bout-?pts?\b|\boffice\b(?! hours)|\bclinic\b", re.I),
     ),
 }
 _OPPOSITE = {

@@ -19,9 +19,14 @@ __all__ = ["the_count_asked", "the_person_asked", "the_side_asked", "with_each_a
 # the special visit premiums' "First person seen" and "Additional person(s) seen" (GP66): 'saw a 2nd pt while I was
 # there' asks the additional person's, 'first pt seen premium?' the first's
 _ANOTHER_PERSON = re.compile(
-    r"\b(?:2nd|second|3rd|third|another|additional|next|other)[\s-]+(?:pts?|patients?|persons?|people|ones?)\b", re.I
-)  # 'saw 2 pts … the premium for the 2nd one'
-_FIRST_PERSON = re.compile(r"\b(?:1st|first)[\s-]+(?:pts?|patients?|persons?)\b", re.I)
+    r"\b(?:2nd|second|3rd|third|another|additional|next|other)[\s-]+(?:\(\w+\)\s+)?"
+    r"(?:pts?|patients?|persons?|people|ones?|residents?)\b",
+    re.I,
+)  # 'saw 2 pts … the premium for the 2nd one', 'the additional (2nd) pt', 'a 2nd resident' (a nursing home's)
+_FIRST_PERSON = re.compile(r"\b(?:1st|first)[\s-]+(?:\(\w+\)\s+)?(?:pts?|patients?|persons?|residents?)\b", re.I)
+# "Only one travel premium is eligible for payment for each separate trip to a destination regardless of the number
+# of patients seen" (GP66): an additional person's premium is never the travel premium
+_TRAVEL = re.compile(r"\bTravel premium\b")
 _FIRST_SEEN = re.compile(r"\bFirst person seen\b")
 _ADDITIONAL_SEEN = re.compile(r"\bAdditional person\(?s?\)? seen\b")
 
@@ -52,7 +57,7 @@ _NEXT_CODES = 3  # the code numbers after the first an 'each additional' listing
 def with_each_additional(codes: list[str], question: str | None, printed: Mapping[str, str]) -> list[str]:
     """``codes`` with the first code's 'each additional' listing second, when the question says several: 'intercostal
     nerve blocks at 3 levels' is G220 "Intercostal nerve" and G221 "Intercostal nerve - for each additional one"
-    (J82)."""
+    (J82); or the one add-on for each additional one that names the first code as its base (E393 'to N583')."""
     if not codes or not _SAYS_SEVERAL.search(question or ""):
         return codes
     first = codes[0]
@@ -64,13 +69,24 @@ def with_each_additional(codes: list[str], question: str | None, printed: Mappin
         other = printed.get(code, "")
         if other.lower().startswith(title.lower()) and _EACH_ADDITIONAL.match(other[len(title) :]):
             return [first, code, *(c for c in codes[1:] if c != code)]
+    # an add-on listed apart that names the first code: 'E393 - kyphoplasty, each additional level, to N583 or E392'
+    # under 'N583 Kyphoplasty … first level' (Z10), for 'balloon kyphoplasty at both levels'
+    names_first = re.compile(rf"\beach additional\b[^.]*\bto (?:[A-Z]\d{{3}}, )*(?:[A-Z]\d{{3}} or )?{first}\b")
+    added = sorted(code for code, other in printed.items() if code != first and names_first.search(other))
+    if len(added) == 1:
+        return [first, added[0], *(c for c in codes[1:] if c != added[0])]
     return codes
 
 
 def the_person_asked(codes: list[str], question: str | None, printed: Mapping[str, str]) -> list[str]:
     """``codes`` without the first-person-seen premiums when the question asks the additional person's, and the
-    other way round (GP70: K995 "… Additional person(s) seen, Evenings …", not K994 "… First person seen …")."""
-    return _one_side(codes, question, printed, (_ANOTHER_PERSON, _ADDITIONAL_SEEN), (_FIRST_PERSON, _FIRST_SEEN))
+    other way round (GP70: K995 "… Additional person(s) seen, Evenings …", not K994 "… First person seen …"); the
+    travel premium, paid once a trip, is no additional person's."""
+    kept = _one_side(codes, question, printed, (_ANOTHER_PERSON, _ADDITIONAL_SEEN), (_FIRST_PERSON, _FIRST_SEEN))
+    if _ANOTHER_PERSON.search(question or "") and not _FIRST_PERSON.search(question or ""):
+        without_travel = [code for code in kept if not _TRAVEL.search(printed.get(code, ""))]
+        return without_travel or kept
+    return kept
 
 
 def _one_side(

@@ -356,7 +356,7 @@ def run_sql_path(
 # ambulatory services as A codes, its "Hospital In-Patient Services" as C codes and its "Long-Term Care
 # Institution" services as W codes (Schedule of Benefits 2025-03-03, Family Practice: A911, C911, W911).
 _SETTINGS = (
-    (re.compile(r"\b(in[- ]?patients?|inpts?|admitted|wards?|hospital (visit|stay))\b", re.I), "C"),
+    (re.compile(r"\b(in[- ]?patients?|in-?pts?|admitted|wards?|hospital (visit|stay))\b", re.I), "C"),
     (re.compile(r"\b(long[- ]term care|nursing home|LTC|home for the aged)\b", re.I), "W"),
     (re.compile(r"\b(office(?! hours)|clinic|walk[- ]in)\b", re.I), "A"),  # 'sacrifice of office hours' is a time
 )
@@ -367,7 +367,7 @@ _PREMIUM_SETTINGS = (
     *_SETTINGS,
     (re.compile(r"\b(patient'?s (home|house)|house ?call|home visit|(her|his|their) (home|house))\b", re.I), "B"),
     # GP71 "Hospital Out-Patient Department"; GP76 "Other (non-professional setting not listed)": an arena, a school
-    (re.compile(r"\b(out[- ]?patients?|outpts?|OPD)\b", re.I), "U"),
+    (re.compile(r"\b(out[- ]?patients?|out-?pts?|OPD)\b", re.I), "U"),
     (
         re.compile(
             r"\b(arena|rink|stadium|school|playground|workplace|community (?:centre|center)|roadside|scene)\b", re.I
@@ -433,7 +433,12 @@ def named_premiums_of_setting(premiums: set[str], question: str, words: Sequence
     """``premiums_of_setting``, unless the question's ``words`` name none of that setting's premiums: 'the post
     renal transplant premium … as an inpatient or in emerg' asks E060, which no setting's premium table lists."""
     of_setting = premiums_of_setting(premiums, question)
-    return of_setting if not words or index.match(words, 1, of_setting) else premiums
+    if not words or of_setting == premiums:
+        return of_setting
+    # named in a title: a word of the text listed with one (its heading's definition) names no premium ('emergency'
+    # in the prose above K684, the OAMP team premium, for 'ER doc … what after-hours procedure premium?')
+    said = {form for word in words for form in index.forms(word)}
+    return of_setting if any(index.titles.get(code, set()) & said for code in of_setting) else premiums
 
 
 _LETTER_ASKED = re.compile(r"\b(?:which|what|an?|the|any)\s+([A-Z])[- ]?codes?\b")
@@ -816,8 +821,9 @@ def _specialty(
     if bills_as_ed_physician(request.question):
         return None  # the asker bills as the emergency department's physician: a specialist named is someone else
     # 'physician' says no specialty, whatever its suffix
-    spoken = spoken_sections([w for w in request.specialty_words if w not in STOP], sections, known)
-    alias = _spoken_alias(request.specialty_words)
+    said = _without_techniques(request.specialty_words)
+    spoken = spoken_sections([w for w in said if w not in STOP], sections, known)
+    alias = _spoken_alias(said)
     if alias and SPECIALTY_ALIASES[alias] in named:
         code = SPECIALTY_ALIASES[alias]
         # the question's other words naming the same section are not the service either ('geriatrician … the
@@ -874,6 +880,18 @@ def with_abbreviations_read(request: Request, index: WordIndex) -> tuple[Request
         said = re.compile(rf"(?<![\w-]){re.escape(reading.said)}(?![\w-])", re.I)
         question = said.sub(reading.meaning, question)
     return replace(request, question=question), readings
+
+
+# 'done under general anaesthesia' names how a service was done, not who billed it (Anaesthesia (01))
+_TECHNIQUE_BEFORE = frozenset({"general", "local", "regional", "topical", "spinal", "under", "without"})
+_TECHNIQUE_WORDS = frozenset({"anaesthesia", "anesthesia", "anaesthetic", "anesthetic"})
+
+
+def _without_techniques(words: tuple[str, ...]) -> tuple[str, ...]:
+    """``words`` without an anaesthetic technique's name ('under general anaesthesia'): a specialty is who bills."""
+    return tuple(
+        w for i, w in enumerate(words) if not (w in _TECHNIQUE_WORDS and i and words[i - 1] in _TECHNIQUE_BEFORE)
+    )
 
 
 def _spoken_alias(words: tuple[str, ...]) -> str | None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from curbside.coverage.ohip.layout import Layout, Line, TocEntry
-from curbside.coverage.ohip.listings import COLUMN_WORDS, Listing
+from curbside.coverage.ohip.listings import ADDS_TO_SEVERAL, COLUMN_WORDS, Listing
 
 __all__ = ["BlockKind", "Heading", "Section", "TextBlock", "codes_in", "read_sections"]
 
@@ -149,12 +149,21 @@ def _running_headers(layout: Layout, end: int) -> set[str]:
     return {text for text, n in tops.items() if n >= 3}
 
 
+_TO_CODES = re.compile(r",?\s+to (?:either )?[A-Z]\d{3}\b.*$")  # an add-on's base codes: ', to A233 or A234'
+
+
 def _defines(title: str | None, listing: Listing) -> bool:
     """Whether the heading is the listing's own service name, word for word (a definition heading)."""
     if not title:
         return False
     wanted = _name(title)
-    return any(wanted == _name(text) for text in (listing.description, listing.heading) if text)
+    # an add-on to several codes hangs under the heading over them, which names them all, not the add-on
+    # ('Vertebral facet injections' over G910-G912 and 'G913 - each additional site, to G910, G911 or G912', J76);
+    # the add-on's own name is still its definition's ('E424 - assessment of paediatric patient with amblyopia, to
+    # A233 or A234' under 'Assessment of paediatric patient with amblyopia', A142)
+    heading = None if ADDS_TO_SEVERAL.search(listing.description or "") else listing.heading
+    own = _TO_CODES.sub("", listing.description or "")
+    return any(wanted == _name(text) for text in (listing.description, own, heading) if text)
 
 
 _DEFINITION_LABEL = re.compile(r"^Definitions?(?:/\s*Required elements of service)?\s*:\s*", re.IGNORECASE)

@@ -41,7 +41,7 @@ SPECIALTY_ALIASES: dict[str, str] = {
         "31": "physical medicine|physiatry|physiatrist|rehabilitation",
         "33": "diagnostic radiology|radiology|radiologist",
         "34": "radiation oncology|radiation oncologist|rad onc|radonc",
-        "35": "urology|urologist",
+        "35": "urology|urologist|uro",  # "uro" is too short to be read as a clipped name
         "41": "gastroenterology|gastroenterologist|gi office|gi clinic|gi doc|gi specialist",
         "44": "medical oncology|medical oncologist|oncologist",
         "46": "infectious disease|infectious diseases|id doc|id clinic|id physician|id specialist|id team",
@@ -62,6 +62,8 @@ SCHEDULE_WORDS: dict[str, tuple[str, ...]] = {
     "phone": ("telephone",),
     "er": ("emergency", "department"),
     # a clinician's shorthand, written as the Schedule spells the word out
+    "exam": ("examination",),  # E077 "Identification of patient for a major eye examination", A8
+    "exams": ("examination",),
     "lac": ("laceration",),
     "lacs": ("laceration",),
     "bx": ("biopsy",),
