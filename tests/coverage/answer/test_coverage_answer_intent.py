@@ -20,6 +20,7 @@ TABLE: list[tuple[str, Hints | None, tuple[str, ...]]] = [
     ("going up to see my pt in the ICU - is there any add-on per patient seen there?", None, (B,)),  # an add-on code
     ("cardiologist seeing a known CHF pt in clinic - any add-on for the heart failure?", None, (B,)),  # a premium
     ("is ezetimibe covered as add-on therapy to a statin?", None, (R,)),  # a drug's add-on is no billing word
+    ("clobazam 10 as add-on for refractory sz - DIN and LU?", None, (R,)),  # a drug given as an add-on, too
     ("is Contrave covered for weight loss?", None, (R,)),  # a name English does not use, nothing else routed
     ("patient on ODSP needs a wheelchair: what does ADP cover?", None, (D,)),  # 'ODSP' beside a device: no drug
     ("can i bill c124?", None, (B,)),

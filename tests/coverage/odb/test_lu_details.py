@@ -57,3 +57,22 @@ def test_the_dose_limit_asked_is_the_maximum_reimbursed() -> None:
         'LU 316 says: "The maximum daily dose of celecoxib which will be reimbursed for the treatment of '
         'osteoarthritis is 200mg."'
     ]
+
+
+def test_the_re_assessment_asked_is_the_note_that_sets_it() -> None:
+    # clobazam (Teva-Clobazam, DIN 02238334): lccNote 001 reasonForUseId 23 and note 002 type N
+    clobazam = LuCriterion(
+        reason_for_use_code="23",
+        text="As adjunctive therapy in the treatment of seizure disorders where control by other listed "
+        "anticonvulsants has been unsatisfactory.\n\nBecause a large number of patients will become refractory to "
+        "the anticonvulsant effects of the drug over a period of time, the effectiveness of this drug must be "
+        "re-evaluated after a period of six months.",
+    )
+    question = "breakthrough sz on 2 AEDs, want to add clobazam 10 - ODB LU #? any need to re-assess later?"
+    assert asked_details(question, [clobazam]) == [
+        'LU 23 says: "Because a large number of patients will become refractory to the anticonvulsant effects of the '
+        'drug over a period of time, the effectiveness of this drug must be re-evaluated after a period of six months."'
+    ]
+    assert asked_details("clobazam 10 - ODB LU #?", [clobazam]) == []  # not asked: the code and its purpose only
+    # a criterion with no such sentence has nothing to quote ('Monitoring … beyond 12 weeks' re-assesses nothing)
+    assert asked_details("skyrizi LU code? any re-eval requirement?", [RISANKIZUMAB]) == []

@@ -62,8 +62,8 @@ KEYWORDS: tuple[Keyword, ...] = (
     # 'how is the 2nd one paid?': how a service is paid is the Schedule's payment rules
     _kw("billing", CLEAR, r"how (?:is|are) (?:\w+ ){1,5}paid(?! for)"),  # 'what can I add for …' asks for a premium or add-on code
     # 'any add-on for the heart failure?', 'any add-on per patient seen?' ask for a premium or add-on code
-    # ('add-on therapy' is a drug's, not billing's)
-    _kw("billing", CLEAR, r"add[- ]?ons?(?! (?:therap|treatment|medication|drug))"),
+    # ('add-on therapy' and a drug given 'as add-on for refractory sz' are a drug's, not billing's)
+    _kw("billing", CLEAR, r"(?<!\bas )(?<!\bas an )add[- ]?ons?(?! (?:therap|treatment|medication|drug))"),
     # asking for a code ('freezing warts, which code?', '… - any code?'; 'what LU code' is not matched) or the doctor's pay
     # ('what do we get paid for the LTC form?'; a patient asks what ADP 'pays', not what they 'get paid')
     _kw("billing", CLEAR, r"(?:which|what|any|a|the) (?:fee |billing |OHIP )?codes?|(?:i|we|doctors?|physicians?|you) (?:get |be )?paid"),

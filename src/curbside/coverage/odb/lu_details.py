@@ -1,8 +1,9 @@
 """The sentence of a Limited Use criterion that answers what the question asks beyond the code: how long the
 ministry pays ('Limited to 9 days of reimbursement.', 'The maximum lifetime exposure to teriparatide … is 24
 months'), the most it pays for ('The maximum daily dose of celecoxib which will be reimbursed for the treatment
-of osteoarthritis is 200mg.') or who must write the prescription ('Claims for the first 6 months must be written by a
-dermatologist.'). The answer names the code and the criterion's first paragraph; these sentences sit in its
+of osteoarthritis is 200mg.'), who must write the prescription ('Claims for the first 6 months must be written by a
+dermatologist.') or when the drug must be re-assessed ('the effectiveness of this drug must be re-evaluated after a
+period of six months', clobazam's LU 23 note). The answer names the code and the criterion's first paragraph; these sentences sit in its
 later paragraphs and notes, which a clerk would otherwise have to read in full."""
 
 from __future__ import annotations
@@ -21,6 +22,11 @@ _ASKS_DURATION = re.compile(
     re.I,
 )
 _ASKS_DOSE = re.compile(r"\bmax(?:imum)? (?:daily )?dose\b|\bdose limit\b|\bhighest dose\b", re.I)
+_ASKS_REVIEW = re.compile(
+    r"\bre-?(?:assess|evaluat|eval|view)\w*|\breassess\w*|\bfollow[- ]?up (?:requirement|needed|required)"
+    r"|\b(?:need|have|required?) to (?:re-?check|check (?:back|again)|review)\b",
+    re.I,
+)
 _ASKS_PRESCRIBER = re.compile(
     r"\bwho (?:can|may|must|has to|needs to|should|is allowed to) (?:prescribe|write|order|sign|initiate|start)"
     r"|\bprescribers?\b|\bprescribed by\b|\bwhich (?:specialist|specialty|doctor|physician)s?\b",
@@ -32,18 +38,20 @@ _TIME = re.compile(r"\b\d+\s*(?:days?|weeks?|months?|years?)\b(?!\s+(?:of age|ol
 _LIMIT = re.compile(r"\b(?:maximum|limited to|up to|no more than|lifetime|not exceed)\b", re.I)
 _DOSE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|g|units?|ml)\b", re.I)
 _PRESCRIBER = re.compile(r"\b(?:written|prescribed|initiated|ordered|recommended|supervised) by\b", re.I)
+_REVIEW = re.compile(r"\bre-?(?:assess|evaluat)\w*|\breassess\w*|\bre-?examined\b", re.I)
 _SENTENCE = re.compile(r"(?<=[.;])\s+(?=[A-Z])|\n+")
 
 
 def asked_details(question: str, criteria: list[LuCriterion]) -> list[str]:
-    """Quoted sentences of ``criteria`` (past their first paragraph) that say the duration, the dose limit or the
-    prescriber the question asks about; none when it asks none of them."""
+    """Quoted sentences of ``criteria`` (past their first paragraph) that say the duration, the dose limit, the
+    prescriber or the re-assessment the question asks about; none when it asks none of them."""
     wants = [
         says
         for asks, says in (
             (_ASKS_DURATION, _says_duration),
             (_ASKS_DOSE, _says_dose),
             (_ASKS_PRESCRIBER, _says_prescriber),
+            (_ASKS_REVIEW, _says_review),
         )
         if asks.search(question)
     ]
@@ -67,3 +75,7 @@ def _says_dose(sentence: str) -> bool:
 
 def _says_prescriber(sentence: str) -> bool:
     return bool(_PRESCRIBER.search(sentence))
+
+
+def _says_review(sentence: str) -> bool:
+    return bool(_REVIEW.search(sentence))
