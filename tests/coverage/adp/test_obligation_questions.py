@@ -93,7 +93,9 @@ def test_how_quickly_asks_a_time(question: str) -> None:
 @pytest.mark.parametrize("joint", [" - ", "; "])  # coverage.answer joins a question's clauses with '; '
 def test_how_quickly_a_complaint_is_answered_is_quoted(adp: AdpService, joint: str) -> None:
     # 'get back to her' is to contact her, not to obtain anything (§820.01: 'required to obtain the Device(s)')
-    r = ask(adp, f"pt wants to complain to ADP about how her case was handled{joint}how quickly does ADP get back to her?")
+    r = ask(
+        adp, f"pt wants to complain to ADP about how her case was handled{joint}how quickly does ADP get back to her?"
+    )
     # ADP Manual §1005.05, p. 125
     assert "endeavour to contact the individual within five (5) working days" in r.summary
 
@@ -123,3 +125,18 @@ def test_a_vendors_duty_is_not_answered_by_the_warranty_exclusions_no(adp: AdpSe
     r = ask(adp, "is the vendor supposed to give me the warranty papers for my new walker?")
     assert not r.summary.startswith("No")
     assert "The Vendor must provide the Client with the manufacturer’s written warranty" in r.summary
+
+
+def test_what_no_one_has_to_pay_for_answers_a_have_to_pay_question(adp: AdpService) -> None:
+    """Mobility Devices manual §505, p. 27: the Central Equipment Pool's "Technical support, assessment/loaner
+    equipment, a province wide on call emergency service, and limited warranty repairs and preventative maintenance
+    are also provided at no cost to the Client." ADP's own exclusion (§225: "ADP does not provide funding towards the
+    cost of repairs and/or maintenance …") answered this "No" at 1.0: it is not what a chair from the pool costs."""
+    assert VOCABULARY.says["obligation"].search("… are also provided at no cost to the Client.") is not None
+    r = ask(adp, "pt's power tilt chair came from the CEP - does she have to pay for the loaner chair or the after-hours "
+            "emergency service calls?")  # fmt: skip
+    assert not r.summary.startswith("No")
+    assert "provided at no cost to the Client" in r.summary and "§505" in r.summary
+    # a chair not from the pool: ADP's exclusion still answers
+    plain = ask(adp, "power wheelchair needs a repair - does ADP pay for it?")
+    assert plain.summary.startswith("No")

@@ -57,6 +57,12 @@ PROGRAMS = {
     "ACSD": "Assistance for Children with Severe Disabilities (ACSD)",
 }
 # the topics of a question -> the exclusion topics that answer it
+# "Technical support, assessment/loaner equipment, a province wide on call emergency service, and limited warranty
+# repairs and preventative maintenance are also provided at no cost to the Client" by the Central Equipment Pool
+# (Mobility Devices manual §505, p. 27): ADP's own exclusion of repairs and maintenance (§225) does not decide what
+# a question about a chair from the pool asks
+_FROM_POOL = re.compile(r"\b(?:CEP|central equipment pool)\b", re.I)
+_POOL_SERVES = frozenset({"repairs_maintenance_batteries"})
 _ASKED_EXCLUSIONS = {
     "batteries": {"batteries", "repairs_maintenance_batteries"},
     "repairs": {"repairs", "repairs_maintenance_batteries"},
@@ -417,6 +423,8 @@ class _Answer:
         its topic, or the rule's own words decide what the clause asks (``asked_clause.decides``)."""
         if self.request.requirement:  # 'what warranty must it have?' is not 'will ADP pay while it runs?'
             return False
+        if rule.topic in _POOL_SERVES and _FROM_POOL.search(self.request.question or ""):
+            return False  # a Central Equipment Pool chair's upkeep is the pool's, at no cost to the client (§505)
         asked = self.request.asked
         if asked is None:
             return True

@@ -120,7 +120,12 @@ VOCABULARY = Vocabulary(
             re.I,
         ),
         # an obligation is answered by what must be done, or must not
-        "obligation": re.compile(r"\b(must|required|requires?|shall|is to be|are to be|cannot|may not)\b", re.I),
+        # ... or what no one has to pay: 'does she have to pay for the loaner?' is answered by '… provided at no cost
+        # to the Client' (§505)
+        "obligation": re.compile(
+            r"\b(must|required|requires?|shall|is to be|are to be|cannot|may not|at no (?:cost|charge)|free of charge)\b",
+            re.I,
+        ),
         "conditions": re.compile(r"\b(must|required|requires?|only (if|when)|not eligible|unless|minimum|may only)\b", re.I),
         # how it is done, or what follows: a sentence that says what must, will or may happen
         "how": re.compile(r"\b(must|will|may|should|shall|required|is to be|are to be)\b", re.I),
