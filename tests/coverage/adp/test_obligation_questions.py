@@ -140,3 +140,11 @@ def test_what_no_one_has_to_pay_for_answers_a_have_to_pay_question(adp: AdpServi
     # a chair not from the pool: ADP's exclusion still answers
     plain = ask(adp, "power wheelchair needs a repair - does ADP pay for it?")
     assert plain.summary.startswith("No")
+
+
+def test_what_one_may_do_answers_whether_one_has_to(adp: AdpService) -> None:
+    """ADP Manual §200.03, p. 19: "Medical supplies or Devices, for which the ADP provides a grant directly to the
+    Client, may be purchased from any retailer of the Client's choice." answers 'do they have to buy from a vendor?'."""
+    r = ask(adp, "pt gets an ADP grant for supplies - do they have to buy them from an ADP vendor?")
+    assert "may be purchased from any retailer of the Client’s choice" in r.summary
+    assert "(ADP Manual §200.03, p. 19)" in r.summary

@@ -23,6 +23,7 @@ TABLE: list[tuple[str, Hints | None, tuple[str, ...]]] = [
     ("clobazam 10 as add-on for refractory sz - DIN and LU?", None, (R,)),  # a drug given as an add-on, too
     ("is Contrave covered for weight loss?", None, (R,)),  # a name English does not use, nothing else routed
     ("patient on ODSP needs a wheelchair: what does ADP cover?", None, (D,)),  # 'ODSP' beside a device: no drug
+    ("pt's power tilt chair came from the CEP - does she have to pay for the loaner?", None, (D,)),  # a power chair
     ("can i bill c124?", None, (B,)),
     ("What is the fee for A007 in family practice?", None, (B,)),
     ("Which codes apply for a Thursday discharge?", None, (B,)),

@@ -58,7 +58,8 @@ def test_a_practitioner_denied_or_acting_before_the_asker_names_no_specialty() -
         # how a service was done names no one: 'under general anaesthesia' is no anaesthetist (the G431 question)
         ("2 yo, contact lens fitting had to be done under general anaesthesia. add-on code?", None),
         ("anaesthesia - placed an epidural catheter for post-op pain. code?", "01"),
-        ("peds called to stand by at a high risk delivery + check the newborn - code/fee?", "26"),  # 'peds' by name
+        # 'paeds' before another specialty's name: the paediatric one of that specialty, who bills as it
+        ("paeds cardiology - 4 yo with a murmur on referral, consult fee?", "60"),
     ],
 )
 def test_the_section_assumed_is_the_askers(ohip_app: Curbside, question: str, expected: str | None) -> None:

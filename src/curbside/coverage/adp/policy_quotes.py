@@ -123,7 +123,8 @@ VOCABULARY = Vocabulary(
         # ... or what no one has to pay: 'does she have to pay for the loaner?' is answered by '… provided at no cost
         # to the Client' (§505)
         "obligation": re.compile(
-            r"\b(must|required|requires?|shall|is to be|are to be|cannot|may not|at no (?:cost|charge)|free of charge)\b",
+            r"\b(must|required|requires?|shall|is to be|are to be|cannot|may not|at no (?:cost|charge)|free of charge"
+            r"|may be (?:purchased|obtained|bought|used|submitted))\b",
             re.I,
         ),
         "conditions": re.compile(r"\b(must|required|requires?|only (if|when)|not eligible|unless|minimum|may only)\b", re.I),

@@ -42,6 +42,8 @@ def _kw(domain: Domain, weight: int, words: str, *, claims: bool = True) -> Keyw
 DEVICE_NOUNS: dict[str, str | None] = {
     r"power wheel ?chairs?|wheel ?chairs?|rollators?|walkers?|scooters?|mobility (?:aids?|devices?)": "mobility",
     r"seating|positioning (?:devices?|systems?)|walking aids?|wheeled walkers?": "mobility",
+    # 'power chair', 'power tilt chair', and the Central Equipment Pool that supplies them (Mobility Devices §505)
+    r"power (?:tilt |recline |tilt[- ]and[- ]recline )?chairs?|central equipment pool": "mobility",
     r"communication (?:aids?|devices?)|AAC|speech[- ]generating devices?|SGDs?": "comm_aids",
     r"hearing aids?|hearing devices?|cochlear implants?": "hearing_devices",
     r"magnifiers?|low[- ]vision aids?|visual aids?|braille": "visual_aids",

@@ -830,7 +830,10 @@ def _specialty(
         # comprehensive geri consult': not 'geriatric' in a title)
         also = tuple(word for found, words in spoken if found == code for word in words if word != alias)
         return Specialty(code, named[code], "A", (alias, *also))
-    first = next((found for found in spoken if found[0] in named), None)
+    spoken = [found for found in spoken if found[0] in named]
+    if len(spoken) > 1 and set(spoken[0][1]) <= _AGE_GROUP_WORDS:
+        spoken = spoken[1:]  # 'paeds ophtho': the paediatric ophthalmologist bills as an ophthalmologist
+    first = spoken[0] if spoken else None
     return Specialty(first[0], named[first[0]], "A", first[1]) if first else None
 
 
@@ -882,6 +885,8 @@ def with_abbreviations_read(request: Request, index: WordIndex) -> tuple[Request
     return replace(request, question=question), readings
 
 
+# a specialty's patients' age group, said before another specialty's name ('paeds ophtho'), is no section of its own
+_AGE_GROUP_WORDS = frozenset({"peds", "paeds", "paed", "pediatric", "paediatric"})
 # 'done under general anaesthesia' names how a service was done, not who billed it (Anaesthesia (01))
 _TECHNIQUE_BEFORE = frozenset({"general", "local", "regional", "topical", "spinal", "under", "without"})
 _TECHNIQUE_WORDS = frozenset({"anaesthesia", "anesthesia", "anaesthetic", "anesthetic"})

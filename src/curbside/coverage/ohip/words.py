@@ -36,7 +36,7 @@ SPECIALTY_ALIASES: dict[str, str] = {
         "22": "genetics|geneticist|medical genetics",
         "23": "ophthalmology|ophthalmologist",
         "24": "otolaryngology|otolaryngologist|ent",
-        "26": "paediatrics|pediatrics|paediatrician|pediatrician|peds|paeds",  # "peds": too short to read as clipped
+        "26": "paediatrics|pediatrics|paediatrician|pediatrician",
         "28": "laboratory medicine|pathology|pathologist",
         "31": "physical medicine|physiatry|physiatrist|rehabilitation",
         "33": "diagnostic radiology|radiology|radiologist",
