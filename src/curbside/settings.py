@@ -116,7 +116,11 @@ class Settings(BaseSettings):
         "passages found unlikely to answer the question.",
     )
     ask_below_threshold_key_share: float | None = Field(
-        0.65,  # chosen leave one set out on the five guideline QA sets and BioASQ (benchmarks/README.md)
+        # 0.65 was chosen leave one set out on the five guideline QA sets of 2026-11 and BioASQ. On the 24 sets of
+        # 2026-11-30: 0.55 answers 4 more answerable questions with the gold fact and releases no unanswerable one
+        # (BioASQ: 2 of its 100 withheld questions answered, factoid and list unchanged); 0.45 answers 7 but releases
+        # 1 unanswerable guideline question and 7 of BioASQ's (benchmarks/README.md, the twenty-fourth sets)
+        0.55,
         ge=0.0,
         le=1.0,
         description="When no passage passes the relevance threshold, ask still answers from the best passages "
