@@ -13,7 +13,8 @@ executor, no LLM. The official files are loaded once into a scratch home (reused
 
 Figures, per tool and for coverage.answer:
 * right: the answer (its summary, the text a clerk reads) holds every ``must_contain`` string
-  (case and spacing ignored) and none of ``must_not_contain``;
+  (case and spacing ignored) and none of ``must_not_contain`` (a code a listed title only points to, "… subject
+  to the same conditions as A912", is not stated);
 * confident wrong: it states a ``must_not_contain`` string with confidence >= 0.7 (target: 0);
 * per OHIP section (the id's second word) and per source.
 Targets (#14): >= 95 % right with no confident wrong.
@@ -52,9 +53,16 @@ def holds(text: str, fact: str) -> bool:
     return re.search(pattern, normalised(text)) is not None
 
 
+# a code a listed title points to is not a code stated: "C912 Comprehensive family and general practice consultation
+# subject to the same conditions as A912" answers C912 and says nothing of billing A912, the look-alike a question
+# may forbid (E201 "Blepharoplasty - same as E200 plus removal of orbital fat …" likewise)
+CROSS_REFERENCE = re.compile(r"\b(?:subject to (?:the )?same conditions as|same as)\s+[A-Z]\d{3}[A-Z]?\b", re.I)
+
+
 def judge(row: dict[str, Any], summary: str, confidence: float) -> dict[str, Any]:
     missing = [f for f in row["must_contain"] if not holds(summary, f)]
-    wrong = [f for f in row.get("must_not_contain", []) if holds(summary, f)]
+    stated = CROSS_REFERENCE.sub(" ", summary)
+    wrong = [f for f in row.get("must_not_contain", []) if holds(stated, f)]
     return {
         "right": not missing and not wrong,
         "missing": missing,

@@ -81,3 +81,20 @@ def test_drugs_said_to_be_absent_are_absent_from_the_formulary(shared_data: Path
     absent = [(r["id"], name) for r in rows() for name in r["evidence"].get("absent", [])]
     assert len(absent) >= 5
     assert [(i, n) for i, n in absent if n.casefold() in formulary] == []
+
+
+def test_a_code_a_title_points_to_is_not_a_code_stated() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_coverage_qa", ROOT / "benchmarks" / "bench_coverage_qa.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    row = {"must_contain": ["C912", "226.05"], "must_not_contain": ["A912"]}
+    # the Schedule's own title of C912 (A10) names A912 only as the code whose conditions apply
+    told = "C912 Comprehensive family and general practice consultation subject to the same conditions as A912: $226.05"
+    assert bench.judge(row, told, 0.9)["right"]
+    # A912 stated as a code of the answer is still wrong, and confidently so
+    stated = f"{told}. A912 Comprehensive family and general practice consultation: $226.05"
+    judged = bench.judge(row, stated, 0.9)
+    assert judged["wrong"] == ["A912"] and judged["confident_wrong"]

@@ -65,9 +65,6 @@ def test_neuro_alone_is_the_neurologist_and_a_joined_specialty_name_is_the_other
     assert "neuro" not in words and "ophthalmologist" in words
     said = _spoken_alias(asker_words("nuc med - pt came for her bone scan but was too agitated"))
     assert said == "nuc med" and SPECIALTY_ALIASES[said] == "63"  # Nuclear Medicine (63)
-    # 'uro' is too short to be read as a clipped section name: the urologist, Urology (35), by name
-    said = _spoken_alias(asker_words("uro - medicine sent a written req to see a 78M inpt w/ urinary retention"))
-    assert said == "uro" and SPECIALTY_ALIASES[said] == "35"
 
 
 def test_a_code_written_in_the_plural_is_the_code_asked() -> None:

@@ -41,7 +41,7 @@ SPECIALTY_ALIASES: dict[str, str] = {
         "31": "physical medicine|physiatry|physiatrist|rehabilitation",
         "33": "diagnostic radiology|radiology|radiologist",
         "34": "radiation oncology|radiation oncologist|rad onc|radonc",
-        "35": "urology|urologist|uro",  # "uro" is too short to be read as a clipped name
+        "35": "urology|urologist",
         "41": "gastroenterology|gastroenterologist|gi office|gi clinic|gi doc|gi specialist",
         "44": "medical oncology|medical oncologist|oncologist",
         "46": "infectious disease|infectious diseases|id doc|id clinic|id physician|id specialist|id team",
