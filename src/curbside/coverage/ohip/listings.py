@@ -163,7 +163,7 @@ class _Headings:
     parent: str | None = None  # the description of the code just listed, when not a dash description
     commentary: bool = False  # inside '[Commentary: … ]'
     pending: str | None = None  # a sub-heading's first line, which the next line carries on
-    under: list[str] = field(default_factory=list)  # the codes listed since the last sub-heading
+    under: set[str] = field(default_factory=set)  # the codes listed since the last sub-heading
     parent_code: str | None = None  # the code whose description ``parent`` is
 
     @property
@@ -177,7 +177,7 @@ class _Headings:
         continent ileostomy, to either S168, S169, S170, S173 or S174', S20), under no heading."""
         if entry.dash and self.parent and entry.heading == self.parent and ADDS_TO_SEVERAL.search(entry.description):
             named = set(re.findall(r"\b[A-Z]\d{3}\b", entry.description))
-            if named <= set(self.under) and (self.sub or self.base):
+            if named <= self.under and (self.sub or self.base):
                 entry.heading = self.sub or self.base
             elif self.parent_code not in named:
                 entry.heading, entry.ungoverned = None, True
@@ -185,7 +185,7 @@ class _Headings:
             # additional level, to N583 or E392' under 'N583 Kyphoplasty …', Z10): its name stays the add-on's
 
     def code(self, entry: _Entry) -> None:
-        self.under.append(entry.code)
+        self.under.add(entry.code)
         if not entry.dash and entry.description[:1].isupper() and not entry.detached:
             self.parent, self.parent_code = entry.description, entry.code
 
@@ -197,7 +197,7 @@ class _Headings:
             # ('Periodic oculo-visual assessment' / 'see General Preamble GP28 …' over A110, A9)
             self.base = pending if text.startswith("see ") else f"{pending} {text}"
             self.sub = self.parent = None
-            self.under = []
+            self.under = set()
             return
         if self.commentary or text.startswith("["):
             self.commentary = not text.endswith("]")
@@ -206,16 +206,16 @@ class _Headings:
             return  # a description whose code was printed elsewhere: no heading, no prose
         elif _upper(text):
             self.base = self.sub = self.parent = None
-            self.under = []
+            self.under = set()
         elif text.startswith(_DASHES):
             if not following[:1].islower() and not re.search(r"\.\.|…", text) and self.base:
                 self.sub, self.parent = f"{self.base} {text}", None
         elif _heading_like(text, following):
             self.base, self.sub, self.parent = text, None, None
-            self.under = []
+            self.under = set()
         elif _introduces_codes(text, following):
             self.base = self.sub = self.parent = None
-            self.under = []
+            self.under = set()
         else:
             self.parent = None
             # a heading's first line, not what qualifies the heading above ('Ulcer cautery' / 'Including laser …', Y2)
